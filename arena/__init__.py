@@ -1,0 +1,3 @@
+"""Truco Arena: referee engine, gRPC arena, tournaments and ratings."""
+
+__version__ = "0.1.0"

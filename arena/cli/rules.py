@@ -1,0 +1,46 @@
+"""``truco-arena rules``: the referee on its own, without bots or a server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ..scenario import IllegalActionError, ScenarioError, load_scenario, play_scenario
+from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
+
+
+@click.group()
+def rules() -> None:
+    """Work with the referee's rules directly."""
+
+
+@rules.command("play")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def play(file: Path) -> None:
+    """Play the scenario FILE (SCENARIOS.md) and print the result as JSON.
+
+    Exit 0 with one JSON object on stdout; 1 when an action is illegal (the
+    message names its 0-based position, the seat and the reason); 2 when the
+    file is malformed (the message names the field).
+
+    \b
+    Example:
+      truco-arena rules play tests/scenarios/s4_1_truco_accepted__argentino.json
+    """
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise fail(f"{file}: cannot read: {exc.strerror}", USAGE_ERROR) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise fail(f"{file}: not valid JSON: {exc}", USAGE_ERROR) from None
+    try:
+        scenario = load_scenario(data)
+    except ScenarioError as exc:
+        raise fail(f"{file}: {exc}", USAGE_ERROR) from None
+    try:
+        result = play_scenario(scenario)
+    except IllegalActionError as exc:
+        raise fail(str(exc), DOMAIN_ERROR) from None
+    click.echo(json.dumps(result))

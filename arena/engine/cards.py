@@ -1,0 +1,70 @@
+"""The Spanish 40-card deck: typed cards with a text round trip (``7O``)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Suit(enum.Enum):
+    ESPADAS = "E"
+    BASTOS = "B"
+    OROS = "O"
+    COPAS = "C"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+RANKS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+SUITS: tuple[Suit, ...] = (Suit.ESPADAS, Suit.BASTOS, Suit.OROS, Suit.COPAS)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card. ``index`` (0..39) is a dense id used for table lookups."""
+
+    rank: int
+    suit: Suit
+
+    def __post_init__(self) -> None:
+        if self.rank not in RANKS:
+            raise ValueError(f"invalid rank {self.rank}: a Spanish deck has 1-7, 10, 11, 12")
+        if not isinstance(self.suit, Suit):
+            raise ValueError(f"invalid suit {self.suit!r}")
+
+    @property
+    def index(self) -> int:
+        return SUITS.index(self.suit) * 10 + RANKS.index(self.rank)
+
+    @property
+    def number(self) -> int:
+        """Envido value of a common card: its number, figures (10-12) count 0."""
+        return self.rank if self.rank <= 7 else 0
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """Parse ``"7O"``, ``"12C"``, ``"1e"`` (suit letter case-insensitive)."""
+        card = CARD_BY_TEXT.get(text.strip().upper())
+        if card is None:
+            raise ValueError(f"not a card: {text!r} (expected rank 1-7/10-12 then E, B, O or C, e.g. 7O)")
+        return card
+
+    def __str__(self) -> str:
+        return f"{self.rank}{self.suit.value}"
+
+    # Cards are values; copies share the interned instance.
+    def __copy__(self) -> "Card":
+        return self
+
+    def __deepcopy__(self, memo: object) -> "Card":
+        return self
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
+CARD_BY_TEXT: dict[str, Card] = {str(card): card for card in DECK}
+# Cards are interned: DECK[card.index] is card, so identity and equality agree.
+assert all(DECK[c.index] == c for c in DECK)

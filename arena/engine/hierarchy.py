@@ -1,0 +1,141 @@
+"""Card strength, envido points and flor per variant (RULES.md 3.1, 4.4, 5.1).
+
+Everything depends only on the variant and the card turned up (muestra or vira),
+so each variant/up-card pair gets one immutable ``Table`` that the state looks up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .cards import DECK, Card, Suit
+
+# Argentino order, strongest first; every other hierarchy builds on it.
+_BASE_ORDER: tuple[tuple[str, ...], ...] = (
+    ("1E",),
+    ("1B",),
+    ("7E",),
+    ("7O",),
+    ("3E", "3B", "3O", "3C"),
+    ("2E", "2B", "2O", "2C"),
+    ("1O", "1C"),
+    ("12E", "12B", "12O", "12C"),
+    ("11E", "11B", "11O", "11C"),
+    ("10E", "10B", "10O", "10C"),
+    ("7B", "7C"),
+    ("6E", "6B", "6O", "6C"),
+    ("5E", "5B", "5O", "5C"),
+    ("4E", "4B", "4O", "4C"),
+)
+
+# Uruguayo piezas of the muestra's suit, strongest first, with envido values.
+_PIEZAS: tuple[tuple[int, int], ...] = ((2, 30), (4, 29), (5, 28), (11, 27), (10, 27))
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Per-card facts for one hand: ``rank[i]`` trick strength of DECK[i]
+    (higher wins), ``special[i]`` envido value of a pieza/perico/perica (0 for a
+    common card)."""
+
+    variant: str
+    rank: tuple[int, ...]
+    special: tuple[int, ...]
+
+
+def _base_rank() -> list[int]:
+    rank = [0] * 40
+    for strength, row in enumerate(reversed(_BASE_ORDER), start=1):
+        for text in row:
+            rank[Card.parse(text).index] = strength
+    return rank
+
+
+def _card(rank: int, suit: Suit) -> Card:
+    return DECK[Card(rank, suit).index]
+
+
+@lru_cache(maxsize=None)
+def table(variant: str, up: Card | None) -> Table:
+    rank = _base_rank()
+    special = [0] * 40
+    top = max(rank)
+    if variant == "uruguayo":
+        assert up is not None, "uruguayo needs a muestra"
+        for place, (r, value) in enumerate(_PIEZAS):
+            card = _card(r, up.suit)
+            if card == up:  # "el 12 de su palo la reemplaza"
+                card = _card(12, up.suit)
+            rank[card.index] = top + len(_PIEZAS) - place
+            special[card.index] = value
+    elif variant == "venezolano":
+        assert up is not None, "venezolano needs a vira"
+        for r, value, strength in ((11, 30, top + 2), (10, 29, top + 1)):
+            card = _card(r, up.suit)
+            if card == up:
+                card = _card(12, up.suit)
+            rank[card.index] = strength
+            special[card.index] = value
+    return Table(variant, tuple(rank), tuple(special))
+
+
+def _pair_points(cards: tuple[Card, ...]) -> tuple[int, tuple[Card, ...]]:
+    """Common-card envido: 20 + the best two of one suit, else the best single card."""
+    best = (-1, cards[:1])
+    for i in range(len(cards)):
+        for j in range(i + 1, len(cards)):
+            a, b = cards[i], cards[j]
+            if a.suit is b.suit:
+                pts = 20 + a.number + b.number
+                if pts > best[0]:
+                    best = (pts, (a, b))
+    if best[0] >= 0:
+        return best
+    high = max(cards, key=lambda c: c.number)
+    return high.number, (high,)
+
+
+def envido_points(t: Table, cards: tuple[Card, ...]) -> tuple[int, tuple[Card, ...]]:
+    """Envido points of a seat's three cards and the cards that prove them.
+
+    With a pieza (uruguayo) or perico/perica (venezolano): its value + the best
+    other card's face number, whatever its suit. **Decision** (RULES.md is
+    silent): a second pieza counted as "other card" counts its face number too
+    (figures 0), as the rule says for commons; this only matters when a flor is
+    void or off, since two piezas are always flor.
+    """
+    specials = [c for c in cards if t.special[c.index]]
+    if specials:
+        top = max(specials, key=lambda c: t.special[c.index])
+        others = [c for c in cards if c is not top]
+        other = max(others, key=lambda c: c.number)
+        return t.special[top.index] + other.number, (top, other)
+    return _pair_points(cards)
+
+
+def flor_kind(t: Table, cards: tuple[Card, ...]) -> str | None:
+    """``"flor"``, ``"reservada"`` (venezolano perico + perica) or None."""
+    specials = [c for c in cards if t.special[c.index]]
+    commons = [c for c in cards if not t.special[c.index]]
+    if t.variant == "venezolano" and len(specials) == 2:
+        return "reservada"
+    if cards[0].suit is cards[1].suit is cards[2].suit:
+        return "flor"
+    if t.variant == "argentino":
+        return None
+    if len(specials) >= 2:  # uruguayo: two or more piezas
+        return "flor"
+    if len(specials) == 1 and commons[0].suit is commons[1].suit:
+        return "flor"
+    return None
+
+
+def flor_points(t: Table, cards: tuple[Card, ...]) -> int:
+    """Flor points (RULES.md 5.1): highest pieza in full, the last digit of the
+    other piezas, the face number of commons; without piezas 20 + the three."""
+    specials = sorted((t.special[c.index] for c in cards if t.special[c.index]), reverse=True)
+    commons = sum(c.number for c in cards if not t.special[c.index])
+    if not specials:
+        return 20 + commons
+    return specials[0] + sum(v % 10 for v in specials[1:]) + commons

@@ -1,0 +1,117 @@
+"""What one seat may see (RULES.md 9), built only from public facts and the
+seat's own cards. Bots receive this, never the ``State``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from . import events as ev
+from .actions import Action, Kind
+from .cards import Card
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+@dataclass(frozen=True, slots=True)
+class PendingCall:
+    """The bet waiting for an answer."""
+
+    chain: str  # "truco", "envido" or "flor"
+    calls: tuple[str, ...]  # the chain so far, canonical text ("envido", "raise 3", ...)
+    caller: int  # seat that made the last call
+    answerer: int  # seat that must answer
+    stake: int  # what accepting is worth now (0 when it depends on the comparison)
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    seat: int
+    variant: str
+    seats: int
+    target: int
+    scores: tuple[int, int]  # team scores now
+    hand_number: int  # 0-based, counting finished hands
+    mano: int  # mano of the current hand (or pico-a-pico mini hand)
+    hand_seats: tuple[int, ...]  # seats in this hand, in playing order from the mano
+    pico: bool
+    up_card: Card | None  # muestra (uruguayo) or vira (venezolano)
+    hand: tuple[Card, ...]  # own unplayed cards
+    dealt: tuple[Card, ...]  # own three cards as dealt
+    hand_start_scores: tuple[int, int]
+    history: tuple[tuple[int, Action], ...]  # every action of this hand, in order
+    tricks: tuple[tuple[tuple[int, Card], ...], ...]  # cards played per trick of this hand
+    trick_winners: tuple[int | None, ...]  # per finished trick: team, None for parda
+    truco_level: int  # accepted truco level (0 none)
+    truco_value: int  # points the hand's truco is worth now
+    pending: PendingCall | None
+    announced: tuple[tuple[str, int, int], ...]  # ("envido"|"flor", seat, points)
+    flor_declared: tuple[int, ...]  # seats that declared a flor this hand
+    to_act: int | None
+    legal: tuple[Action, ...]  # empty unless this seat is to act
+    events: tuple[str, ...]  # the public log of this hand, human-readable
+
+
+def observe(state: "State", seat: int) -> Observation:
+    h = state.hand
+    pending: PendingCall | None = None
+    c = h.contest
+    if c is not None:
+        stake = c.stake if c.last is not None else 3
+        pending = PendingCall("flor", tuple(c.calls), c.caller, c.facing(), stake)
+    elif h.env_state == 1:
+        stake = h.env_stake if state.options.variant == "venezolano" else 0
+        pending = PendingCall("envido", tuple(h.env_texts), h.env_caller, h.nxt[h.env_caller], stake)
+    elif h.truco_call is not None:
+        level, caller, answerer = h.truco_call
+        calls = tuple(k.value for k in state.game.truco_calls[:level])
+        pending = PendingCall("truco", calls, caller, answerer, state.game.truco_values[level])
+    tricks: list[tuple[tuple[int, Card], ...]] = []
+    current: list[tuple[int, Card]] = []
+    for s, a in h.history:
+        if a.kind is Kind.PLAY and a.card is not None:
+            current.append((s, a.card))
+            if len(current) == len(h.seats):
+                tricks.append(tuple(current))
+                current = []
+    if current:
+        tricks.append(tuple(current))
+    to_act = state.current_player()
+    start = _hand_start_index(state)
+    log = tuple(str(e) for e in state.events[start:] if e.private_to is None or e.private_to == seat)
+    in_hand = seat in h.order
+    return Observation(
+        seat=seat,
+        variant=state.options.variant,
+        seats=state.options.seats,
+        target=state.options.target,
+        scores=(state.scores[0], state.scores[1]),
+        hand_number=state.hands_played,
+        mano=h.seats[0],
+        hand_seats=h.seats,
+        pico=h.pico,
+        up_card=state._deal.up if state._deal else None,
+        hand=tuple(h.cards[seat]) if in_hand else (),
+        dealt=h.dealt[seat] if in_hand else (),
+        hand_start_scores=h.start_scores,
+        history=tuple(h.history),
+        tricks=tuple(tricks),
+        trick_winners=tuple(None if r < 0 else r for r in h.results),
+        truco_level=h.truco_level,
+        truco_value=state.game.truco_values[h.truco_level],
+        pending=pending,
+        announced=tuple(h.announced),
+        flor_declared=tuple(h.flor_declared),
+        to_act=to_act,
+        legal=tuple(state.legal_actions()) if to_act == seat else (),
+        events=log,
+    )
+
+
+
+def _hand_start_index(state: "State") -> int:
+    for i in range(len(state.events) - 1, -1, -1):
+        if isinstance(state.events[i], ev.HandStarted):
+            return i
+    return 0

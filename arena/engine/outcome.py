@@ -1,0 +1,35 @@
+"""How a game ended: a ``Termination`` reason and an ``Outcome`` record."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Termination(enum.Enum):
+    TARGET_REACHED = "target_reached"  # the rules ended it (RULES.md 6)
+    # The referee ends a game early when a bot fails; the failing side loses.
+    TIMEOUT = "timeout"
+    DISCONNECT = "disconnect"
+    ILLEGAL_ACTION = "illegal_action"
+    PROTOCOL_ERROR = "protocol_error"
+    # The arena shut down; the game has no winner.
+    INTERRUPTED = "interrupted"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    termination: Termination
+    winner: int | None  # winning team, None when interrupted
+    scores: tuple[int, int]
+    hands_played: int
+    faulty_seat: int | None = None  # the seat whose failure ended the game
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "termination": self.termination.value,
+            "winner": self.winner,
+            "scores": list(self.scores),
+            "hands_played": self.hands_played,
+            "faulty_seat": self.faulty_seat,
+        }

@@ -1,0 +1,768 @@
+"""The referee: ``Game`` holds the settings, ``State`` holds what changes.
+
+Pure rules, no I/O and no global random state. ``legal_actions()`` is the one
+source of legality; ``apply()`` rejects anything else with ``IllegalAction``.
+Rule numbers in comments refer to RULES.md.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Sequence
+
+from . import events as ev
+from .actions import ENVIDO_CALLS, TRUCO_CALLS, Action, Kind, play, raise_by, simple
+from .cards import DECK, Card
+from .hierarchy import Table, envido_points, flor_kind, flor_points, table
+from .observation import Observation, observe
+from .options import Options, make_options
+from .outcome import Outcome, Termination
+
+PARDA = -1
+_TRUCO_VALUES = {"venezolano": (1, 3, 6, 9)}
+_DEFAULT_TRUCO_VALUES = (1, 2, 3, 4)
+_ENVIDO_VALUE = {Kind.ENVIDO: 2, Kind.REAL_ENVIDO: 3}
+
+
+class IllegalAction(ValueError):
+    """An action that is not in ``legal_actions()``; ``reason`` says why."""
+
+    def __init__(self, seat: int | None, action: Action | str, reason: str) -> None:
+        super().__init__(reason)
+        self.seat = seat
+        self.action = action
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The cards of one hand: ``hands[seat]`` and the muestra/vira (``up``)."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    up: Card | None = None
+
+
+class _GameOver(Exception):
+    """Raised inside ``apply`` the moment a side reaches the target (rule 6)."""
+
+
+class Game:
+    """The settings of a game: variant and options (RULES.md 7)."""
+
+    def __init__(self, options: Options | str = "argentino", **overrides: object) -> None:
+        if isinstance(options, str):
+            options = make_options(options, overrides)
+        self.options = options
+        self.truco_values = _TRUCO_VALUES.get(options.variant, _DEFAULT_TRUCO_VALUES)
+        self.truco_calls = TRUCO_CALLS[:3] if options.variant != "venezolano" else (Kind.TRUCO, Kind.RETRUCO, Kind.VALE_NUEVE)
+        self.needs_up = options.variant in ("uruguayo", "venezolano")
+
+    def new_state(
+        self,
+        seed: int | None = None,
+        deals: Sequence[Deal] | None = None,
+        scores: tuple[int, int] = (0, 0),
+        mano: int = 0,
+    ) -> "State":
+        """A new game dealt from ``random.Random(seed)``, or from the explicit
+        ``deals`` (one per hand; the state stops when they run out)."""
+        if deals is None and seed is None:
+            raise ValueError("new_state needs a seed or explicit deals")
+        return State(self, seed, deals, scores, mano)
+
+    def deal(self, rng: random.Random) -> Deal:
+        """Shuffle with ``rng`` and give three cards to each seat, then the up card."""
+        deck = list(DECK)
+        rng.shuffle(deck)
+        n = self.options.seats
+        hands = tuple(tuple(deck[3 * s : 3 * s + 3]) for s in range(n))
+        return Deal(hands, deck[3 * n] if self.needs_up else None)
+
+
+class _Hand:
+    """What changes during one hand (or one pico-a-pico mini hand)."""
+
+    __slots__ = (
+        "seats", "nxt", "order", "cards", "dealt", "table", "env_pts", "flor", "played",
+        "trick", "trick_no", "results", "turn", "truco_level", "truco_right", "truco_call",
+        "env_state", "env_chain", "env_caller", "env_stake", "env_prev", "flor_declared",
+        "flor_void", "flor_closed", "contest", "reservada_paid", "proofs", "pico", "history",
+        "announced", "env_texts", "start_scores",
+    )
+
+    def __init__(self, seats: tuple[int, ...], deal: Deal, t: Table, flor_on: bool, pico: bool) -> None:
+        self.seats = seats
+        n = len(seats)
+        self.nxt = {s: seats[(i + 1) % n] for i, s in enumerate(seats)}
+        self.order = {s: i for i, s in enumerate(seats)}
+        self.dealt = {s: deal.hands[s] for s in seats}
+        self.cards = {s: list(deal.hands[s]) for s in seats}
+        self.table = t
+        self.env_pts = {s: envido_points(t, deal.hands[s]) for s in seats}
+        self.flor: dict[int, str] = {}
+        if flor_on:
+            for s in seats:
+                kind = flor_kind(t, deal.hands[s])
+                if kind:
+                    self.flor[s] = kind
+        self.played: set[int] = set()
+        self.trick: list[tuple[int, Card]] = []
+        self.trick_no = 0
+        self.results: list[int] = []  # per finished trick: winning team or PARDA
+        self.turn = seats[0]
+        self.truco_level = 0  # accepted level: 0 none, 1 truco, 2 retruco, 3 vale cuatro/nueve
+        self.truco_right: int | None = None  # team allowed to raise; None: either
+        self.truco_call: tuple[int, int, int] | None = None  # (level, caller, answerer)
+        self.env_state = 0  # 0 not started, 1 chain waiting, 2 settled, 3 cancelled by a flor
+        self.env_chain: list[Kind] = []
+        self.env_caller = -1
+        self.env_stake = 0  # venezolano stake
+        self.env_prev = 1  # venezolano: the value of a decline
+        self.flor_declared: list[int] = []
+        self.flor_void: set[int] = set()
+        self.flor_closed = False
+        self.contest: _Contest | None = None
+        self.reservada_paid = False
+        self.proofs: list[tuple[int, tuple[Card, ...]]] = []
+        self.pico = pico
+        self.history: list[tuple[int, Action]] = []
+        self.announced: list[tuple[str, int, int]] = []
+        self.env_texts: list[str] = []  # the envido chain in canonical text
+        self.start_scores = (0, 0)
+
+
+class _Contest:
+    """A declared flor that an opposing flor holder must answer (rule 5.3)."""
+
+    __slots__ = ("declarer", "answerer", "last", "caller", "stake", "prev", "calls")
+
+    def __init__(self, declarer: int, answerer: int) -> None:
+        self.declarer = declarer
+        self.answerer = answerer  # the opposing flor holder
+        self.last: Kind | None = None  # the stake call waiting, None: the flor itself
+        self.caller = declarer  # who made the call now waiting
+        self.stake = 3
+        self.prev = 3
+        self.calls: list[str] = ["flor"]
+
+    def facing(self) -> int:
+        return self.answerer if self.caller == self.declarer else self.declarer
+
+
+class State:
+    """A game in progress. Use ``Game.new_state``."""
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None,
+        deals: Sequence[Deal] | None,
+        scores: tuple[int, int],
+        mano: int,
+    ) -> None:
+        self.game = game
+        self.options = game.options
+        self.seed = seed
+        self._rng = random.Random(seed) if deals is None else None
+        self._deals = list(deals) if deals is not None else None
+        self.scores = [scores[0], scores[1]]
+        self.mano = mano % self.options.seats
+        self.hands_played = 0
+        self.winner: int | None = None
+        self.termination: Termination | None = None
+        self.out_of_deals = False
+        self.events: list[ev.Event] = []
+        self._malas_hands = 0
+        self._deal: Deal | None = None
+        self._pairs: list[tuple[int, ...]] = []
+        self._legal: list[Action] | None = None
+        self.hand: _Hand = None  # type: ignore[assignment]  # set by _start_hand
+        if max(self.scores) >= self.options.target:
+            self._finish(0 if self.scores[0] >= self.scores[1] else 1)
+        else:
+            self._next_deal()
+
+    # ------------------------------------------------------------------ queries
+
+    def is_terminal(self) -> bool:
+        """True when the game is over (or a scenario's deals ran out)."""
+        return self.winner is not None or self.out_of_deals
+
+    def current_player(self) -> int | None:
+        """The seat to act, or None when nothing can be played."""
+        if self.is_terminal():
+            return None
+        h = self.hand
+        c = h.contest
+        if c is not None:
+            return c.facing()
+        if h.env_state == 1:
+            return h.nxt[h.env_caller]
+        if h.truco_call is not None:
+            return h.truco_call[2]
+        return h.turn
+
+    def returns(self) -> tuple[float, ...]:
+        """Per seat: +1 for the winning team's seats, -1 for the others, 0 while running."""
+        if self.winner is None:
+            return tuple(0.0 for _ in range(self.options.seats))
+        return tuple(1.0 if s % 2 == self.winner else -1.0 for s in range(self.options.seats))
+
+    def outcome(self) -> Outcome | None:
+        if self.winner is None or self.termination is None:
+            return None
+        return Outcome(self.termination, self.winner, (self.scores[0], self.scores[1]), self.hands_played)
+
+    def observation(self, seat: int) -> "Observation":
+        """What ``seat`` may see now (RULES.md 9); the only view bots get."""
+        return observe(self, seat)
+
+    def truco_value(self) -> int:
+        """What the hand's truco is worth now (the accepted level)."""
+        return self.game.truco_values[self.hand.truco_level]
+
+    # ------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to act may take now (empty when terminal)."""
+        if self._legal is None:
+            self._legal = [] if self.is_terminal() else self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> list[Action]:
+        h = self.hand
+        var = self.options.variant
+        c = h.contest
+        if c is not None:
+            return self._contest_answers(h, c)
+        if h.env_state == 1:
+            seat = h.nxt[h.env_caller]
+            acts = [simple(Kind.QUIERO), simple(Kind.NO_QUIERO)]
+            if var == "venezolano":
+                acts += [raise_by(n) for n in range(1, self._envido_cap() - h.env_stake + 1)]
+            else:
+                acts += [simple(k) for k in self._envido_next(h.env_chain)]
+            if self._can_declare_flor(h, seat):
+                acts.append(simple(Kind.FLOR))
+            return acts
+        if h.truco_call is not None:
+            level, caller, seat = h.truco_call
+            con_flor = var == "venezolano" and self._can_declare_flor(h, seat)
+            acts = [simple(Kind.QUIERO), simple(Kind.NO_QUIERO)]
+            if con_flor:
+                acts.append(simple(Kind.QUIERO, True))
+            if level < 3:
+                raise_kind = self.game.truco_calls[level]
+                acts.append(simple(raise_kind))
+                if con_flor:
+                    acts.append(simple(raise_kind, True))
+            if self._can_start_envido(h, seat):
+                acts += self._envido_openers()
+            if self._can_declare_flor(h, seat):
+                acts.append(simple(Kind.FLOR))
+            return acts
+        seat = h.turn
+        acts = [play(card) for card in h.cards[seat]]
+        if h.truco_level < 3 and (h.truco_right is None or h.truco_right == seat % 2):
+            call = self.game.truco_calls[h.truco_level]
+            acts.append(simple(call))
+            if var == "venezolano" and self._can_declare_flor(h, seat):
+                acts.append(simple(call, True))
+        if self._can_start_envido(h, seat):
+            acts += self._envido_openers()
+        if self._can_declare_flor(h, seat):
+            acts.append(simple(Kind.FLOR))
+        acts.append(simple(Kind.MAZO))
+        return acts
+
+    def _contest_answers(self, h: _Hand, c: _Contest) -> list[Action]:
+        var = self.options.variant
+        if c.last is None and c.caller == c.declarer:  # facing the declared flor itself
+            if var == "venezolano":
+                return [simple(Kind.FLOR)] + [raise_by(n) for n in range(1, self._envido_cap() - 3 + 1)]
+            acts = [simple(Kind.FLOR), simple(Kind.CON_FLOR_ENVIDO)]
+            if var == "argentino":
+                acts.append(simple(Kind.CONTRAFLOR))
+            return acts + [simple(Kind.CONTRAFLOR_AL_RESTO), simple(Kind.CON_FLOR_ME_ACHICO)]
+        acts = [simple(Kind.QUIERO), simple(Kind.NO_QUIERO)]
+        if var == "venezolano":
+            acts += [raise_by(n) for n in range(1, self._envido_cap() - c.stake + 1)]
+        elif c.last in (Kind.CON_FLOR_ENVIDO, Kind.CONTRAFLOR):
+            acts.append(simple(Kind.CONTRAFLOR_AL_RESTO))
+        return acts
+
+    @staticmethod
+    def _envido_next(chain: list[Kind]) -> list[Kind]:
+        """Calls that may follow ``chain`` (rule 4.2: E, E, R, F in that order)."""
+        out = []
+        if len(chain) < 2 and all(k is Kind.ENVIDO for k in chain):
+            out.append(Kind.ENVIDO)
+        if Kind.REAL_ENVIDO not in chain and Kind.FALTA_ENVIDO not in chain:
+            out.append(Kind.REAL_ENVIDO)
+        if Kind.FALTA_ENVIDO not in chain:
+            out.append(Kind.FALTA_ENVIDO)
+        return out
+
+    def _envido_openers(self) -> list[Action]:
+        if self.options.variant == "venezolano":
+            return [simple(Kind.ENVIDO)]
+        return [simple(Kind.ENVIDO), simple(Kind.REAL_ENVIDO), simple(Kind.FALTA_ENVIDO)]
+
+    def _can_start_envido(self, h: _Hand, seat: int) -> bool:
+        # Rule 4.2 window; rule 5.2: a declared flor cancels envido for the hand.
+        return h.env_state == 0 and h.trick_no == 0 and seat not in h.played and h.truco_level == 0
+
+    def _can_declare_flor(self, h: _Hand, seat: int) -> bool:
+        # Rule 5.2: before the seat's first card, once; a flor reservada needs no
+        # declaration. Decision: after a flor contest is settled no new flor is
+        # declared in that hand (it only matters in team games).
+        return (
+            h.flor.get(seat) == "flor"
+            and seat not in h.played
+            and seat not in h.flor_void
+            and seat not in h.flor_declared
+            and not h.flor_closed
+        )
+
+    def _envido_cap(self) -> int:
+        """Venezolano (4.3 Decision): no stake above what the leader still needs."""
+        return self.options.target - max(self.scores)
+
+    def _falta(self) -> int:
+        o = self.options
+        leader = max(self.scores)
+        if o.falta_envido == "malas_buenas" and leader < o.half:
+            return o.half - leader
+        return o.target - leader
+
+    # -------------------------------------------------------------------- apply
+
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` for the seat to act; raise ``IllegalAction`` if it
+        is not one of ``legal_actions()``."""
+        if action not in self.legal_actions():
+            raise IllegalAction(self.current_player(), action, self.why_illegal(action))
+        seat = self.current_player()
+        assert seat is not None
+        self._legal = None
+        h = self.hand
+        h.history.append((seat, action))
+        self.events.append(ev.Acted(seat, action))
+        try:
+            self._dispatch(h, seat, action)
+        except _GameOver:
+            pass
+
+    def _dispatch(self, h: _Hand, seat: int, a: Action) -> None:
+        k = a.kind
+        if k is Kind.PLAY:
+            assert a.card is not None
+            self._play(h, seat, a.card)
+        elif h.contest is not None:
+            self._contest_action(h, h.contest, seat, a)
+        elif k is Kind.FLOR:
+            self._declare_flor(h, seat)
+        elif h.env_state == 1 or k in ENVIDO_CALLS or (k is Kind.RAISE):
+            self._envido_action(h, seat, a)
+        elif k in TRUCO_CALLS or k in (Kind.QUIERO, Kind.NO_QUIERO):
+            self._truco_action(h, seat, a)
+        elif k is Kind.MAZO:
+            self._end_hand(1 - seat % 2, self.truco_value(), "mazo")
+        else:  # pragma: no cover - legal_actions never offers anything else
+            raise AssertionError(a)
+
+    # ------------------------------------------------------------ trick play
+
+    def _play(self, h: _Hand, seat: int, card: Card) -> None:
+        h.cards[seat].remove(card)
+        h.played.add(seat)
+        h.trick.append((seat, card))
+        if len(h.trick) < len(h.seats):
+            h.turn = h.nxt[seat]
+            return
+        # Rule 3.2: the single highest card wins; a tie across sides is parda;
+        # a tie within one side goes to that side, led on by its first card.
+        rank = h.table.rank
+        best = max(rank[c.index] for _, c in h.trick)
+        top = [s for s, c in h.trick if rank[c.index] == best]
+        teams = {s % 2 for s in top}
+        if len(teams) == 2:
+            result, leader = PARDA, h.trick[0][0]
+        else:
+            result, leader = top[0] % 2, top[0]
+        h.results.append(result)
+        self.events.append(ev.TrickWon(h.trick_no, None if result == PARDA else result, leader))
+        h.trick = []
+        h.trick_no += 1
+        h.turn = leader
+        winner = self._truco_winner(h)
+        if winner is not None:
+            self._end_hand(winner, self.truco_value(), "truco")
+
+    def _truco_winner(self, h: _Hand) -> int | None:
+        """The team that won the hand's tricks, once certain (rule 3.2)."""
+        r = h.results
+        mano_team = h.seats[0] % 2
+        if len(r) < 2:
+            return None
+        first, second = r[0], r[1]
+        if first == PARDA:
+            if second != PARDA:
+                return second
+            if len(r) < 3:
+                return None
+            return mano_team if r[2] == PARDA else r[2]
+        if second == PARDA or second == first:
+            return first
+        if len(r) < 3:
+            return None
+        return first if r[2] == PARDA else r[2]
+
+    # ------------------------------------------------------------------ truco
+
+    def _truco_action(self, h: _Hand, seat: int, a: Action) -> None:
+        var = self.options.variant
+        k = a.kind
+        if var == "venezolano" and h.flor.get(seat) == "flor" and seat not in h.played:
+            # Rule 5.2 (venezolano): a truco call or quiero must carry the flor.
+            if not a.con_flor and k is not Kind.NO_QUIERO:
+                h.flor_void.add(seat)
+        if k is Kind.NO_QUIERO:
+            assert h.truco_call is not None
+            level, caller, _ = h.truco_call
+            h.truco_call = None
+            self._end_hand(caller % 2, self.game.truco_values[level - 1], "truco declined")
+            return
+        if k is Kind.QUIERO:
+            assert h.truco_call is not None
+            h.truco_level = h.truco_call[0]
+            h.truco_right = seat % 2
+            h.truco_call = None
+            if a.con_flor:
+                self._declare_flor(h, seat)
+            return
+        # A call: truco on the seat's turn, or a raise ("quiero retruco") as an answer.
+        if h.truco_call is not None:
+            h.truco_level = h.truco_call[0]
+        h.truco_right = None
+        h.truco_call = (h.truco_level + 1, seat, h.nxt[seat])
+        if a.con_flor:
+            self._declare_flor(h, seat)
+
+    # ----------------------------------------------------------------- envido
+
+    def _envido_action(self, h: _Hand, seat: int, a: Action) -> None:
+        k = a.kind
+        if h.flor.get(seat) == "flor" and seat not in h.flor_declared:
+            h.flor_void.add(seat)  # rule 5.2: taking part in envido voids the flor
+        venezolano = self.options.variant == "venezolano"
+        if k is Kind.QUIERO:
+            h.env_state = 2
+            if venezolano:
+                value = h.env_stake
+            elif h.env_chain[-1] is Kind.FALTA_ENVIDO:
+                value = self._falta()
+            else:
+                value = sum(_ENVIDO_VALUE[c] for c in h.env_chain)
+            self._settle_envido(h, value)
+            return
+        if k is Kind.NO_QUIERO:
+            h.env_state = 2
+            if venezolano:
+                value = h.env_prev
+            elif len(h.env_chain) == 1:
+                value = 1
+            else:
+                value = sum(_ENVIDO_VALUE.get(c, 0) for c in h.env_chain[:-1])
+            self._score(h.env_caller % 2, value, "envido declined")
+            return
+        # A call that opens or raises the chain.
+        if h.env_state == 0:
+            h.env_state = 1
+            h.env_stake, h.env_prev = 2, 1
+        elif k is Kind.RAISE:
+            h.env_prev = h.env_stake
+            h.env_stake += a.amount
+        h.env_chain.append(k)
+        h.env_texts.append(str(a))
+        h.env_caller = seat
+
+    def _settle_envido(self, h: _Hand, value: int) -> None:
+        pts = {s: h.env_pts[s][0] for s in h.seats}
+        # Announce each side's best points (rule 4.4 "Information").
+        for team in (h.seats[0] % 2, 1 - h.seats[0] % 2):
+            seat = self._best_seat(h, [s for s in h.seats if s % 2 == team], pts)
+            h.announced.append(("envido", seat, pts[seat]))
+            self.events.append(ev.PointsAnnounced("envido", seat, pts[seat]))
+        winner = self._best_seat(h, list(h.seats), pts)
+        h.proofs.append((winner, h.env_pts[winner][1]))
+        self._score(winner % 2, value, "envido")
+
+    @staticmethod
+    def _best_seat(h: _Hand, seats: list[int], pts: dict[int, int]) -> int:
+        """Highest points; a tie goes to the seat first in playing order from the mano."""
+        return min(seats, key=lambda s: (-pts[s], h.order[s]))
+
+    # ------------------------------------------------------------------- flor
+
+    def _declare_flor(self, h: _Hand, seat: int) -> None:
+        h.flor_declared.append(seat)
+        if h.env_state in (0, 1):
+            h.env_state = 3  # rule 5.2: la flor anula el envido (a waiting chain is unpaid)
+        team = seat % 2
+        # The first opposing seat after the declarer that can still show a flor.
+        s = h.nxt[seat]
+        while s != seat:
+            if s % 2 != team and (
+                h.flor.get(s) == "reservada" and not h.reservada_paid or self._can_declare_flor(h, s)
+            ):
+                h.contest = _Contest(seat, s)
+                return
+            s = h.nxt[s]
+        self._score(team, 3, "flor")
+
+    def _contest_action(self, h: _Hand, c: _Contest, seat: int, a: Action) -> None:
+        k = a.kind
+        var = self.options.variant
+        if c.last is None and c.caller == c.declarer and k is not Kind.RAISE:
+            # The answer to the declared flor itself.
+            if k is Kind.CON_FLOR_ME_ACHICO:
+                self._close_contest(h, c, c.declarer % 2, 3, "flor (con flor me achico)")
+                return
+            self._mark_declared(h, seat)
+            if k is Kind.FLOR:
+                per = 3 * (2 if var == "argentino" else 1)  # argentino pays every declared flor
+                self._close_contest(h, c, self._flor_winner(h, c), per, "flor")
+                return
+            c.last, c.caller = k, seat
+            c.calls.append(str(a))
+            c.stake = 5 if k is Kind.CON_FLOR_ENVIDO else 6
+            return
+        if k is Kind.RAISE:  # venezolano "flor + N más"
+            if c.last is None:
+                self._mark_declared(h, seat)
+            c.last, c.caller = k, seat
+            c.calls.append(str(a))
+            c.prev, c.stake = c.stake, c.stake + a.amount
+            return
+        if k is Kind.CONTRAFLOR_AL_RESTO:
+            c.last, c.caller = k, seat
+            c.calls.append(str(a))
+            return
+        if k is Kind.NO_QUIERO:
+            value = c.prev if var == "venezolano" else 3
+            self._close_contest(h, c, c.caller % 2, value, "flor declined")
+            return
+        assert k is Kind.QUIERO
+        winner = self._flor_winner(h, c)
+        if c.last is Kind.CONTRAFLOR_AL_RESTO:
+            stake = self.options.target - self.scores[winner] if var == "argentino" else self._falta()
+        else:
+            stake = c.stake
+        self._close_contest(h, c, winner, stake, "flor")
+
+    def _mark_declared(self, h: _Hand, seat: int) -> None:
+        if h.flor.get(seat) == "flor" and seat not in h.flor_declared:
+            h.flor_declared.append(seat)
+
+    def _flor_winner(self, h: _Hand, c: _Contest) -> int:
+        cards = h.dealt
+        pts = {s: flor_points(h.table, cards[s]) for s in (c.declarer, c.answerer)}
+        for s in (c.declarer, c.answerer):
+            if h.flor.get(s) == "reservada":
+                pts[s] = 1000  # rule 5.4: a flor reservada always wins the comparison
+        for s in sorted(pts, key=h.order.__getitem__):
+            shown = flor_points(h.table, cards[s])
+            h.announced.append(("flor", s, shown))
+            self.events.append(ev.PointsAnnounced("flor", s, shown))
+        winner = self._best_seat(h, [c.declarer, c.answerer], pts)
+        h.proofs.append((winner, cards[winner]))
+        return winner % 2
+
+    def _close_contest(self, h: _Hand, c: _Contest, team: int, points: int, reason: str) -> None:
+        h.contest = None
+        h.flor_closed = True
+        reserved = next((s for s in (c.declarer, c.answerer) if h.flor.get(s) == "reservada"), None)
+        self._score(team, points, reason)
+        if reserved is not None and not h.reservada_paid:
+            # Rule 5.4: answering a flor, the reservada collects the envido of 2 too.
+            h.reservada_paid = True
+            if h.env_state != 2:
+                self._score(reserved % 2, 2, "envido (flor reservada)")
+
+    # ------------------------------------------------------- scoring and hands
+
+    def _score(self, team: int, points: int, reason: str) -> None:
+        if points <= 0:
+            return
+        self.scores[team] += points
+        self.events.append(ev.Scored(team, points, reason))
+        if self.scores[team] >= self.options.target:
+            self._show_proofs(self.hand)
+            self._finish(team)
+            raise _GameOver
+
+    def _finish(self, team: int) -> None:
+        self.winner = team
+        self.termination = Termination.TARGET_REACHED
+        self._legal = None
+        self.events.append(ev.GameEnded(team, (self.scores[0], self.scores[1])))
+
+    def _show_proofs(self, h: _Hand | None) -> None:
+        if h is None:
+            return
+        shown: set[int] = set()
+        for seat, cards in h.proofs:
+            if seat not in shown:
+                shown.add(seat)
+                self.events.append(ev.Shown(seat, cards))
+        h.proofs = []
+
+    def _end_hand(self, truco_team: int, points: int, reason: str) -> None:
+        """Score the hand in the order of rule 6: flor, envido, then truco."""
+        h = self.hand
+        h.truco_call = None
+        for seat in h.seats:
+            if h.flor.get(seat) == "reservada" and not h.reservada_paid:
+                # Rule 5.4: 3 for the flor + 1 "envite asegurado" unless an envido was played.
+                h.reservada_paid = True
+                self._score(seat % 2, 3, "flor reservada")
+                if h.env_state != 2:
+                    self._score(seat % 2, 1, "envido (flor reservada)")
+        self._score(truco_team, points, reason)
+        self._show_proofs(h)
+        self._next_hand()
+
+    def _next_hand(self) -> None:
+        if self._pairs:
+            self._start_hand(self._pairs.pop(0), pico=True)
+            return
+        self.events.append(ev.HandEnded(self.hands_played, (self.scores[0], self.scores[1])))
+        self.hands_played += 1
+        self.mano = (self.mano + 1) % self.options.seats
+        self._next_deal()
+
+    def _next_deal(self) -> None:
+        if self._deals is not None:
+            if self.hands_played >= len(self._deals):
+                self.out_of_deals = True
+                return
+            self._deal = self._deals[self.hands_played]
+        else:
+            assert self._rng is not None
+            self._deal = self.game.deal(self._rng)
+        n, mano = self.options.seats, self.mano
+        order = tuple((mano + i) % n for i in range(n))
+        if self._is_pico_hand():
+            # Rule 8: three 1-against-1 mini hands on one deal, starting with the
+            # mano's pair; in each pair the seat nearer the mano is mano.
+            self._pairs = [
+                tuple(sorted(((mano + i) % n, (mano + i + 3) % n), key=lambda s: (s - mano) % n))
+                for i in range(3)
+            ]
+            self._start_hand(self._pairs.pop(0), pico=True)
+        else:
+            self._start_hand(order, pico=False)
+
+    def _is_pico_hand(self) -> bool:
+        o = self.options
+        if not o.pico_a_pico or o.seats != 6 or max(self.scores) >= o.half:
+            return False
+        self._malas_hands += 1
+        return self._malas_hands % 2 == 0  # rule 8: normal hand first, then alternate
+
+    def _start_hand(self, seats: tuple[int, ...], pico: bool) -> None:
+        deal = self._deal
+        assert deal is not None
+        t = table(self.options.variant, deal.up)
+        self.hand = _Hand(seats, deal, t, self.options.flor, pico)
+        self.hand.start_scores = (self.scores[0], self.scores[1])
+        self._legal = None
+        self.events.append(ev.HandStarted(self.hands_played, seats[0], seats, deal.up, pico))
+        for s in seats:
+            self.events.append(ev.Dealt(s, deal.hands[s]))
+
+    # ------------------------------------------------------------- explaining
+
+    def why_illegal(self, action: Action, seat: int | None = None) -> str:
+        """A human reason why ``seat`` (default: the seat to act) may not take ``action``."""
+        to_act = self.current_player()
+        if to_act is None:
+            return "the game is over" if self.winner is not None else "no deals left"
+        h = self.hand
+        k = action.kind
+        pending = h.contest is not None or h.env_state == 1 or h.truco_call is not None
+        if seat is not None and seat != to_act:
+            return self._why_not_your_turn(h, seat, to_act, action, pending)
+        seat = to_act
+        if k is Kind.PLAY:
+            if pending:
+                return f"seat {seat} must answer the pending call before playing a card"
+            return f"seat {seat} does not hold {action.card}"
+        if k is Kind.MAZO:
+            return f"seat {seat} cannot go to the mazo while a call waits for an answer"
+        if k in (Kind.QUIERO, Kind.NO_QUIERO) and not pending:
+            return "there is no call to answer"
+        if k in TRUCO_CALLS:
+            if h.truco_call is not None and h.truco_call[1] % 2 == seat % 2:
+                return f"seat {seat} cannot raise its own call"
+            if k not in self.game.truco_calls:
+                return f"{k.value} does not exist in {self.options.variant}"
+            if h.truco_level >= 3:
+                return "the truco is already at its highest level"
+            if h.truco_right is not None and h.truco_right != seat % 2:
+                return (f"seat {seat} cannot raise its own call: the side that accepted "
+                        "the truco holds the right to raise")
+            expected = self.game.truco_calls[h.truco_level if h.truco_call is None else h.truco_call[0]]
+            if k is not expected:
+                return f"the next truco call is {expected.value}, not {k.value}"
+            if action.con_flor:
+                return f"seat {seat} has no flor to declare"
+            if pending:
+                return f"seat {seat} must answer the pending call first"
+        if k in ENVIDO_CALLS or k is Kind.RAISE:
+            if h.env_state == 3 or h.flor_declared:
+                return "a declared flor cancels the envido for this hand"
+            if h.env_state == 2:
+                return "only one envido chain per hand"
+            if h.env_state == 1:
+                return f"{action} cannot follow {'-'.join(c.value for c in h.env_chain)} here"
+            if h.trick_no > 0:
+                return "envido is only possible in the first trick"
+            if seat in h.played:
+                return f"seat {seat} has already played its first card"
+            if h.truco_level > 0:
+                return "no envido once a truco has been accepted"
+        if k is Kind.FLOR or k in (Kind.CON_FLOR_ENVIDO, Kind.CONTRAFLOR, Kind.CONTRAFLOR_AL_RESTO, Kind.CON_FLOR_ME_ACHICO):
+            if h.flor.get(seat) is None:
+                return f"seat {seat} holds no flor" if self.options.flor else "flor is off in this game"
+            if seat in h.played or seat in h.flor_void:
+                return f"seat {seat}'s flor is void"
+        if pending:
+            return f"{action} is not an answer to the pending call"
+        return f"{action} is not legal now"
+
+    def _why_not_your_turn(self, h: _Hand, seat: int, to_act: int, action: Action, pending: bool) -> str:
+        if seat not in h.order:
+            return f"seat {seat} does not take part in this pico-a-pico mini hand"
+        if pending:
+            callers = [h.truco_call[1] if h.truco_call else None, h.env_caller if h.env_state == 1 else None,
+                       h.contest.caller if h.contest else None]
+            if seat in callers or any(c is not None and c % 2 == seat % 2 for c in callers):
+                if action.kind in TRUCO_CALLS or action.kind in ENVIDO_CALLS or action.kind is Kind.RAISE:
+                    return f"seat {seat} cannot raise its own call"
+                if action.kind is Kind.MAZO:
+                    return f"seat {seat} cannot go to the mazo while its own call waits for an answer"
+                if action.kind is Kind.PLAY:
+                    return f"no card may be played while a call waits for seat {to_act}'s answer"
+            return f"seat {to_act} must answer the pending call, not seat {seat}"
+        return f"it is seat {to_act}'s turn, not seat {seat}'s"
+
+    # ---------------------------------------------------------------- copying
+
+    def clone(self) -> "State":
+        """An independent copy (for search); the random generator is copied too."""
+        import copy
+
+        return copy.deepcopy(self)

@@ -1,0 +1,58 @@
+"""Ratings of bots from finished games: pure functions, no I/O, no formatting.
+
+Main view: a joint Bradley-Terry fit on the Elo scale (``fit_ratings``) with
+fit-based 95% intervals by default (``bootstrap_intervals`` over duplicate
+pairs is the optional alternative), likelihood of superiority, and the
+standings built from them. Side views: cross table, duplicate-pair stats,
+failure counts, ladder points, and a comparison of two runs.
+"""
+
+from .bootstrap import BootstrapIntervals, bootstrap_intervals
+from .bradley_terry import NaturalFit, fit_natural
+from .compare import Comparison, CompareRow, compare, compare_fits
+from .correlation import kendall_tau, spearman
+from .crosstable import CrossCell, CrossTable, cross_table
+from .failures import FailureCounts, failure_counts
+from .ladder import LadderRow, ladder
+from .los import likelihood_of_superiority, los_from_difference
+from .pairs import PairStats, pair_stats
+from .rating_fit import DEFAULT_BASE, ELO_PER_NAT, Z95, RatingFit, fit_ratings
+from .records import FAULT_TERMINATIONS, TERMINATIONS, GameRecord
+from .standings import StandingsRow, standings
+from .tally import WinLoss, win_loss
+
+__all__ = [
+    "DEFAULT_BASE",
+    "ELO_PER_NAT",
+    "FAULT_TERMINATIONS",
+    "TERMINATIONS",
+    "Z95",
+    "BootstrapIntervals",
+    "CompareRow",
+    "Comparison",
+    "CrossCell",
+    "CrossTable",
+    "FailureCounts",
+    "GameRecord",
+    "LadderRow",
+    "NaturalFit",
+    "PairStats",
+    "RatingFit",
+    "StandingsRow",
+    "WinLoss",
+    "bootstrap_intervals",
+    "compare",
+    "compare_fits",
+    "cross_table",
+    "failure_counts",
+    "fit_natural",
+    "fit_ratings",
+    "kendall_tau",
+    "ladder",
+    "likelihood_of_superiority",
+    "los_from_difference",
+    "pair_stats",
+    "spearman",
+    "standings",
+    "win_loss",
+]

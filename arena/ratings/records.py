@@ -1,0 +1,69 @@
+"""The one input of the ratings package: a finished game, as the arena records it.
+
+Records are validated when built, so every later step can trust that the
+winner and the faulting bot are one of the two players.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+TERMINATIONS = (
+    "target_reached",
+    "timeout",
+    "disconnect",
+    "illegal_action",
+    "protocol_error",
+    "interrupted",
+)
+# Terminations caused by one bot failing; ``loser_fault`` names that bot.
+FAULT_TERMINATIONS = ("timeout", "disconnect", "illegal_action", "protocol_error")
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One finished (or interrupted) game between two bots.
+
+    ``winner`` is None when the game has no result (interrupted); such games
+    are ignored by every rating view. ``pair_id`` groups the two games of a
+    duplicate pair (same deal seed, seats swapped).
+    """
+
+    bot_a: str  # the bot in seat/team 0
+    bot_b: str  # the bot in seat/team 1
+    winner: str | None
+    termination: str
+    loser_fault: str | None = None
+    pair_id: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.bot_a == self.bot_b:
+            raise ValueError(f"bot_a and bot_b are both {self.bot_a!r}: a bot cannot play itself")
+        if self.winner is not None and self.winner not in (self.bot_a, self.bot_b):
+            raise ValueError(f"winner {self.winner!r} is neither {self.bot_a!r} nor {self.bot_b!r}")
+        if self.termination not in TERMINATIONS:
+            raise ValueError(f"termination {self.termination!r} is not one of {', '.join(TERMINATIONS)}")
+        if self.loser_fault is not None and self.loser_fault not in (self.bot_a, self.bot_b):
+            raise ValueError(f"loser_fault {self.loser_fault!r} is neither {self.bot_a!r} nor {self.bot_b!r}")
+
+    @property
+    def loser(self) -> str | None:
+        """The bot that lost, or None when the game has no result."""
+        if self.winner is None:
+            return None
+        return self.bot_b if self.winner == self.bot_a else self.bot_a
+
+
+def decided(records: Iterable[GameRecord]) -> list[GameRecord]:
+    """The games that have a winner, in input order (the only ones that rate)."""
+    return [r for r in records if r.winner is not None]
+
+
+def bots_of(records: Iterable[GameRecord]) -> tuple[str, ...]:
+    """Every bot named as a player in ``records``, sorted by name."""
+    names: set[str] = set()
+    for r in records:
+        names.add(r.bot_a)
+        names.add(r.bot_b)
+    return tuple(sorted(names))

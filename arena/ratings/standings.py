@@ -1,0 +1,73 @@
+"""The standings table: one row per rated bot, best Elo first.
+
+Ranks are 1..n in Elo order (ties broken by name, never shared), so the
+"next" bot of a row is simply the row below; ``los_next`` is the likelihood of
+superiority over it. Interval bounds come from the fit unless bootstrap
+intervals are passed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .bootstrap import BootstrapIntervals
+from .los import likelihood_of_superiority
+from .rating_fit import RatingFit, Z95, fit_ratings
+from .records import GameRecord
+from .tally import WinLoss, win_loss
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsRow:
+    """One bot's line in the standings."""
+
+    rank: int
+    bot: str
+    games: int
+    wins: int
+    losses: int
+    score_pct: float  # wins / games * 100
+    elo: float
+    elo_low: float
+    elo_high: float
+    los_next: float | None  # LOS over the bot ranked just below; None for the last
+
+
+def standings(
+    records: Sequence[GameRecord],
+    *,
+    fit: RatingFit | None = None,
+    bootstrap: BootstrapIntervals | None = None,
+    z: float = Z95,
+) -> tuple[StandingsRow, ...]:
+    """Standings of the decided games in ``records``, sorted by Elo descending.
+
+    ``fit`` defaults to ``fit_ratings(records)`` (mean at 1500, one virtual
+    draw); pass one to choose the anchor or prior. With ``bootstrap`` the
+    interval columns are its percentile intervals, else ``elo +- z * se``.
+    """
+    if fit is None:
+        fit = fit_ratings(records)
+    counts = win_loss(records)
+    order = fit.ranking()
+    rows: list[StandingsRow] = []
+    for i, bot in enumerate(order):
+        wl = counts.get(bot, WinLoss(0, 0, 0))
+        low, high = bootstrap.interval(bot) if bootstrap is not None else fit.interval(bot, z)
+        los_next = likelihood_of_superiority(fit, bot, order[i + 1]) if i + 1 < len(order) else None
+        rows.append(
+            StandingsRow(
+                rank=i + 1,
+                bot=bot,
+                games=wl.games,
+                wins=wl.wins,
+                losses=wl.losses,
+                score_pct=wl.score_pct or 0.0,
+                elo=fit.rating(bot),
+                elo_low=low,
+                elo_high=high,
+                los_next=los_next,
+            )
+        )
+    return tuple(rows)
