@@ -80,7 +80,7 @@ def observe(state: "State", seat: int) -> Observation:
     to_act = state.current_player()
     start = _hand_start_index(state)
     log = tuple(str(e) for e in state.events[start:] if e.private_to is None or e.private_to == seat)
-    in_hand = seat in h.order
+    deal = state._deal
     return Observation(
         seat=seat,
         variant=state.options.variant,
@@ -91,9 +91,9 @@ def observe(state: "State", seat: int) -> Observation:
         mano=h.seats[0],
         hand_seats=h.seats,
         pico=h.pico,
-        up_card=state._deal.up if state._deal else None,
-        hand=tuple(h.cards[seat]) if in_hand else (),
-        dealt=h.dealt[seat] if in_hand else (),
+        up_card=deal.up if deal else None,
+        hand=state.unplayed(seat),
+        dealt=deal.hands[seat] if deal else (),
         hand_start_scores=h.start_scores,
         history=tuple(h.history),
         tricks=tuple(tricks),

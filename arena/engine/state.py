@@ -177,6 +177,7 @@ class State:
         self._deal: Deal | None = None
         self._pairs: list[tuple[int, ...]] = []
         self._legal: list[Action] | None = None
+        self._played: set[Card] = set()  # cards played from the current deal
         self.hand: _Hand = None  # type: ignore[assignment]  # set by _start_hand
         if max(self.scores) >= self.options.target:
             self._finish(0 if self.scores[0] >= self.scores[1] else 1)
@@ -217,6 +218,12 @@ class State:
     def observation(self, seat: int) -> "Observation":
         """What ``seat`` may see now (RULES.md 9); the only view bots get."""
         return observe(self, seat)
+
+    def unplayed(self, seat: int) -> tuple[Card, ...]:
+        """``seat``'s cards of the current deal that it has not played."""
+        if self._deal is None:
+            return ()
+        return tuple(c for c in self._deal.hands[seat] if c not in self._played)
 
     def truco_value(self) -> int:
         """What the hand's truco is worth now (the accepted level)."""
@@ -376,6 +383,7 @@ class State:
 
     def _play(self, h: _Hand, seat: int, card: Card) -> None:
         h.cards[seat].remove(card)
+        self._played.add(card)
         h.played.add(seat)
         h.trick.append((seat, card))
         if len(h.trick) < len(h.seats):
@@ -652,6 +660,7 @@ class State:
         else:
             assert self._rng is not None
             self._deal = self.game.deal(self._rng)
+        self._played = set()
         n, mano = self.options.seats, self.mano
         order = tuple((mano + i) % n for i in range(n))
         if self._is_pico_hand():
