@@ -20,7 +20,8 @@ Each run plays the same ``--games`` games (game ``i`` is dealt with
 run does identical work and the median over ``--runs`` runs only filters the
 machine's noise; the actions-per-game column doubles as a determinism check.
 Times include creating each game (``new_state``) and the engine's event log,
-which our engine always records.
+which our engine always records.  Every row first plays 10 untimed warm-up
+games.
 
 pytruco (PyPI, a pure-Python Uruguayan engine; not a project dependency) is
 measured in the same run when it is importable, interleaved with our
@@ -155,6 +156,10 @@ def pytruco_row() -> Row | None:
 # -------------------------------------------------------------------- main
 
 
+def table_rows(rows: list[Row], ref: Row | None) -> list[Row]:
+    return rows + ([ref] if ref is not None else [])
+
+
 def _measure(row: Row, games: int, seed: int) -> None:
     gc.collect()
     t0 = time.perf_counter()
@@ -187,6 +192,9 @@ def main(argv: list[str] | None = None) -> int:
         print("pytruco not installed: no comparison (python -m venv /tmp/bench && "
               "/tmp/bench/bin/pip install pytruco && /tmp/bench/bin/pip install -e .)")
 
+    for row in table_rows(rows, ref):  # untimed warm-up: imports, caches, lru tables
+        row.run(min(10, args.games), args.seed + 1_000_000)
+
     ratios: list[float] = []
     for r in range(args.runs):
         for i, row in enumerate(rows):
@@ -196,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
                 ratios.append(row.rates[-1] / ref.rates[-1])
         print(f"  run {r + 1}/{args.runs} done", file=sys.stderr)
 
-    table = rows + ([ref] if ref is not None else [])
+    table = table_rows(rows, ref)
     header = ("workload", "target", "games", "actions/game", "games/s (median)", "min..max", "actions/s", "note")
     lines = []
     for row in table:

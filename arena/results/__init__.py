@@ -1,0 +1,1 @@
+"""Tables computed from recorded results (never from replaying games)."""

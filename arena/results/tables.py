@@ -1,0 +1,186 @@
+"""Result views as plain tables: a title, headers and rows of plain values.
+
+Every output format (tabulate's, JSON, CSV) is rendered from these, so the
+numbers are the same whatever the format.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ..ratings import (
+    GameRecord,
+    bootstrap_intervals,
+    compare,
+    cross_table,
+    failure_counts,
+    fit_ratings,
+    ladder,
+    pair_stats,
+    standings,
+)
+from ..tournament.store import GameRow
+
+Cell = str | int | float | None
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str  # machine name: standings, cross, pairs, failures, ladder, compare
+    title: str
+    headers: tuple[str, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+    notes: tuple[str, ...] = ()
+
+    def as_dicts(self) -> list[dict[str, Cell]]:
+        return [dict(zip(self.headers, row)) for row in self.rows]
+
+
+def to_records(rows: Sequence[GameRow]) -> list[GameRecord]:
+    return [
+        GameRecord(
+            bot_a=r.bot0,
+            bot_b=r.bot1,
+            winner=r.winner,
+            termination=r.termination,
+            loser_fault=r.faulty_bot,
+            pair_id=r.pair_id,
+        )
+        for r in rows
+    ]
+
+
+def _r(x: float | None, nd: int = 1) -> float | None:
+    return None if x is None else round(x, nd)
+
+
+def standings_table(records: Sequence[GameRecord], anchor: str | None = None,
+                    bootstrap: int = 0, seed: int = 0) -> Table:
+    fit = fit_ratings(records, anchor=anchor)
+    boot = bootstrap_intervals(records, replicates=bootstrap, seed=seed, anchor=anchor) if bootstrap else None
+    rows = tuple(
+        (s.rank, s.bot, s.games, s.wins, s.losses, _r(s.score_pct), _r(s.elo), _r(s.elo_low), _r(s.elo_high),
+         _r(None if s.los_next is None else 100 * s.los_next))
+        for s in standings(records, fit=fit, bootstrap=boot)
+    )
+    how = (f"bootstrap over duplicate pairs ({bootstrap} resamples)" if bootstrap
+           else "the fit's standard errors (Fisher information)")
+    anchor_note = f"{anchor} fixed at 1500" if anchor else "mean of all bots at 1500"
+    return Table(
+        "standings", "Standings",
+        ("rank", "bot", "games", "wins", "losses", "score %", "elo", "elo 95% low", "elo 95% high", "LOS next %"),
+        rows,
+        (f"Elo: joint Bradley-Terry maximum-likelihood fit, {anchor_note}, one virtual draw per bot as prior;"
+         f" 95% interval from {how}. LOS: likelihood of superiority over the next bot.",),
+    )
+
+
+def cross_table_view(records: Sequence[GameRecord]) -> Table:
+    ct = cross_table(records)
+    cells = {(c.row, c.col): c for c in ct.cells}
+    rows = []
+    for row in ct.bots:
+        line: list[Cell] = [row]
+        for col in ct.bots:
+            c = cells.get((row, col))
+            line.append("" if c is None or not c.games else f"{c.wins}/{c.games}")
+        rows.append(tuple(line))
+    return Table("cross", "Cross table (row's wins / games against column)", ("bot", *ct.bots), tuple(rows))
+
+
+def pairs_table(records: Sequence[GameRecord]) -> Table:
+    rows = tuple(
+        (p.bot_x, p.bot_y, p.complete_pairs, p.x_sweeps, p.splits, p.y_sweeps, p.incomplete_pairs)
+        for p in pair_stats(records)
+    )
+    return Table("pairs", "Duplicate pairs (same deal, seats swapped)",
+                 ("bot x", "bot y", "pairs", "x won 2-0", "split 1-1", "y won 2-0", "incomplete"), rows)
+
+
+def failures_table(records: Sequence[GameRecord]) -> Table:
+    rows = tuple(
+        (f.bot, f.timeouts, f.disconnects, f.illegal_actions, f.protocol_errors, f.total)
+        for f in failure_counts(records)
+    )
+    return Table("failures", "Failures (games lost by a bot's own fault)",
+                 ("bot", "timeouts", "disconnects", "illegal actions", "protocol errors", "total"), rows)
+
+
+def ladder_table(records: Sequence[GameRecord]) -> Table:
+    rows = tuple((r.rank, r.bot, r.points, r.wins, r.losses) for r in ladder(records))
+    return Table("ladder", "Ladder points (+30 per win, -20 per loss, never below zero)",
+                 ("rank", "bot", "points", "wins", "losses"), rows)
+
+
+def compare_table(old: Sequence[GameRecord], new: Sequence[GameRecord]) -> Table:
+    c = compare(old, new)
+    rows = tuple(
+        (r.bot, r.old_rank, r.new_rank, f"{r.rank_move:+d}", _r(r.old_elo), _r(r.new_elo), _r(r.delta),
+         _r(r.delta_low), _r(r.delta_high))
+        for r in c.rows
+    )
+    notes = [
+        f"Spearman rank correlation: {'n/a' if c.spearman is None else f'{c.spearman:.3f}'}; "
+        f"Kendall tau: {'n/a' if c.kendall_tau is None else f'{c.kendall_tau:.3f}'}",
+    ]
+    if c.added:
+        notes.append("only in B: " + ", ".join(c.added))
+    if c.removed:
+        notes.append("only in A: " + ", ".join(c.removed))
+    return Table("compare", "Ranking changes from A to B",
+                 ("bot", "rank A", "rank B", "move", "elo A", "elo B", "delta", "delta 95% low", "delta 95% high"),
+                 rows, tuple(notes))
+
+
+VIEWS = ("standings", "cross", "pairs", "failures", "ladder")
+
+
+def views(records: Sequence[GameRecord], names: Sequence[str] = VIEWS, anchor: str | None = None,
+          bootstrap: int = 0) -> list[Table]:
+    out: list[Table] = []
+    for name in names:
+        if name == "standings":
+            out.append(standings_table(records, anchor, bootstrap))
+        elif name == "cross":
+            out.append(cross_table_view(records))
+        elif name == "pairs":
+            out.append(pairs_table(records))
+        elif name == "failures":
+            out.append(failures_table(records))
+        elif name == "ladder":
+            out.append(ladder_table(records))
+        else:
+            raise ValueError(f"unknown view {name!r}")
+    return out
+
+
+def render(tables: Sequence[Table], fmt: str) -> str:
+    """Render with a tabulate format, or ``json`` / ``csv``."""
+    import csv
+    import io
+    import json
+
+    if fmt == "json":
+        payload: dict[str, Any] = {
+            t.name: {"title": t.title, "rows": t.as_dicts(), "notes": list(t.notes)} for t in tables
+        }
+        return json.dumps(payload, indent=2)
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        for i, t in enumerate(tables):
+            if len(tables) > 1:
+                w.writerow([f"# {t.name}"])
+            w.writerow(t.headers)
+            w.writerows(t.rows)
+            if i + 1 < len(tables):
+                buf.write("\n")
+        return buf.getvalue().rstrip("\n")
+    from tabulate import tabulate
+
+    parts = []
+    for t in tables:
+        body = tabulate(t.rows, headers=t.headers, tablefmt=fmt, floatfmt=".1f", missingval="-")
+        parts.append("\n".join([t.title, body, *t.notes]))
+    return "\n\n".join(parts)

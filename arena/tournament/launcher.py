@@ -1,0 +1,68 @@
+"""Bot processes the arena launches itself: started with the arena's address
+and a fresh token, stderr kept in a log file, always reaped."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+
+@dataclass
+class LaunchedBot:
+    name: str
+    process: asyncio.subprocess.Process
+    log_path: Path
+    _log: IO[bytes]
+
+    @property
+    def exited(self) -> bool:
+        return self.process.returncode is not None
+
+
+def _resolve(command: tuple[str, ...]) -> list[str]:
+    # "python" in a config means this interpreter, so bots run in the arena's
+    # environment (the installed SDK) whatever is first on PATH.
+    argv = list(command)
+    if argv[0] in ("python", "python3"):
+        argv[0] = sys.executable
+    return argv
+
+
+async def launch(name: str, command: tuple[str, ...], address: str, token: str, streams: int,
+                 log_dir: Path) -> LaunchedBot:
+    log_dir.mkdir(parents=True, exist_ok=True)
+    log_path = log_dir / f"{name}.log"
+    log = open(log_path, "ab")
+    argv = _resolve(command) + ["--address", address, "--token", token, "--name", name,
+                                "--streams", str(streams)]
+    env = dict(os.environ, TRUCO_ARENA_ADDRESS=address, TRUCO_ARENA_TOKEN=token, TRUCO_ARENA_NAME=name)
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *argv, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log, env=env,
+            start_new_session=True,  # a Ctrl-C to the arena does not hit the bots first
+        )
+    except OSError as exc:
+        log.close()
+        raise RuntimeError(f"bot {name}: cannot start {argv[0]!r}: {exc.strerror}") from None
+    return LaunchedBot(name, proc, log_path, log)
+
+
+async def stop(bot: LaunchedBot, grace: float = 3.0) -> None:
+    """Terminate, wait ``grace`` seconds, then kill; the process is always reaped."""
+    proc = bot.process
+    try:
+        if proc.returncode is None:
+            proc.terminate()
+            try:
+                await asyncio.wait_for(proc.wait(), grace)
+            except asyncio.TimeoutError:
+                proc.kill()
+                await proc.wait()
+    except ProcessLookupError:
+        pass
+    finally:
+        bot._log.close()
