@@ -59,9 +59,8 @@ class Action:
             return f"play {self.card}"
         if self.kind is Kind.RAISE:
             return f"raise {self.amount}"
-        if self.con_flor:
-            return f"{self.kind.value} con_flor"
-        return self.kind.value
+        text: str = self.kind.value
+        return f"{text} con_flor" if self.con_flor else text
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"

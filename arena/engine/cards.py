@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 class Suit(enum.Enum):
@@ -26,16 +26,15 @@ class Card:
 
     rank: int
     suit: Suit
+    index: int = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.rank not in RANKS:
             raise ValueError(f"invalid rank {self.rank}: a Spanish deck has 1-7, 10, 11, 12")
         if not isinstance(self.suit, Suit):
             raise ValueError(f"invalid suit {self.suit!r}")
-
-    @property
-    def index(self) -> int:
-        return SUITS.index(self.suit) * 10 + RANKS.index(self.rank)
+        # Stored, not computed: the engine looks it up on every trick.
+        object.__setattr__(self, "index", SUITS.index(self.suit) * 10 + RANKS.index(self.rank))
 
     @property
     def number(self) -> int:

@@ -129,8 +129,11 @@ class ResultsStore:
 
     def games(self) -> Iterator[GameRow]:
         cur = self._db.execute("SELECT * FROM games ORDER BY seq")
-        for r in cur:
-            yield GameRow(*r[:16], tuple(json.loads(r[16])), r[17])
+        names = [d[0] for d in cur.description]
+        for values in cur:
+            row = dict(zip(names, values))
+            row["actions"] = tuple(json.loads(row["actions"]))
+            yield GameRow(**row)
 
     def count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
