@@ -135,6 +135,8 @@ def _load_action(text: Any, field: str, seats: int) -> tuple[int, Action, str]:
 def play_scenario(scenario: Scenario) -> dict[str, Any]:
     state = scenario.game.new_state(deals=scenario.deals, scores=scenario.scores, mano=scenario.mano)
     for i, (seat, action, text) in enumerate(scenario.actions):
+        if state.out_of_deals:
+            break  # SCENARIOS.md: actions past the last deal just stop the scenario
         if state.current_player() != seat or action not in state.legal_actions():
             raise IllegalActionError(f'action {i} ("{text}"): {state.why_illegal(action, seat)}')
         state.apply(action)

@@ -1,0 +1,9 @@
+"""Sample bots. Each module in SAMPLE_BOTS runs as its own process:
+``python -m MODULE --address HOST:PORT --token TOKEN [--name NAME]`` (sdk.main),
+and tests/arena/test_compliance.py plays every one of them through the arena."""
+
+SAMPLE_BOTS: dict[str, str] = {
+    "random": "sample_bots.random_bot",
+    "heuristic": "sample_bots.heuristic",
+    "simulation": "sample_bots.simulation",
+}

@@ -135,3 +135,26 @@ def duplicate_match(
                 on_game(seed, a_seat, res)
         st.pair_scores.append(pair)
     return st
+
+
+class UniformBot(Bot):
+    """Picks uniformly among the legal actions (a baseline for the tests and
+    benchmarks; ``sample_bots/random_bot.py`` is the networked sample)."""
+
+    name = "uniform"
+
+    def __init__(self, seed: int | None = None) -> None:
+        import random
+
+        self.rng = random.Random(seed)
+
+    def choose(self, obs: Any) -> Any:
+        return self.rng.choice(obs.legal)
+
+
+def run_bot(factory: Callable[[], Bot]) -> None:
+    """Entry point of a sample bot run as its own process (``main()``)."""
+    raise SystemExit(
+        "the networked SDK entry point (sdk.run / sdk.main) is not available yet; "
+        "use the bot class in-process (sample_bots._play.play_game)"
+    )

@@ -1,9 +1,44 @@
-"""Truco Arena SDK: subclass ``Bot``, implement ``choose``, call ``run``."""
+"""Truco Arena SDK: subclass ``Bot``, implement ``choose``, call ``run``.
+
+    from sdk import Bot, main
+
+    class MyBot(Bot):
+        name = "mybot"
+        def choose(self, obs):
+            return obs.legal[0]
+
+    if __name__ == "__main__":
+        main(MyBot)          # --address HOST:PORT --token TOKEN [--streams N]
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from arena.engine.actions import Action, Kind
 from arena.engine.cards import Card, Suit
 from arena.engine.observation import Observation, PendingCall
 
-from .bot import Bot
+from .bot import Bot, GameInfo, HandSummary
 
-__all__ = ["Bot", "Action", "Kind", "Card", "Suit", "Observation", "PendingCall"]
+if TYPE_CHECKING:
+    from .cli import main
+    from .client import GaveUp, Rejected, run, run_async
+
+__all__ = [
+    "Bot", "GameInfo", "HandSummary", "Action", "Kind", "Card", "Suit", "Observation", "PendingCall",
+    "run", "run_async", "main", "Rejected", "GaveUp",
+]
+
+# Networking loads on first use, so `import sdk` stays light and
+# `python -m sdk.pb.regenerate` works even when the generated code is broken.
+_LAZY = {"run": "client", "run_async": "client", "Rejected": "client", "GaveUp": "client", "main": "cli"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'sdk' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f".{module}", __name__), name)

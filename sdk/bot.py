@@ -2,8 +2,36 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from arena.engine.actions import Action
+from arena.engine.cards import Card
 from arena.engine.observation import Observation
+from arena.engine.options import Options
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """How a hand ended, as the seat may see it (RULES.md 9)."""
+
+    hand_number: int  # 0-based
+    scores: tuple[int, int]  # team scores after the hand
+    shown: tuple[tuple[int, tuple[Card, ...]], ...]  # (seat, cards) shown to prove envido/flor
+    history: tuple[tuple[int, Action], ...]  # every action of the hand
+    trick_winners: tuple[int | None, ...]  # per finished trick: team, None for parda
+    events: tuple[str, ...]  # the hand's log, human-readable
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """Everything GameStart says: the full rules, who sits where, the clock."""
+
+    game_id: str
+    seat: int
+    options: Options  # variant and every option (flor, falta_envido, target, ...)
+    bots: tuple[str, ...]  # bot name per seat
+    move_time: float  # seconds per move before the bank is used
+    bank: float  # seconds of bank for the whole game
 
 
 class Bot:
@@ -20,9 +48,16 @@ class Bot:
     def choose(self, obs: Observation) -> Action:
         raise NotImplementedError
 
-    # Optional hooks; the default does nothing.
+    # Optional hooks; the default does nothing. For each game the SDK calls
+    # on_game_info, on_game_start, then on_hand_end per hand, then on_game_end.
+    def on_game_info(self, info: GameInfo) -> None:
+        """The full settings of the game about to start (rules the observation does not carry)."""
+
     def on_game_start(self, game_id: str, seat: int, variant: str) -> None:
         """A new game begins with this bot in ``seat``."""
+
+    def on_hand_end(self, game_id: str, hand: HandSummary) -> None:
+        """A hand ended; ``hand.shown`` are the only hidden cards ever revealed."""
 
     def on_game_end(self, game_id: str, won: bool | None, scores: tuple[int, int]) -> None:
         """The game ended; ``won`` is None when it was interrupted."""

@@ -1,0 +1,215 @@
+"""The arena: a gRPC server, the pool of connected bots, and ``play_game``,
+the library call the tournament layer uses."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+
+import grpc
+
+from arena.engine.options import Options
+from sdk.pb import arena_pb2 as pb
+from sdk.pb import arena_pb2_grpc as pb_grpc
+
+from .connection import Connection
+from .convert import status_pb
+from .game import GameRun, new_game_id
+from .grpc_options import MAX_RECEIVE_BYTES, server_options
+from .pool import ArenaClosed, BotStatus, BotUnavailableError, Pool
+from .record import GameRecord, TimeControl
+from .servicer import ArenaServicer
+from .tokens import TokenStore
+
+log = logging.getLogger("arena.server")
+
+
+class Arena:
+    """Serve ``ArenaService`` and referee games between the connected bots.
+
+    Typical use::
+
+        arena = Arena(TokenStore("tokens.txt"))
+        port = await arena.start("0.0.0.0:50051")
+        record = await arena.play_game("alice", "bob", make_options("uruguayo"), seed=7)
+        await arena.stop()
+    """
+
+    def __init__(
+        self,
+        tokens: TokenStore | str | Path | None = None,
+        *,
+        hello_timeout: float = 10.0,
+        write_timeout: float = 10.0,
+        keepalive_time: float = 5.0,
+        keepalive_timeout: float = 5.0,
+        max_receive_bytes: int = MAX_RECEIVE_BYTES,
+    ) -> None:
+        self.tokens = tokens if isinstance(tokens, TokenStore) else TokenStore(tokens)
+        self.hello_timeout = hello_timeout
+        self.write_timeout = write_timeout  # a bot that stops reading is dropped after this
+        self._grpc_options = server_options(keepalive_time, keepalive_timeout, max_receive_bytes)
+        self._pool: Pool | None = None
+        self._server: grpc.aio.Server | None = None
+        self._games: set[GameRun] = set()
+        self._no_games: asyncio.Event | None = None
+        self.closing = False
+        self.port = 0
+
+    @property
+    def pool(self) -> Pool:
+        if self._pool is None:
+            raise RuntimeError("the arena is not started: call `await arena.start(address)` first")
+        return self._pool
+
+    # ------------------------------------------------------------- lifecycle
+
+    async def start(self, address: str = "127.0.0.1:0") -> int:
+        """Listen on ``address`` ("HOST:PORT"; port 0 picks a free one); return the port."""
+        if self._server is not None:
+            raise RuntimeError("the arena is already started")
+        self._pool = Pool()
+        self._no_games = asyncio.Event()
+        self._no_games.set()
+        server = grpc.aio.server(options=self._grpc_options)
+        pb_grpc.add_ArenaServiceServicer_to_server(ArenaServicer(self), server)
+        try:
+            port = server.add_insecure_port(address)
+        except RuntimeError as exc:  # grpc raises RuntimeError when it cannot bind
+            raise OSError(f"cannot listen on {address}: {exc}") from None
+        if port == 0:
+            raise OSError(f"cannot listen on {address}")
+        await server.start()
+        self._server, self.port = server, port
+        log.info("arena listening on port %d", port)
+        return port
+
+    async def stop(self, grace: float = 2.0) -> None:
+        """Shut down: no new games; running games get ``grace`` seconds to end,
+        then are recorded as INTERRUPTED; every stream gets a SHUTDOWN Status
+        and closes."""
+        if self._server is None or self.closing:
+            return
+        self.closing = True
+        pool, no_games = self.pool, self._no_games
+        assert no_games is not None
+        pool.close()
+        if self._games and grace > 0:
+            try:
+                async with asyncio.timeout(grace):
+                    await no_games.wait()
+            except TimeoutError:
+                pass
+        for run in list(self._games):
+            run.interrupt()
+        try:
+            async with asyncio.timeout(self.write_timeout + 1):
+                await no_games.wait()
+        except TimeoutError:
+            log.warning("%d game(s) did not stop in time", len(self._games))
+        bye = status_pb(pb.STATUS_CODE_SHUTDOWN, "the arena is shutting down", closing=True)
+
+        async def close(conn: Connection) -> None:
+            await conn.send_quietly(bye)
+            conn.close("arena shutdown")
+
+        await asyncio.gather(*(close(c) for c in pool.connections()))
+        await self._server.stop(grace=1.0)
+
+    async def __aenter__(self) -> "Arena":
+        if self._server is None:
+            await self.start()
+        return self
+
+    async def __aexit__(
+        self, et: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.stop()
+
+    # ------------------------------------------------------------------ bots
+
+    def add_token(self, name: str, token: str | None = None) -> str:
+        """Admit bot ``name`` with a fresh (or the given) token, in memory only;
+        for a tournament that launches its own bots."""
+        return self.tokens.add(name, token)
+
+    def bots(self) -> dict[str, BotStatus]:
+        """Connected bots by name: version, open streams, idle streams."""
+        return self.pool.status()
+
+    async def wait_for_bots(self, streams: Mapping[str, int] | Iterable[str], timeout: float = 30.0) -> None:
+        """Wait until each bot has at least the given number of streams
+        connected (1 for each name of a plain list); BotUnavailableError after ``timeout``."""
+        need = dict(streams) if isinstance(streams, Mapping) else dict(Counter(streams))
+        pool = self.pool
+
+        def ready() -> bool:
+            status = pool.status()
+            return all(name in status and status[name].streams >= n for name, n in need.items())
+
+        try:
+            async with asyncio.timeout(timeout):
+                while not ready():
+                    await asyncio.sleep(0.02)
+        except TimeoutError:
+            have = {n: s.streams for n, s in pool.status().items()}
+            raise BotUnavailableError(f"bots not connected within {timeout:g} s: need {need}, have {have}") from None
+
+    # ----------------------------------------------------------------- games
+
+    async def play_game(
+        self,
+        bot_a: str,
+        bot_b: str,
+        options: Options,
+        seed: int,
+        time_control: TimeControl = TimeControl(),
+        *,
+        acquire_timeout: float = 30.0,
+        game_id: str | None = None,
+    ) -> GameRecord:
+        """One game: ``bot_a`` in seat 0 (team 0, mano in the first hand),
+        ``bot_b`` in seat 1. See ``play_seats``."""
+        return await self.play_seats(
+            (bot_a, bot_b), options, seed, time_control, acquire_timeout=acquire_timeout, game_id=game_id
+        )
+
+    async def play_seats(
+        self,
+        bots: Sequence[str],
+        options: Options,
+        seed: int,
+        time_control: TimeControl = TimeControl(),
+        *,
+        acquire_timeout: float = 30.0,
+        game_id: str | None = None,
+    ) -> GameRecord:
+        """One game with ``bots[s]`` in seat ``s`` (``options.seats`` names; a
+        name may repeat if that bot has enough streams).
+
+        Waits up to ``acquire_timeout`` s for an idle stream of every bot
+        (``BotUnavailableError``), raises ``ArenaClosed`` during shutdown.
+        A failing bot does not raise: its side loses and the record says why.
+        """
+        if len(bots) != options.seats:
+            raise ValueError(f"options say {options.seats} seats but {len(bots)} bots were given")
+        if self.closing:
+            raise ArenaClosed("the arena is shutting down")
+        pool = self.pool
+        conns = await pool.acquire(list(bots), acquire_timeout)
+        run = GameRun(game_id or new_game_id(), conns, options, seed, time_control)
+        self._games.add(run)
+        assert self._no_games is not None
+        self._no_games.clear()
+        try:
+            return await run.run()
+        finally:
+            self._games.discard(run)
+            if not self._games:
+                self._no_games.set()
+            for conn in conns:
+                pool.release(conn)

@@ -1,0 +1,212 @@
+"""One bot stream (a seat-slot): its single reader task, its writes, and the
+bookkeeping that sorts each incoming Move into current, late or bad.
+
+Exactly ONE task reads the stream, forever, and hands what it reads to the
+game the stream is playing (``Connection.inbox``). Timeouts are applied to the
+queue, never to ``context.read()``: cancelling a pending gRPC read breaks the
+stream for good.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+
+import grpc
+
+from sdk.pb import arena_pb2 as pb
+
+from .convert import status_pb
+
+log = logging.getLogger("arena.server")
+
+_GAMES_REMEMBERED = 64  # past games whose late Moves are still recognised as late
+
+
+class ConnectionLost(Exception):
+    """The stream is gone (closed, broken, or a write timed out)."""
+
+
+class Reply:
+    """The Move for the Decision the game is waiting on."""
+
+    __slots__ = ("conn", "move")
+
+    def __init__(self, conn: "Connection", move: pb.Move) -> None:
+        self.conn, self.move = conn, move
+
+
+class Bad:
+    """A malformed or unexpected message from a seat in a game: it loses."""
+
+    __slots__ = ("conn", "detail")
+
+    def __init__(self, conn: "Connection", detail: str) -> None:
+        self.conn, self.detail = conn, detail
+
+
+class Gone:
+    """A seat's stream closed."""
+
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: "Connection") -> None:
+        self.conn = conn
+
+
+class Interrupt:
+    """The arena is shutting down: end the game without a winner."""
+
+    __slots__ = ()
+
+
+InboxItem = Reply | Bad | Gone | Interrupt
+
+
+class Connection:
+    """A stream that said Hello. Attributes set by the servicer once admitted:
+    ``name``, ``version``, ``token``."""
+
+    def __init__(self, context: grpc.aio.ServicerContext, stream_id: str, write_timeout: float) -> None:
+        self.context = context
+        self.stream_id = stream_id
+        self.write_timeout = write_timeout
+        self.name = ""
+        self.version = ""
+        self.token = ""
+        self.peer = context.peer()
+        self.alive = True
+        self.close_reason = ""
+        self.closed = asyncio.Event()
+        self.hello: asyncio.Future[pb.Hello | None] = asyncio.get_running_loop().create_future()
+        self.inbox: asyncio.Queue[InboxItem] | None = None  # the game's, while in one
+        self.outstanding: tuple[str, int] | None = None  # the Decision awaiting a Move
+        self._seq = 0
+        self._games: OrderedDict[str, list[int]] = OrderedDict()  # game id -> [first seq, last seq]
+        self._lock = asyncio.Lock()
+        self._side_tasks: set[asyncio.Task[None]] = set()
+
+    def __repr__(self) -> str:
+        return f"<stream {self.stream_id} {self.name or '?'} {self.peer}>"
+
+    # ------------------------------------------------------------ game binding
+
+    def begin_game(self, game_id: str, inbox: asyncio.Queue[InboxItem]) -> None:
+        self._games[game_id] = [self._seq + 1, self._seq]
+        while len(self._games) > _GAMES_REMEMBERED:
+            self._games.popitem(last=False)
+        self.inbox = inbox
+
+    def end_game(self) -> None:
+        self.inbox = None
+        self.outstanding = None
+
+    def next_seq(self, game_id: str) -> int:
+        """Number the next Decision; from now on its Move is the one awaited."""
+        self._seq += 1
+        self._games[game_id][1] = self._seq
+        self.outstanding = (game_id, self._seq)
+        return self._seq
+
+    # ------------------------------------------------------------------ writes
+
+    async def send(self, msg: pb.PlayResponse) -> None:
+        if not self.alive:
+            raise ConnectionLost(self.close_reason or "stream closed")
+        try:
+            async with self._lock, asyncio.timeout(self.write_timeout):
+                await self.context.write(msg)
+        except TimeoutError:
+            self.drop(f"a write blocked for {self.write_timeout:g} s")
+            raise ConnectionLost(self.close_reason) from None
+        except Exception as exc:  # grpc reports a dead stream in several ways
+            self.drop(f"write failed: {type(exc).__name__}")
+            raise ConnectionLost(self.close_reason) from None
+
+    async def send_quietly(self, msg: pb.PlayResponse) -> bool:
+        """Send when the stream may already be gone; True if it went out."""
+        try:
+            await self.send(msg)
+            return True
+        except ConnectionLost:
+            return False
+
+    # ------------------------------------------------------------------- reads
+
+    async def read_loop(self) -> None:
+        """The stream's only reader; runs until the stream ends."""
+        reason = "the bot closed the stream"
+        try:
+            while True:
+                req = await self.context.read()
+                if req is grpc.aio.EOF:
+                    break
+                assert isinstance(req, pb.PlayRequest)
+                self._on_request(req)
+        except asyncio.CancelledError:
+            reason = self.close_reason or "stream closed by the arena"
+            raise
+        except Exception as exc:  # a reset or cancelled RPC surfaces here
+            reason = f"stream broken: {type(exc).__name__}"
+        finally:
+            self.drop(reason)
+
+    def _on_request(self, req: pb.PlayRequest) -> None:
+        if not self.hello.done():
+            self.hello.set_result(req.hello if req.WhichOneof("kind") == "hello" else None)
+            return
+        if req.WhichOneof("kind") != "move":
+            what = "a second Hello" if req.HasField("hello") else "an empty PlayRequest"
+            self._bad(f"expected a Move, got {what}")
+            return
+        m = req.move
+        out = self.outstanding
+        if out is not None and out[1] == m.seq and out[0] == m.game_id:
+            assert self.inbox is not None
+            self._inbox_put(Reply(self, m))
+            return
+        span = self._games.get(m.game_id)
+        if span is not None and span[0] <= m.seq <= span[1]:
+            return  # late: an answer to a Decision that is no longer open; dropped silently
+        if span is None:
+            self._bad(f"Move for unknown game id {m.game_id!r} (seq {m.seq})")
+        elif m.seq > self._seq:
+            self._bad(f"Move with seq {m.seq}, which was never sent (last sent: {self._seq})")
+        else:
+            self._bad(f"Move with seq {m.seq}, which did not belong to game {m.game_id!r}")
+
+    def _bad(self, detail: str) -> None:
+        if self.inbox is not None:
+            self._inbox_put(Bad(self, detail))
+            return
+        # Outside a game nothing is at stake: say so and carry on.
+        msg = status_pb(pb.STATUS_CODE_PROTOCOL_ERROR, f"ignored: {detail} (no game in progress)")
+        task = asyncio.get_running_loop().create_task(self._warn(msg))
+        self._side_tasks.add(task)
+        task.add_done_callback(self._side_tasks.discard)
+
+    async def _warn(self, msg: pb.PlayResponse) -> None:
+        await self.send_quietly(msg)
+
+    def _inbox_put(self, item: InboxItem) -> None:
+        if self.inbox is not None:
+            self.inbox.put_nowait(item)
+
+    # ----------------------------------------------------------------- closing
+
+    def drop(self, reason: str) -> None:
+        """Mark the stream dead and tell its game, if any. Idempotent."""
+        if not self.alive:
+            return
+        self.alive = False
+        self.close_reason = reason
+        log.info("%r closed: %s", self, reason)
+        if not self.hello.done():
+            self.hello.set_result(None)
+        self._inbox_put(Gone(self))
+        self.closed.set()
+
+    def close(self, reason: str) -> None:
+        """End the stream from the arena's side (the servicer returns)."""
+        self.drop(reason)

@@ -1,0 +1,227 @@
+"""The referee loop of one game over the network: ask the seat to act, check
+the answer and the clock, apply it to the engine, tell everybody what they
+may see. A seat that fails ends the game and its side loses."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Sequence
+
+from arena.engine import events as ev
+from arena.engine.actions import Action
+from arena.engine.observation import Observation
+from arena.engine.options import Options
+from arena.engine.outcome import Outcome, Termination
+from arena.engine.state import Game, State
+from sdk.pb import arena_pb2 as pb
+
+from .connection import Bad, Connection, ConnectionLost, Gone, InboxItem, Interrupt, Reply
+from .convert import FAULT_STATUS, decision_pb, game_end_pb, game_start_pb, hand_end_pb, status_pb
+from .record import GameRecord, TimeControl
+
+log = logging.getLogger("arena.server")
+
+
+class SeatFault(Exception):
+    """A seat failed; its side loses the game."""
+
+    def __init__(self, seat: int, termination: Termination, detail: str) -> None:
+        super().__init__(detail)
+        self.seat, self.termination, self.detail = seat, termination, detail
+
+
+class _Interrupted(Exception):
+    pass
+
+
+class GameRun:
+    """One game between the streams ``conns`` (one per seat, in seat order)."""
+
+    def __init__(
+        self,
+        game_id: str,
+        conns: Sequence[Connection],
+        options: Options,
+        seed: int,
+        time_control: TimeControl,
+    ) -> None:
+        if len(conns) != options.seats:
+            raise ValueError(f"{options.variant} with {options.seats} seats needs {options.seats} bots, got {len(conns)}")
+        self.game_id = game_id
+        self.conns = list(conns)
+        self.bots = tuple(c.name for c in conns)
+        self.options = options
+        self.seed = seed
+        self.tc = time_control
+        self.inbox: asyncio.Queue[InboxItem] = asyncio.Queue()
+        self._seat_of = {c: s for s, c in enumerate(self.conns)}
+        self._bank = [time_control.bank] * len(self.conns)
+        self._interrupted = False
+        self._hand_begin = 0  # index in state.events where the open hand's events begin
+        self._scanned = 0  # events already scanned for HandEnded
+
+    def interrupt(self) -> None:
+        """End the game as INTERRUPTED at the next opportunity (arena shutdown)."""
+        self._interrupted = True
+        self.inbox.put_nowait(Interrupt())
+
+    async def run(self) -> GameRecord:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        state = Game(self.options).new_state(seed=self.seed)
+        actions: list[str] = []
+        for conn in self.conns:
+            conn.begin_game(self.game_id, self.inbox)
+        try:
+            try:
+                for seat, conn in enumerate(self.conns):
+                    start = game_start_pb(self.game_id, seat, self.bots, self.options, self.tc)
+                    await self._send(seat, start)
+                while not state.is_terminal():
+                    if self._interrupted:
+                        raise _Interrupted
+                    seat = state.current_player()
+                    assert seat is not None
+                    action = await self._ask(state, seat, state.observation(seat))
+                    state.apply(action)
+                    actions.append(f"{seat} {action}")
+                    await self._announce_hand_ends(state)
+                outcome = state.outcome()
+                assert outcome is not None
+                reason = f"team {outcome.winner} reached {self.options.target}"
+            except SeatFault as f:
+                outcome = self._outcome(state, f.termination, 1 - f.seat % 2, f.seat)
+                reason = f"seat {f.seat} ({self.bots[f.seat]}) {f.detail}"
+                code = FAULT_STATUS.get(f.termination)
+                if code is not None:
+                    await self.conns[f.seat].send_quietly(status_pb(code, reason, game_id=self.game_id))
+            except _Interrupted:
+                outcome = self._outcome(state, Termination.INTERRUPTED, None, None)
+                reason = "the arena shut down"
+            except Exception as exc:  # an arena/engine bug must not take the arena down
+                log.exception("game %s failed", self.game_id)
+                outcome = self._outcome(state, Termination.INTERRUPTED, None, None)
+                reason = f"arena error: {type(exc).__name__}: {exc}"
+            await self._finish(state, outcome, reason)
+        finally:
+            for conn in self.conns:
+                conn.end_game()
+        return GameRecord(
+            game_id=self.game_id,
+            bots=self.bots,
+            options=self.options,
+            seed=self.seed,
+            time_control=self.tc,
+            outcome=outcome,
+            actions=tuple(actions),
+            duration=loop.time() - started,
+            reason=reason,
+            hands=len({e.hand for e in state.events if isinstance(e, ev.HandStarted)}),
+        )
+
+    # ---------------------------------------------------------------- a move
+
+    async def _ask(self, state: State, seat: int, obs: Observation) -> Action:
+        """Send the Decision and wait for the seat's Move under its clock."""
+        for s, c in enumerate(self.conns):
+            if not c.alive:  # found out while another seat was thinking
+                raise SeatFault(s, Termination.DISCONNECT, f"disconnected ({c.close_reason})")
+        conn = self.conns[seat]
+        move_time, bank = self.tc.move_time, self._bank[seat]
+        legal = obs.legal
+        texts = [str(a) for a in legal]
+        seq = conn.next_seq(self.game_id)
+        msg = decision_pb(self.game_id, seq, obs, texts, move_time, bank)
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        deadline = start + move_time + bank
+        await self._send(seat, msg)
+        while True:
+            try:
+                async with asyncio.timeout_at(deadline):
+                    item = await self.inbox.get()
+            except TimeoutError:
+                conn.outstanding = None
+                self._bank[seat] = 0.0
+                raise SeatFault(
+                    seat, Termination.TIMEOUT,
+                    f"ran out of time (no answer within {move_time:g} s move time + {bank:.3f} s bank)",
+                ) from None
+            if isinstance(item, Reply):
+                conn.outstanding = None
+                over = loop.time() - start - move_time
+                if over > 0:
+                    if over > bank:
+                        raise SeatFault(seat, Termination.TIMEOUT, f"answered after its time ({over - bank:.3f} s over)")
+                    self._bank[seat] = bank - over
+                return self._check(state, seat, item.move.action, legal, texts)
+            if isinstance(item, Bad):
+                raise SeatFault(self._seat_of[item.conn], Termination.PROTOCOL_ERROR, f"sent a bad message: {item.detail}")
+            if isinstance(item, Gone):
+                raise SeatFault(self._seat_of[item.conn], Termination.DISCONNECT, f"disconnected ({item.conn.close_reason})")
+            if isinstance(item, Interrupt):
+                raise _Interrupted
+
+    def _check(self, state: State, seat: int, text: str, legal: Sequence[Action], texts: list[str]) -> Action:
+        if text in texts:  # the normal case: canonical text, verbatim
+            return legal[texts.index(text)]
+        if not text.strip():
+            raise SeatFault(seat, Termination.PROTOCOL_ERROR, "sent an empty action")
+        try:
+            action = Action.parse(text)
+        except ValueError as exc:
+            raise SeatFault(seat, Termination.PROTOCOL_ERROR, f"sent a malformed action: {exc}") from None
+        if action not in legal:
+            why = state.why_illegal(action)
+            raise SeatFault(seat, Termination.ILLEGAL_ACTION, f"played {text!r}, which is not legal: {why}")
+        return action  # legal, in a tolerated spelling (case, spaces)
+
+    # --------------------------------------------------------------- telling
+
+    async def _send(self, seat: int, msg: pb.PlayResponse) -> None:
+        try:
+            await self.conns[seat].send(msg)
+        except ConnectionLost as exc:
+            raise SeatFault(seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
+
+    async def _announce_hand_ends(self, state: State) -> None:
+        events = state.events
+        for i in range(self._scanned, len(events)):
+            e = events[i]
+            if isinstance(e, ev.HandEnded):
+                chunk = events[self._hand_begin : i + 1]
+                self._hand_begin = i + 1
+                for seat in range(len(self.conns)):
+                    await self._send(seat, hand_end_pb(self.game_id, seat, e.hand, e.scores, chunk))
+        self._scanned = len(events)
+
+    async def _finish(self, state: State, outcome: Outcome, reason: str) -> None:
+        """The summary of the hand the end cut short (if any), then GameEnd, to
+        every seat still connected."""
+        rest = state.events[self._hand_begin :]
+        cut_short = any(isinstance(e, ev.HandStarted) for e in rest)
+        for seat, conn in enumerate(self.conns):
+            if not conn.alive:
+                continue
+            if cut_short:
+                msg = hand_end_pb(self.game_id, seat, state.hands_played, outcome.scores, rest)
+                if not await conn.send_quietly(msg):
+                    continue
+            await conn.send_quietly(game_end_pb(self.game_id, seat, outcome, reason))
+
+    @staticmethod
+    def _outcome(state: State, term: Termination, winner: int | None, faulty: int | None) -> Outcome:
+        scores = (state.scores[0], state.scores[1])
+        return Outcome(term, winner, scores, state.hands_played, faulty)
+
+
+def new_game_id() -> str:
+    """Sortable and unique enough: start time in ms plus a counter."""
+    global _counter
+    _counter += 1
+    return f"g{int(time.time() * 1000):x}-{_counter}"
+
+
+_counter = 0

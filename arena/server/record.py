@@ -1,0 +1,93 @@
+"""What the arena hands back: the clock settings and the record of one game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from arena.engine.options import Options
+from arena.engine.outcome import Outcome, Termination
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """Each move may take ``move_time`` seconds for free; time beyond that comes
+    out of the seat's ``bank`` (seconds for the whole game). An answer that
+    would overdraw the bank is a timeout."""
+
+    move_time: float = 1.0
+    bank: float = 10.0
+
+    def __post_init__(self) -> None:
+        if self.move_time <= 0 or self.bank < 0:
+            raise ValueError(f"time control: move_time must be > 0 and bank >= 0, got {self.move_time}, {self.bank}")
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game played through the arena. ``actions`` replays it exactly:
+    ``Game(options).new_state(seed=seed)`` then apply each ``"SEAT ACTION"``."""
+
+    game_id: str
+    bots: tuple[str, ...]  # bot name per seat; seat s plays for team s % 2
+    options: Options
+    seed: int
+    time_control: TimeControl
+    outcome: Outcome  # termination, winner team, scores, hands played, faulty seat
+    actions: tuple[str, ...]
+    duration: float  # seconds, from the first GameStart to the GameEnd
+    reason: str  # one line for humans
+    # Hands dealt, including the one the game ended in (the engine's
+    # ``outcome.hands_played`` counts only hands that ran to their end).
+    hands: int = 0
+
+    @property
+    def termination(self) -> Termination:
+        return self.outcome.termination
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return self.outcome.scores
+
+    @property
+    def winner_team(self) -> int | None:
+        return self.outcome.winner
+
+    @property
+    def winner_seat(self) -> int | None:
+        """The winning team's first seat; equal to ``winner_team`` (seat s is in team s % 2)."""
+        return self.outcome.winner
+
+    @property
+    def winner_bot(self) -> str | None:
+        w = self.outcome.winner
+        return None if w is None else self.bots[w]
+
+    @property
+    def faulty_seat(self) -> int | None:
+        return self.outcome.faulty_seat
+
+    @property
+    def faulty_bot(self) -> str | None:
+        f = self.outcome.faulty_seat
+        return None if f is None else self.bots[f]
+
+    @property
+    def hands_played(self) -> int:
+        return self.outcome.hands_played
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "bots": list(self.bots),
+            "options": self.options.to_dict(),
+            "seed": self.seed,
+            "time_control": {"move_time": self.time_control.move_time, "bank": self.time_control.bank},
+            **self.outcome.to_dict(),
+            "winner_bot": self.winner_bot,
+            "faulty_bot": self.faulty_bot,
+            "duration": round(self.duration, 6),
+            "reason": self.reason,
+            "hands": self.hands,
+            "actions": list(self.actions),
+        }

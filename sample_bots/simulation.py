@@ -1,0 +1,367 @@
+"""A determinized Monte Carlo sample bot (2-seat games).
+
+For each decision with more than one sensible action:
+
+1. **Sample worlds**: the rival's unseen cards are drawn from the cards this
+   seat has not seen (own dealt cards, the up card and every card played are
+   excluded), keeping the rival's played cards. Hard facts are enforced by
+   rejection: announced envido/flor points, a declared flor, and the whole
+   hand's history must replay legally on the sampled deal. Soft facts come
+   from an opponent model: at each of the rival's past decisions that was not
+   a forced card play, the heuristic policy is asked what it would have done
+   with the sampled cards; a mismatch keeps the world only with probability
+   ``mismatch`` (so a rival who called envido is believed to hold points, one
+   who passed is believed not to, one who accepted a truco to hold cards...).
+2. **Evaluate**: the hand is rebuilt on the engine for each world
+   (``Game.new_state(deals=[Deal(hands, up)], scores=obs.hand_start_scores,
+   mano=obs.mano)`` then ``obs.history`` replayed; replaying is ~30x cheaper
+   than ``State.clone``), each candidate action is applied and the hand is
+   played out by the heuristic policy for both seats (each seeing only its own
+   cards). The same worlds and rollout random numbers are used for every
+   candidate. A rollout is scored by the probability of winning the game from
+   the scores at the end of the hand (a small precomputed table), 1 or 0 when
+   the game ended.
+3. **Choose** the best average; the heuristic's own choice gets a tiny bonus so
+   that noise alone does not move the bot off it.
+
+Games with more than two seats in the hand, or a deal where too few
+consistent worlds are found, fall back to the heuristic. ``mazo`` is never a
+candidate (it is never better than playing on).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from functools import lru_cache
+from typing import Sequence
+
+from arena.engine import Deal, Game, IllegalAction, State, make_options
+from arena.engine import hierarchy
+from arena.engine.actions import Action, Kind
+from arena.engine.cards import DECK, Card
+from arena.engine.observation import Observation, PendingCall
+from sdk.bot import Bot
+
+from .heuristic import DEFAULT_PARAMS, Params, decide
+
+# Points scored in one hand by the two sides (the order is random), measured
+# from heuristic self-play; used to turn scores into a chance of winning.
+_HAND_POINTS: dict[str, tuple[tuple[int, int, float], ...]] = {
+    "default": (
+        (0, 1, 0.23), (1, 1, 0.17), (0, 2, 0.21), (0, 3, 0.08), (0, 4, 0.11), (1, 2, 0.05),
+        (1, 3, 0.06), (0, 5, 0.03), (2, 3, 0.013), (0, 6, 0.008), (0, 7, 0.012), (3, 4, 0.007),
+        (2, 2, 0.006), (1, 4, 0.008),
+    ),
+    "venezolano": (
+        (0, 1, 0.26), (0, 2, 0.16), (1, 1, 0.14), (0, 3, 0.11), (0, 4, 0.09), (1, 3, 0.06),
+        (1, 2, 0.04), (0, 6, 0.03), (0, 5, 0.015), (0, 10, 0.012), (3, 3, 0.01), (0, 9, 0.01),
+        (1, 6, 0.01), (2, 3, 0.008), (1, 9, 0.007),
+    ),
+}
+
+
+@lru_cache(maxsize=64)
+def win_table(variant: str, target: int) -> tuple[tuple[float, ...], ...]:
+    """``W[a][b]``: chance that the side with ``a`` points beats the side with
+    ``b`` (both below ``target``), with hands drawn from ``_HAND_POINTS``."""
+    dist = _HAND_POINTS.get(variant, _HAND_POINTS["default"])
+    total = sum(p for *_, p in dist)
+    outcomes: list[tuple[int, int, float]] = []
+    for x, y, p in dist:
+        outcomes.append((x, y, p / total / 2))
+        outcomes.append((y, x, p / total / 2))
+    w = [[0.0] * target for _ in range(target)]
+    for s in range(2 * target - 2, -1, -1):
+        for a in range(max(0, s - target + 1), min(target, s + 1)):
+            b = s - a
+            v = 0.0
+            for x, y, p in outcomes:
+                na, nb = a + x, b + y
+                if na >= target and nb >= target:
+                    v += p * 0.5
+                elif na >= target:
+                    v += p
+                elif nb < target:
+                    v += p * w[na][nb]
+            w[a][b] = v
+    return tuple(tuple(row) for row in w)
+
+
+def fast_observation(state: State, seat: int) -> Observation:
+    """``state.observation(seat)`` without the human-readable event log (the
+    log's string formatting is most of the cost of an observation). Mirrors
+    ``arena.engine.observation.observe``; ``tests/bots`` checks they agree."""
+    h = state.hand
+    pending: PendingCall | None = None
+    c = h.contest
+    if c is not None:
+        stake = c.stake if c.last is not None else 3
+        pending = PendingCall("flor", tuple(c.calls), c.caller, c.facing(), stake)
+    elif h.env_state == 1:
+        stake = h.env_stake if state.options.variant == "venezolano" else 0
+        pending = PendingCall("envido", tuple(h.env_texts), h.env_caller, h.nxt[h.env_caller], stake)
+    elif h.truco_call is not None:
+        level, caller, answerer = h.truco_call
+        calls = tuple(k.value for k in state.game.truco_calls[:level])
+        pending = PendingCall("truco", calls, caller, answerer, state.game.truco_values[level])
+    tricks: list[tuple[tuple[int, Card], ...]] = []
+    current: list[tuple[int, Card]] = []
+    n = len(h.seats)
+    for s, a in h.history:
+        if a.kind is Kind.PLAY and a.card is not None:
+            current.append((s, a.card))
+            if len(current) == n:
+                tricks.append(tuple(current))
+                current = []
+    if current:
+        tricks.append(tuple(current))
+    to_act = state.current_player()
+    in_hand = seat in h.order
+    deal = state._deal
+    return Observation(
+        seat=seat,
+        variant=state.options.variant,
+        seats=state.options.seats,
+        target=state.options.target,
+        scores=(state.scores[0], state.scores[1]),
+        hand_number=state.hands_played,
+        mano=h.seats[0],
+        hand_seats=h.seats,
+        pico=h.pico,
+        up_card=deal.up if deal else None,
+        hand=tuple(h.cards[seat]) if in_hand else (),
+        dealt=h.dealt[seat] if in_hand else (),
+        hand_start_scores=h.start_scores,
+        history=tuple(h.history),
+        tricks=tuple(tricks),
+        trick_winners=tuple(None if r < 0 else r for r in h.results),
+        truco_level=h.truco_level,
+        truco_value=state.game.truco_values[h.truco_level],
+        pending=pending,
+        announced=tuple(h.announced),
+        flor_declared=tuple(h.flor_declared),
+        to_act=to_act,
+        legal=tuple(state.legal_actions()) if to_act == seat else (),
+        events=(),
+    )
+
+
+def _cls(a: Action) -> str:
+    k = a.kind
+    if k is Kind.PLAY:
+        return "play"
+    if k in (Kind.ENVIDO, Kind.REAL_ENVIDO, Kind.FALTA_ENVIDO, Kind.RAISE):
+        return "raise-env"
+    if k in (Kind.TRUCO, Kind.RETRUCO, Kind.VALE_CUATRO, Kind.VALE_NUEVE):
+        return "truco"
+    return k.value
+
+
+class SimulationBot(Bot):
+    """Determinized Monte Carlo over the heuristic policy.
+
+    Budget: ``worlds`` fixes the number of sampled worlds per decision
+    (deterministic for a given ``seed``); otherwise worlds are sampled until
+    ``time_ms`` milliseconds have passed (at least ``min_worlds``, at most
+    ``max_worlds``). The default (about 30 ms per decision) keeps a 2-seat game
+    around one to two seconds.
+    """
+
+    name = "simulation"
+    version = "1.0.0"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        worlds: int | None = None,
+        time_ms: float = 30.0,
+        min_worlds: int = 8,
+        max_worlds: int = 400,
+        params: Params = DEFAULT_PARAMS,
+        options: dict[str, object] | None = None,
+        mismatch: float = 0.15,
+        infer: bool = True,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.worlds = worlds
+        self.time_ms = time_ms
+        self.min_worlds = min_worlds
+        self.max_worlds = max_worlds
+        self.params = params
+        self.options = dict(options or {})
+        self.flor_on = bool(self.options.get("flor", True))
+        self.falta_mode = str(self.options.get("falta_envido", "leader") or "leader")
+        self.mismatch = mismatch
+        self.infer = infer
+        self._games: dict[tuple[str, int], Game] = {}
+        self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "worlds": 0, "tries": 0}
+
+    # ----------------------------------------------------------------- helpers
+
+    def _game(self, obs: Observation) -> Game:
+        key = (obs.variant, obs.target)
+        g = self._games.get(key)
+        if g is None:
+            over = {k: v for k, v in self.options.items() if k in ("flor", "falta_envido")}
+            if obs.variant == "venezolano":
+                over.pop("falta_envido", None)
+            g = Game(make_options(obs.variant, {"seats": 2, "target": obs.target, **over}))
+            self._games[key] = g
+        return g
+
+    def _heuristic(self, obs: Observation, rng: random.Random) -> Action:
+        return decide(obs, rng, self.params, self.flor_on, self.falta_mode)
+
+    def _candidates(self, obs: Observation) -> list[Action]:
+        rank = hierarchy.table(obs.variant, obs.up_card).rank
+        out: list[Action] = []
+        seen_ranks: set[int] = set()
+        for a in obs.legal:
+            if a.kind is Kind.MAZO:
+                continue
+            if a.kind is Kind.PLAY:
+                assert a.card is not None
+                r = rank[a.card.index]
+                if r in seen_ranks:
+                    continue  # same strength: near-equivalent for the tricks
+                seen_ranks.add(r)
+            if a.kind is Kind.RAISE and a.amount not in (1, 2, 3, 5):
+                continue
+            out.append(a)
+        return out or list(obs.legal)
+
+    # ---------------------------------------------------------------- choose
+
+    def choose(self, obs: Observation) -> Action:
+        self.stats["decisions"] += 1
+        legal = obs.legal
+        if len(legal) == 1:
+            return legal[0]
+        base = self._heuristic(obs, self.rng)
+        if len(obs.hand_seats) != 2 or obs.seats != 2:
+            self.stats["fallbacks"] += 1
+            return base
+        cands = self._candidates(obs)
+        if len(cands) == 1:
+            return cands[0]
+        if base not in cands:
+            cands.append(base)
+        start = time.perf_counter()
+        game = self._game(obs)
+        me = obs.seat % 2
+        wt = win_table(obs.variant, obs.target)
+        totals = [0.0] * len(cands)
+        n = 0
+        tries = 0
+        limit = self.worlds if self.worlds is not None else self.max_worlds
+        max_tries = 40 * limit + 200
+        while n < limit and tries < max_tries:
+            if self.worlds is None and n >= self.min_worlds and (time.perf_counter() - start) * 1000 >= self.time_ms:
+                break
+            tries += 1
+            deal = self._sample(obs, game)
+            if deal is None:
+                continue
+            n += 1
+            seed = self.rng.getrandbits(32)
+            for i, a in enumerate(cands):
+                totals[i] += self._evaluate(obs, game, deal, a, seed, me, wt)
+        self.stats["tries"] += tries
+        if n < 3:
+            self.stats["fallbacks"] += 1
+            return base
+        self.stats["searched"] += 1
+        self.stats["worlds"] += n
+        bonus = 0.004 * n
+        best = max(range(len(cands)), key=lambda i: totals[i] + (bonus if cands[i] == base else 0.0))
+        return cands[best]
+
+    # -------------------------------------------------------------- sampling
+
+    def _sample(self, obs: Observation, game: Game) -> Deal | None:
+        """One deal consistent with what ``obs.seat`` knows, or None (rejected)."""
+        seat = obs.seat
+        opp = 1 - seat
+        rng = self.rng
+        known = [False] * 40
+        for c in obs.dealt:
+            known[c.index] = True
+        if obs.up_card is not None:
+            known[obs.up_card.index] = True
+        opp_played: list[Card] = []
+        for trick in obs.tricks:
+            for s, c in trick:
+                known[c.index] = True
+                if s == opp:
+                    opp_played.append(c)
+        pool = [c for c in DECK if not known[c.index]]
+        hand = tuple(opp_played + rng.sample(pool, 3 - len(opp_played)))
+        t = hierarchy.table(obs.variant, obs.up_card)
+        for what, s, pts in obs.announced:
+            if s != opp:
+                continue
+            if what == "envido" and hierarchy.envido_points(t, hand)[0] != pts:
+                return None
+            if what == "flor" and hierarchy.flor_points(t, hand) != pts:
+                return None
+        if opp in obs.flor_declared and hierarchy.flor_kind(t, hand) != "flor":
+            return None
+        hands = [(), ()]
+        hands[seat] = obs.dealt
+        hands[opp] = hand
+        deal = Deal((hands[0], hands[1]), obs.up_card)
+        # Replay the hand: it must be legal, and the rival's choices should look
+        # like the model's choices with these cards.
+        st = game.new_state(deals=[deal], scores=obs.hand_start_scores, mano=obs.mano)
+        weight = 1.0
+        mrng = random.Random(0)
+        for s, a in obs.history:
+            if st.current_player() != s:
+                return None
+            if self.infer and s == opp:
+                legal = st.legal_actions()
+                if any(x.kind is not Kind.PLAY and x.kind is not Kind.MAZO for x in legal):
+                    pred = decide(fast_observation(st, s), mrng, self.params, self.flor_on, self.falta_mode)
+                    if _cls(pred) != _cls(a):
+                        weight *= self.mismatch
+            try:
+                st.apply(a)
+            except IllegalAction:
+                return None
+        if st.current_player() != seat or len(st.legal_actions()) != len(obs.legal) or any(
+                a not in obs.legal for a in st.legal_actions()):
+            return None
+        if weight < 1.0 and rng.random() >= weight:
+            return None
+        return deal
+
+    # ------------------------------------------------------------ evaluation
+
+    def _evaluate(self, obs: Observation, game: Game, deal: Deal, action: Action, seed: int,
+                  me: int, wt: tuple[tuple[float, ...], ...]) -> float:
+        st = game.new_state(deals=[deal], scores=obs.hand_start_scores, mano=obs.mano)
+        for _, a in obs.history:
+            st.apply(a)
+        st.apply(action)
+        rng = random.Random(seed)
+        p, flor_on, falta = self.params, self.flor_on, self.falta_mode
+        while True:
+            s = st.current_player()
+            if s is None:
+                break
+            st.apply(decide(fast_observation(st, s), rng, p, flor_on, falta))
+        if st.winner is not None:
+            return 1.0 if st.winner == me else 0.0
+        return wt[st.scores[me]][st.scores[1 - me]]
+
+
+def main() -> None:
+    """Run as a separate process against the arena (see sdk)."""
+    from sample_bots._play import run_bot
+
+    run_bot(SimulationBot)
+
+
+if __name__ == "__main__":
+    main()

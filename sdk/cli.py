@@ -1,0 +1,80 @@
+"""``sdk.main``: the command line of a bot process.
+
+    python -m mybot --address HOST:PORT --token TOKEN [--streams N] [--name NAME]
+
+``--address`` and ``--token`` default to $TRUCO_ARENA_ADDRESS and
+$TRUCO_ARENA_TOKEN. Exit codes are those of ``sdk.run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from .bot import Bot
+from .client import DEFAULT_ADDRESS, run
+
+
+def parser(prog: str | None = None) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=prog, description="Play Truco in a Truco Arena.")
+    p.add_argument(
+        "--address",
+        default=os.environ.get("TRUCO_ARENA_ADDRESS", DEFAULT_ADDRESS),
+        help="arena HOST:PORT (default: $TRUCO_ARENA_ADDRESS or %(default)s)",
+    )
+    p.add_argument(
+        "--token", default=os.environ.get("TRUCO_ARENA_TOKEN", ""), help="access token (default: $TRUCO_ARENA_TOKEN)"
+    )
+    p.add_argument("--streams", type=int, default=1, help="games to play at once (default %(default)s)")
+    p.add_argument("--name", help="bot name to announce (default: the bot's own); the token must be for it")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--threaded", dest="threaded", action="store_true", default=None,
+                      help="run choose() in threads (default with --streams > 1)")
+    mode.add_argument("--inline", dest="threaded", action="store_false", help="run choose() on the event loop")
+    p.add_argument("--record", default=os.environ.get("TRUCO_ARENA_RECORD"), metavar="FILE",
+                   help="write every message received to FILE as JSON lines")
+    p.add_argument("--retry-for", type=float, default=30.0, metavar="SECONDS",
+                   help="keep retrying an unreachable arena this long (default %(default)s)")
+    return p
+
+
+def main(
+    bot_factory: Callable[..., Bot],
+    *,
+    add_arguments: Callable[[argparse.ArgumentParser], None] | None = None,
+    argv: Sequence[str] | None = None,
+    prog: str | None = None,
+    **run_options: Any,
+) -> NoReturn:
+    """Parse the command line, then play. ``bot_factory()`` makes the bot (once
+    per stream); with ``add_arguments`` the factory gets the parsed arguments:
+    ``bot_factory(args)``."""
+    p = parser(prog)
+    if add_arguments is not None:
+        add_arguments(p)
+    args = p.parse_args(argv)
+    if not args.token:
+        p.error("no token: pass --token or set TRUCO_ARENA_TOKEN")
+    if args.streams < 1:
+        p.error("--streams must be at least 1")
+
+    def make() -> Bot:
+        return bot_factory(args) if add_arguments is not None else bot_factory()
+
+    sys.exit(
+        run(
+            make,
+            args.address,
+            args.token,
+            args.streams,
+            prog=p.prog,
+            name=args.name,
+            threaded=args.threaded,
+            record=args.record,
+            retry_for=args.retry_for,
+            **run_options,
+        )
+    )

@@ -1,0 +1,288 @@
+"""The networking of the SDK: dial the arena, say Hello, play every Decision
+with ``Bot.choose``, reconnect when the arena is briefly unreachable.
+
+Each stream is an asyncio task with its own ``Play`` call on one shared
+channel. ``choose`` runs inline on the event loop when there is one stream
+(lowest latency) and in a thread pool when there are several (so a slow
+decision in one game does not stall the others); pass ``threaded`` to choose.
+With a shared ``Bot`` instance and threads, ``choose`` may run concurrently:
+pass a factory (``lambda: MyBot()``) to get one instance per stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+import grpc
+from google.protobuf import json_format
+
+from arena.engine.actions import Action
+
+from . import convert
+from .bot import Bot
+from .pb import PROTOCOL_VERSION
+from .pb import arena_pb2 as pb
+from .pb import arena_pb2_grpc as pb_grpc
+
+DEFAULT_ADDRESS = "127.0.0.1:50051"
+
+CHANNEL_OPTIONS: list[tuple[str, int]] = [
+    # Notice a dead arena within ~15 s even between games.
+    ("grpc.keepalive_time_ms", 10_000),
+    ("grpc.keepalive_timeout_ms", 5_000),
+    ("grpc.http2.ping_timeout_ms", 5_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.max_pings_without_data", 0),
+    ("grpc.max_receive_message_length", 4 * 1024 * 1024),
+]
+
+# Worth another try: the arena is (re)starting or the network blinked.
+_RETRYABLE = {grpc.StatusCode.UNAVAILABLE}
+
+BotSource = Bot | Callable[[], Bot]
+
+
+class Rejected(Exception):
+    """The arena refused the Hello (bad token, protocol version, name taken)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{message} ({code})")
+        self.code, self.message = code, message
+
+
+class GaveUp(Exception):
+    """The arena stayed unreachable for longer than ``retry_for`` seconds."""
+
+
+class _Transient(Exception):
+    """The stream ended without a shutdown notice: reconnect."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    address: str
+    token: str
+    name: str | None = None  # default: the bot's ``name``
+    protocol_version: int = PROTOCOL_VERSION
+    threaded: bool = False
+    retry_for: float = 30.0
+
+
+class Recorder:
+    """Writes every message received, as one JSON object per line (debugging, tests)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self._file: IO[str] = open(path, "w", encoding="utf-8")
+
+    def write(self, stream: int, msg: pb.PlayResponse) -> None:
+        body = json_format.MessageToDict(msg, preserving_proto_field_name=True)
+        self._file.write(json.dumps({"stream": stream, "message": body}) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+
+class StreamSession:
+    """One stream: Hello, then games until the arena shuts down.
+
+    Subclass and override ``reply`` (or ``hello``) to change what goes on the
+    wire; sample_bots/misbehaving.py does, to test the arena."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        settings: Settings,
+        index: int,
+        recorder: Recorder | None = None,
+        executor: concurrent.futures.Executor | None = None,
+    ) -> None:
+        self.bot = bot
+        self.settings = settings
+        self.index = index
+        self.recorder = recorder
+        self.executor = executor
+        self.connected = False  # became True once a Welcome arrived
+        self.name = settings.name or bot.name
+        self.seat_of: dict[str, int] = {}
+
+    def hello(self) -> pb.PlayRequest:
+        return pb.PlayRequest(
+            hello=pb.Hello(
+                bot_name=self.name,
+                bot_version=self.bot.version,
+                protocol_version=self.settings.protocol_version,
+                token=self.settings.token,
+            )
+        )
+
+    async def run(self, stub: pb_grpc.ArenaServiceStub) -> None:
+        """Play on one ``Play`` call; return on shutdown, raise ``Rejected``,
+        ``_Transient`` or ``grpc.aio.AioRpcError`` otherwise."""
+        call = stub.Play()
+        try:
+            await call.write(self.hello())
+            while True:
+                msg = await call.read()
+                if msg is grpc.aio.EOF:
+                    raise _Transient("the arena closed the stream")
+                assert isinstance(msg, pb.PlayResponse)
+                if self.recorder is not None:
+                    self.recorder.write(self.index, msg)
+                if await self.handle(msg, call) == "shutdown":
+                    return
+        finally:
+            call.cancel()
+
+    async def handle(self, msg: pb.PlayResponse, call: grpc.aio.StreamStreamCall) -> str | None:
+        kind = msg.WhichOneof("kind")
+        if kind == "decision":
+            out = await self.reply(msg.decision)
+            for m in [out] if isinstance(out, pb.PlayRequest) else out or ():
+                await call.write(m)
+        elif kind == "welcome":
+            self.connected = True
+        elif kind == "game_start":
+            g = msg.game_start
+            self.seat_of[g.game_id] = g.seat
+            self.bot.on_game_info(convert.game_info(g))
+            self.bot.on_game_start(g.game_id, g.seat, g.options.variant)
+        elif kind == "hand_end":
+            self.bot.on_hand_end(msg.hand_end.game_id, convert.hand_summary(msg.hand_end))
+        elif kind == "game_end":
+            e = msg.game_end
+            self.seat_of.pop(e.game_id, None)
+            won = e.won if e.HasField("won") else None
+            self.bot.on_game_end(e.game_id, won, convert.pair(e.scores))
+        elif kind == "status":
+            s = msg.status
+            code = pb.StatusCode.Name(s.code).removeprefix("STATUS_CODE_")
+            if s.code == pb.STATUS_CODE_SHUTDOWN:
+                return "shutdown"
+            if s.closing:
+                raise Rejected(code, s.message)
+            print(f"{self.name}[{self.index}]: arena: {code}: {s.message}", file=sys.stderr, flush=True)
+        return None
+
+    async def reply(self, d: pb.Decision) -> pb.PlayRequest | list[pb.PlayRequest] | None:
+        """The Move for Decision ``d`` (None sends nothing; a list sends several messages)."""
+        action = await self.choose(convert.observation(d))
+        return pb.PlayRequest(move=pb.Move(game_id=d.game_id, seq=d.seq, action=str(action)))
+
+    async def choose(self, obs: "convert.Observation") -> Action:
+        if self.executor is None:
+            return self.bot.choose(obs)
+        return await asyncio.get_running_loop().run_in_executor(self.executor, self.bot.choose, obs)
+
+
+SessionFactory = Callable[..., StreamSession]
+
+
+async def _keep_stream(
+    channel: grpc.aio.Channel,
+    make_session: Callable[[], StreamSession],
+    settings: Settings,
+) -> None:
+    """Run sessions on one stream slot, reconnecting with backoff."""
+    stub = pb_grpc.ArenaServiceStub(channel)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + settings.retry_for
+    backoff = 0.2
+    while True:
+        session = make_session()
+        try:
+            await session.run(stub)
+            return
+        except grpc.aio.AioRpcError as exc:
+            if exc.code() not in _RETRYABLE:
+                raise
+            why = f"{exc.code().name}: {exc.details()}"
+        except _Transient as exc:
+            why = str(exc)
+        if session.connected:  # it worked until now: a fresh retry window
+            deadline, backoff = loop.time() + settings.retry_for, 0.2
+        if loop.time() + backoff > deadline:
+            raise GaveUp(f"cannot reach the arena at {settings.address} ({why}); gave up after {settings.retry_for:g} s")
+        await asyncio.sleep(backoff)
+        backoff = min(backoff * 2, 5.0)
+
+
+async def run_async(
+    bot: BotSource,
+    address: str = DEFAULT_ADDRESS,
+    token: str = "",
+    streams: int = 1,
+    *,
+    name: str | None = None,
+    threaded: bool | None = None,
+    record: str | Path | None = None,
+    retry_for: float = 30.0,
+    protocol_version: int = PROTOCOL_VERSION,
+    session_cls: SessionFactory = StreamSession,
+) -> None:
+    """Play until the arena shuts down. ``bot`` is one instance shared by all
+    streams, or a zero-argument factory called once per stream. Raises
+    ``Rejected`` or ``GaveUp``; an exception in the bot propagates."""
+    if streams < 1:
+        raise ValueError(f"streams must be >= 1, got {streams}")
+    threaded = streams > 1 if threaded is None else threaded
+    settings = Settings(address, token, name, protocol_version, threaded, retry_for)
+    recorder = Recorder(record) if record else None
+    executor = concurrent.futures.ThreadPoolExecutor(max_workers=streams) if threaded else None
+    bots = [bot if isinstance(bot, Bot) else bot() for _ in range(streams)]
+    try:
+        async with grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS) as channel:
+            tasks = [
+                asyncio.ensure_future(
+                    _keep_stream(channel, lambda i=i: session_cls(bots[i], settings, i, recorder, executor), settings)
+                )
+                for i in range(streams)
+            ]
+            done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+            for t in pending:
+                t.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+            for t in done:
+                exc = t.exception()
+                if exc is not None:
+                    raise exc
+    finally:
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+        if recorder is not None:
+            recorder.close()
+
+
+def run(
+    bot: BotSource,
+    address: str = DEFAULT_ADDRESS,
+    token: str = "",
+    streams: int = 1,
+    *,
+    prog: str = "bot",
+    **options: object,
+) -> int:
+    """Blocking ``run_async``; returns a process exit code: 0 after the arena's
+    shutdown, 2 when the Hello was rejected, 1 when the arena stayed
+    unreachable or the stream failed, 130 on Ctrl-C. Errors are one line on stderr."""
+    try:
+        asyncio.run(run_async(bot, address, token, streams, **options))  # type: ignore[arg-type]
+        return 0
+    except Rejected as exc:
+        print(f"{prog}: rejected by the arena: {exc.message}", file=sys.stderr)
+        return 2
+    except GaveUp as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return 1
+    except grpc.aio.AioRpcError as exc:
+        print(f"{prog}: stream failed: {exc.code().name}: {exc.details()}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
