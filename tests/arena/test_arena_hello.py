@@ -1,0 +1,83 @@
+"""Admission: a bad Hello is refused with a clear Status, and the bot process
+exits with a one-line error and a non-zero code."""
+
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+
+from sdk.pb import arena_pb2 as pb
+from sdk.pb import arena_pb2_grpc as pb_grpc
+
+from arena_harness import Harness
+
+
+def test_unknown_token_is_rejected(harness: Harness) -> None:
+    proc = harness.spawn("sample_bots.random_bot", "intruder", token="not-a-token")
+    assert proc.wait() == 2
+    err = proc.stderr().strip()
+    assert err == "random_bot: rejected by the arena: unknown token", err
+
+
+def test_token_of_another_bot_is_rejected(harness: Harness) -> None:
+    token = harness.token("owner")
+    proc = harness.spawn("sample_bots.random_bot", "impostor", token=token)
+    assert proc.wait() == 2
+    assert "this token is for bot 'owner', not 'impostor'" in proc.stderr()
+
+
+def test_wrong_protocol_version_is_rejected(harness: Harness) -> None:
+    proc = harness.spawn("sample_bots.misbehaving", "old-timer", "--mode", "bad_version")
+    assert proc.wait() == 2
+    err = proc.stderr().strip()
+    assert "rejected by the arena: protocol version 99 is not supported: this arena speaks 1" in err, err
+    assert len(err.splitlines()) == 1
+
+
+def test_name_taken_by_another_token(harness: Harness) -> None:
+    first = harness.spawn("sample_bots.random_bot", "popular", token=harness.token("popular"))
+    harness.wait_for(["popular"], [first])
+    second = harness.spawn("sample_bots.random_bot", "popular", token=harness.token("popular"))
+    assert second.wait() == 2
+    assert "bot name 'popular' is already connected with another token" in second.stderr()
+    assert first.alive()
+    # More streams with the first token are fine.
+    third = harness.spawn("sample_bots.random_bot", "popular", token=first.args[first.args.index("--token") + 1])
+    harness.wait_for({"popular": 2}, [third])
+
+
+def test_first_message_must_be_a_hello(harness: Harness) -> None:
+    async def talk() -> list[pb.PlayResponse]:
+        async with grpc.aio.insecure_channel(harness.address) as channel:
+            call = pb_grpc.ArenaServiceStub(channel).Play()
+            await call.write(pb.PlayRequest(move=pb.Move(game_id="x", seq=1, action="mazo")))
+            out = []
+            async for msg in call:
+                out.append(msg)
+            return out
+
+    replies = asyncio.run(talk())
+    assert len(replies) == 1
+    s = replies[0].status
+    assert s.code == pb.STATUS_CODE_BAD_HELLO and s.closing
+    assert s.message == "the first message must be a Hello"
+
+
+def test_unsolicited_move_outside_a_game_is_only_a_warning(harness: Harness) -> None:
+    token = harness.token("chatty")
+
+    async def talk() -> tuple[pb.PlayResponse, pb.PlayResponse]:
+        async with grpc.aio.insecure_channel(harness.address) as channel:
+            call = pb_grpc.ArenaServiceStub(channel).Play()
+            await call.write(pb.PlayRequest(hello=pb.Hello(bot_name="chatty", protocol_version=1, token=token)))
+            welcome = await call.read()
+            await call.write(pb.PlayRequest(move=pb.Move(game_id="g", seq=7, action="mazo")))
+            warning = await call.read()
+            call.cancel()
+            return welcome, warning
+
+    welcome, warning = asyncio.run(talk())
+    assert welcome.welcome.bot_name == "chatty" and welcome.welcome.protocol_version == 1
+    assert warning.status.code == pb.STATUS_CODE_PROTOCOL_ERROR and not warning.status.closing
+    assert "no game in progress" in warning.status.message
