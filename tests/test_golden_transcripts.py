@@ -19,7 +19,7 @@ from arena.engine import Game, Kind
 _SKIP = (Kind.MAZO, Kind.FALTA_ENVIDO, Kind.CONTRAFLOR_AL_RESTO)
 
 GOLDEN = Path(__file__).parent / "golden"
-CASES = [("argentino", 2, 1), ("argentino", 4, 2), ("argentino", 6, 3), ("uruguayo", 2, 4), ("venezolano", 2, 6)]
+CASES = [("argentino", 2, 1), ("argentino", 4, 2), ("argentino", 6, 3), ("uruguayo", 2, 4), ("venezolano", 2, 10)]
 
 
 def transcript(variant: str, seats: int, seed: int) -> str:
