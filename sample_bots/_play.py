@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from arena.engine import Game
-from sdk.bot import Bot
+from sdk.bot import Bot, GameInfo
 
 
 class IllegalChoice(AssertionError):
@@ -51,12 +51,15 @@ def play_game(
     game = Game(variant, **overrides)
     state = game.new_state(seed=seed)
     game_id = f"{variant}-{seed}"
-    for seat, bot in enumerate(bots):
-        bot.on_game_start(game_id, seat, variant)
+    names = tuple(b.name for b in bots)
+    for i, bot in enumerate(bots):
+        bot.on_game_info(GameInfo(game_id, i, game.options, names, 10.0, 60.0))
+        bot.on_game_start(game_id, i, variant)
     n = 0
     while not state.is_terminal():
-        seat = state.current_player()
-        assert seat is not None
+        to_act = state.current_player()
+        assert to_act is not None
+        seat: int = to_act
         obs = state.observation(seat)
         action = bots[seat].choose(obs)
         legal = state.legal_actions()
@@ -150,11 +153,3 @@ class UniformBot(Bot):
 
     def choose(self, obs: Any) -> Any:
         return self.rng.choice(obs.legal)
-
-
-def run_bot(factory: Callable[[], Bot]) -> None:
-    """Entry point of a sample bot run as its own process (``main()``)."""
-    raise SystemExit(
-        "the networked SDK entry point (sdk.run / sdk.main) is not available yet; "
-        "use the bot class in-process (sample_bots._play.play_game)"
-    )

@@ -35,9 +35,9 @@ from typing import Sequence
 
 from arena.engine import hierarchy
 from arena.engine.actions import Action, Kind
-from arena.engine.cards import DECK, Card
+from arena.engine.cards import DECK, RANKS, Card
 from arena.engine.observation import Observation
-from sdk.bot import Bot
+from sdk.bot import Bot, GameInfo
 
 _TRUCO_VALUES = {"venezolano": (1, 3, 6, 9)}
 _ENV_VALUE = {"envido": 2, "real_envido": 3}
@@ -65,10 +65,16 @@ DEFAULT_PARAMS = Params()
 # --------------------------------------------------------------------- tables
 
 
-@lru_cache(maxsize=512)
 def envido_distribution(variant: str, up: Card | None, flor_on: bool = True) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """(pmf of envido points of a random hand without flor, pmf of flor points of a
-    random flor hand), estimated from a fixed sample of hands."""
+    random flor hand), estimated from a fixed sample of hands. Only the up
+    card's rank matters (suits are symmetric)."""
+    return _envido_distribution(variant, up.rank if up is not None else 0, flor_on)
+
+
+@lru_cache(maxsize=128)
+def _envido_distribution(variant: str, up_rank: int, flor_on: bool) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    up = DECK[RANKS.index(up_rank)] if up_rank else None
     t = hierarchy.table(variant, up)
     rng = random.Random(90210)
     cards = [c for c in DECK if c != up]
@@ -91,6 +97,7 @@ def p_beat(pmf: Sequence[float], points: int, ties_win: bool, top: float = 1.0) 
     return max(0.0, 1.0 - min(1.0, lose / top))
 
 
+@lru_cache(maxsize=None)
 def _hyper_at_most(n: int, g: int, k: int, j: int) -> float:
     """P(at most j-1 of k cards drawn from n fall in a group of g)."""
     total = comb(n, k)
@@ -151,9 +158,14 @@ def lead_index(mine: Sequence[int], results: Sequence[str]) -> int:
 # -------------------------------------------------------------------- context
 
 
-@lru_cache(maxsize=256)
 def _base(variant: str, up: Card | None) -> tuple[hierarchy.Table, tuple[int, ...], int]:
     """The hand's table and the rank histogram of the deck without the up card."""
+    return _base_i(variant, up.index if up is not None else -1)
+
+
+@lru_cache(maxsize=256)
+def _base_i(variant: str, up_index: int) -> tuple[hierarchy.Table, tuple[int, ...], int]:
+    up = DECK[up_index] if up_index >= 0 else None
     t = hierarchy.table(variant, up)
     hist = [0] * 32
     n = 0
@@ -620,15 +632,31 @@ class HeuristicBot(Bot):
         self.flor_on = bool(opts.get("flor", True))
         self.falta_mode = str(opts.get("falta_envido", "leader") or "leader")
 
+    def on_game_info(self, info: GameInfo) -> None:
+        self.flor_on = info.options.flor
+        self.falta_mode = info.options.falta_envido or "leader"
+
     def choose(self, obs: Observation) -> Action:
         return decide(obs, self.rng, self.params, self.flor_on, self.falta_mode)
 
 
 def main() -> None:
-    """Run as a separate process against the arena (see sdk)."""
-    from sample_bots._play import run_bot
+    """``python -m sample_bots.heuristic --address HOST:PORT --token TOKEN [--seed N]``"""
+    import argparse
+    import itertools
 
-    run_bot(HeuristicBot)
+    from sdk import main as sdk_main
+
+    streams = itertools.count()  # each stream's bot gets its own seed: seed, seed+1, ...
+
+    def make(args: argparse.Namespace) -> HeuristicBot:
+        n = next(streams)
+        return HeuristicBot(None if args.seed is None else args.seed + n)
+
+    def add_arguments(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--seed", type=int, help="seed of the bluffs (default: unseeded)")
+
+    sdk_main(make, add_arguments=add_arguments, prog="heuristic")
 
 
 if __name__ == "__main__":

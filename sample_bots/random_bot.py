@@ -9,7 +9,7 @@ import argparse
 import itertools
 import random
 
-from sdk import Action, Bot, Observation
+from sdk import Action, Bot, GameInfo, Observation
 
 
 class RandomBot(Bot):
@@ -18,6 +18,10 @@ class RandomBot(Bot):
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
+
+    def on_game_info(self, info: GameInfo) -> None:
+        if info.rng_seed is not None:  # a tournament's per-game seed: replays play the same
+            self.rng.seed(info.rng_seed)
 
     def choose(self, obs: Observation) -> Action:
         return self.rng.choice(obs.legal)

@@ -21,8 +21,9 @@ For each decision with more than one sensible action:
    candidate. A rollout is scored by the probability of winning the game from
    the scores at the end of the hand (a small precomputed table), 1 or 0 when
    the game ended.
-3. **Choose** the best average; the heuristic's own choice gets a tiny bonus so
-   that noise alone does not move the bot off it.
+3. **Choose** the best average, but leave the heuristic's own choice only for
+   an action whose paired advantage over it exceeds ``margin`` standard errors
+   (so that sampling noise alone does not move the bot off a sound default).
 
 Games with more than two seats in the hand, or a deal where too few
 consistent worlds are found, fall back to the heuristic. ``mazo`` is never a
@@ -41,7 +42,7 @@ from arena.engine import hierarchy
 from arena.engine.actions import Action, Kind
 from arena.engine.cards import DECK, Card
 from arena.engine.observation import Observation, PendingCall
-from sdk.bot import Bot
+from sdk.bot import Bot, GameInfo
 
 from .heuristic import DEFAULT_PARAMS, Params, decide
 
@@ -155,7 +156,7 @@ def _cls(a: Action) -> str:
         return "raise-env"
     if k in (Kind.TRUCO, Kind.RETRUCO, Kind.VALE_CUATRO, Kind.VALE_NUEVE):
         return "truco"
-    return k.value
+    return str(k.value)
 
 
 class SimulationBot(Bot):
@@ -182,6 +183,7 @@ class SimulationBot(Bot):
         options: dict[str, object] | None = None,
         mismatch: float = 0.15,
         infer: bool = True,
+        margin: float = 1.0,
     ) -> None:
         self.rng = random.Random(seed)
         self.worlds = worlds
@@ -194,8 +196,21 @@ class SimulationBot(Bot):
         self.falta_mode = str(self.options.get("falta_envido", "leader") or "leader")
         self.mismatch = mismatch
         self.infer = infer
+        self.margin = margin
         self._games: dict[tuple[str, int], Game] = {}
-        self.stats = {"decisions": 0, "searched": 0, "fallbacks": 0, "worlds": 0, "tries": 0}
+        self._time_cap_ms = float("inf")
+        self.stats: dict[str, float] = {"decisions": 0, "searched": 0, "fallbacks": 0, "worlds": 0, "tries": 0,
+                                        "relaxed": 0, "seconds": 0.0}
+
+    def on_game_info(self, info: GameInfo) -> None:
+        o = info.options
+        self.options = {"flor": o.flor, "falta_envido": o.falta_envido}
+        self.flor_on = o.flor
+        self.falta_mode = o.falta_envido or "leader"
+        self._games.clear()
+        # never use more than a fifth of the per-move clock
+        if info.move_time > 0:
+            self._time_cap_ms = info.move_time * 1000 / 5
 
     # ----------------------------------------------------------------- helpers
 
@@ -251,35 +266,61 @@ class SimulationBot(Bot):
         game = self._game(obs)
         me = obs.seat % 2
         wt = win_table(obs.variant, obs.target)
-        totals = [0.0] * len(cands)
+        values: list[list[float]] = [[] for _ in cands]
         n = 0
         tries = 0
         limit = self.worlds if self.worlds is not None else self.max_worlds
         max_tries = 40 * limit + 200
+        budget = min(self.time_ms, self._time_cap_ms)
+        soft = self.mismatch if self.infer else 1.0
+        relax_at = 40
         while n < limit and tries < max_tries:
-            if self.worlds is None and n >= self.min_worlds and (time.perf_counter() - start) * 1000 >= self.time_ms:
-                break
+            if self.worlds is None and tries & 3 == 0:
+                spent = (time.perf_counter() - start) * 1000
+                if (n >= self.min_worlds and spent >= budget) or spent >= 4 * budget:
+                    break
+            if soft < 1.0 and tries >= relax_at and tries >= 30 * (n + 1):
+                # Few worlds fit the model's view of the rival: trust it less
+                # (then not at all: only the hard facts stay).
+                soft = soft ** 0.5 if soft < 0.5 else 1.0
+                relax_at = tries + 40
+                self.stats["relaxed"] += 1
             tries += 1
-            deal = self._sample(obs, game)
+            deal = self._sample(obs, game, soft)
             if deal is None:
                 continue
             n += 1
             seed = self.rng.getrandbits(32)
             for i, a in enumerate(cands):
-                totals[i] += self._evaluate(obs, game, deal, a, seed, me, wt)
+                values[i].append(self._evaluate(obs, game, deal, a, seed, me, wt))
         self.stats["tries"] += tries
         if n < 3:
             self.stats["fallbacks"] += 1
             return base
         self.stats["searched"] += 1
         self.stats["worlds"] += n
-        bonus = 0.004 * n
-        best = max(range(len(cands)), key=lambda i: totals[i] + (bonus if cands[i] == base else 0.0))
-        return cands[best]
+        self.stats["seconds"] += time.perf_counter() - start
+        return cands[self._pick(cands, values, cands.index(base))]
+
+    def _pick(self, cands: list[Action], values: list[list[float]], b: int) -> int:
+        """The best candidate by mean value, but leave the heuristic's choice
+        ``b`` only for a candidate whose paired advantage over it (same worlds,
+        same rollout random numbers) exceeds ``margin`` standard errors."""
+        n = len(values[b])
+        best, best_mean = b, 0.0
+        for i, vals in enumerate(values):
+            if i == b:
+                continue
+            d = [x - y for x, y in zip(vals, values[b])]
+            mean = sum(d) / n
+            var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
+            if mean > best_mean and mean > self.margin * (var / n) ** 0.5:
+                best, best_mean = i, mean
+        return best
 
     # -------------------------------------------------------------- sampling
 
-    def _sample(self, obs: Observation, game: Game) -> Deal | None:
+    def _sample(self, obs: Observation, game: Game, soft: float) -> Deal | None:
         """One deal consistent with what ``obs.seat`` knows, or None (rejected)."""
         seat = obs.seat
         opp = 1 - seat
@@ -307,10 +348,7 @@ class SimulationBot(Bot):
                 return None
         if opp in obs.flor_declared and hierarchy.flor_kind(t, hand) != "flor":
             return None
-        hands = [(), ()]
-        hands[seat] = obs.dealt
-        hands[opp] = hand
-        deal = Deal((hands[0], hands[1]), obs.up_card)
+        deal = Deal((obs.dealt, hand) if seat == 0 else (hand, obs.dealt), obs.up_card)
         # Replay the hand: it must be legal, and the rival's choices should look
         # like the model's choices with these cards.
         st = game.new_state(deals=[deal], scores=obs.hand_start_scores, mano=obs.mano)
@@ -319,12 +357,12 @@ class SimulationBot(Bot):
         for s, a in obs.history:
             if st.current_player() != s:
                 return None
-            if self.infer and s == opp:
+            if soft < 1.0 and s == opp:
                 legal = st.legal_actions()
                 if any(x.kind is not Kind.PLAY and x.kind is not Kind.MAZO for x in legal):
                     pred = decide(fast_observation(st, s), mrng, self.params, self.flor_on, self.falta_mode)
                     if _cls(pred) != _cls(a):
-                        weight *= self.mismatch
+                        weight *= soft
             try:
                 st.apply(a)
             except IllegalAction:
@@ -357,10 +395,27 @@ class SimulationBot(Bot):
 
 
 def main() -> None:
-    """Run as a separate process against the arena (see sdk)."""
-    from sample_bots._play import run_bot
+    """``python -m sample_bots.simulation --address HOST:PORT --token TOKEN [--seed N]
+    [--time-ms MS | --worlds N]``"""
+    import argparse
+    import itertools
 
-    run_bot(SimulationBot)
+    from sdk import main as sdk_main
+
+    streams = itertools.count()  # each stream's bot gets its own seed: seed, seed+1, ...
+
+    def make(args: argparse.Namespace) -> SimulationBot:
+        n = next(streams)
+        return SimulationBot(None if args.seed is None else args.seed + n, worlds=args.worlds,
+                             time_ms=args.time_ms)
+
+    def add_arguments(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--seed", type=int, help="seed of the sampling (default: unseeded)")
+        p.add_argument("--time-ms", type=float, default=30.0,
+                       help="thinking time per decision in ms (default %(default)s)")
+        p.add_argument("--worlds", type=int, help="fixed number of sampled worlds per decision instead")
+
+    sdk_main(make, add_arguments=add_arguments, prog="simulation")
 
 
 if __name__ == "__main__":

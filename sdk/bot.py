@@ -32,6 +32,7 @@ class GameInfo:
     bots: tuple[str, ...]  # bot name per seat
     move_time: float  # seconds per move before the bank is used
     bank: float  # seconds of bank for the whole game
+    rng_seed: int | None = None  # seed for the bot's own randomness in this game, if the arena gives one
 
 
 class Bot:

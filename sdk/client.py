@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import IO
 
 import grpc
-from google.protobuf import json_format
+from google.protobuf import json_format  # type: ignore[import-untyped,unused-ignore]
 
 from arena.engine.actions import Action
+from arena.engine.observation import Observation
 
 from . import convert
 from .bot import Bot
@@ -111,7 +112,9 @@ class StreamSession:
         self.executor = executor
         self.connected = False  # became True once a Welcome arrived
         self.name = settings.name or bot.name
-        self.seat_of: dict[str, int] = {}
+        # Convert only for hooks the bot overrides (this runs on every hand).
+        self._wants_info = type(bot).on_game_info is not Bot.on_game_info
+        self._wants_hands = type(bot).on_hand_end is not Bot.on_hand_end
 
     def hello(self) -> pb.PlayRequest:
         return pb.PlayRequest(
@@ -137,28 +140,45 @@ class StreamSession:
                 if self.recorder is not None:
                     self.recorder.write(self.index, msg)
                 if await self.handle(msg, call) == "shutdown":
+                    await self._close(call)
                     return
         finally:
             call.cancel()
+
+    @staticmethod
+    async def _close(call: grpc.aio.StreamStreamCall) -> None:
+        """Half-close and let the arena end the call (it waits for that)."""
+        try:
+            async with asyncio.timeout(2.0):
+                await call.done_writing()
+                while await call.read() is not grpc.aio.EOF:
+                    pass
+        except Exception:
+            pass  # the call is over either way
 
     async def handle(self, msg: pb.PlayResponse, call: grpc.aio.StreamStreamCall) -> str | None:
         kind = msg.WhichOneof("kind")
         if kind == "decision":
             out = await self.reply(msg.decision)
             for m in [out] if isinstance(out, pb.PlayRequest) else out or ():
-                await call.write(m)
+                try:
+                    await call.write(m)
+                except Exception:
+                    # The arena already ended the call (e.g. a shutdown while we
+                    # were thinking); the reads that follow say how it ended.
+                    break
         elif kind == "welcome":
             self.connected = True
         elif kind == "game_start":
             g = msg.game_start
-            self.seat_of[g.game_id] = g.seat
-            self.bot.on_game_info(convert.game_info(g))
+            if self._wants_info:
+                self.bot.on_game_info(convert.game_info(g))
             self.bot.on_game_start(g.game_id, g.seat, g.options.variant)
         elif kind == "hand_end":
-            self.bot.on_hand_end(msg.hand_end.game_id, convert.hand_summary(msg.hand_end))
+            if self._wants_hands:
+                self.bot.on_hand_end(msg.hand_end.game_id, convert.hand_summary(msg.hand_end))
         elif kind == "game_end":
             e = msg.game_end
-            self.seat_of.pop(e.game_id, None)
             won = e.won if e.HasField("won") else None
             self.bot.on_game_end(e.game_id, won, convert.pair(e.scores))
         elif kind == "status":
@@ -176,7 +196,7 @@ class StreamSession:
         action = await self.choose(convert.observation(d))
         return pb.PlayRequest(move=pb.Move(game_id=d.game_id, seq=d.seq, action=str(action)))
 
-    async def choose(self, obs: "convert.Observation") -> Action:
+    async def choose(self, obs: Observation) -> Action:
         if self.executor is None:
             return self.bot.choose(obs)
         return await asyncio.get_running_loop().run_in_executor(self.executor, self.bot.choose, obs)
@@ -191,7 +211,7 @@ async def _keep_stream(
     settings: Settings,
 ) -> None:
     """Run sessions on one stream slot, reconnecting with backoff."""
-    stub = pb_grpc.ArenaServiceStub(channel)
+    stub = pb_grpc.ArenaServiceStub(channel)  # type: ignore[no-untyped-call]
     loop = asyncio.get_running_loop()
     deadline = loop.time() + settings.retry_for
     backoff = 0.2
@@ -239,11 +259,12 @@ async def run_async(
     bots = [bot if isinstance(bot, Bot) else bot() for _ in range(streams)]
     try:
         async with grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS) as channel:
+
+            def session_maker(i: int) -> Callable[[], StreamSession]:
+                return lambda: session_cls(bots[i], settings, i, recorder, executor)
+
             tasks = [
-                asyncio.ensure_future(
-                    _keep_stream(channel, lambda i=i: session_cls(bots[i], settings, i, recorder, executor), settings)
-                )
-                for i in range(streams)
+                asyncio.ensure_future(_keep_stream(channel, session_maker(i), settings)) for i in range(streams)
             ]
             done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
             for t in pending:

@@ -1,20 +1,41 @@
-"""Protocol messages -> the engine's typed values, for ``Bot.choose``."""
+"""Protocol messages -> the engine's typed values, for ``Bot.choose``.
+
+Card and action texts repeat endlessly, so each distinct text is parsed once
+and looked up after that (this runs for every decision).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from arena.engine.actions import Action
-from arena.engine.cards import Card
+from arena.engine.cards import CARD_BY_TEXT, Card
 from arena.engine.observation import Observation, PendingCall
 from arena.engine.options import Options
 
 from .bot import GameInfo, HandSummary
 from .pb import arena_pb2 as pb
 
+_ACTIONS: dict[str, Action] = {}
+_ACTIONS_MAX = 4096  # bounds the cache against an arena that sends junk
+
+
+def card(text: str) -> Card:
+    c = CARD_BY_TEXT.get(text)
+    return c if c is not None else Card.parse(text)
+
+
+def action(text: str) -> Action:
+    a = _ACTIONS.get(text)
+    if a is None:
+        a = Action.parse(text)
+        if len(_ACTIONS) < _ACTIONS_MAX:
+            _ACTIONS[text] = a
+    return a
+
 
 def _cards(texts: Iterable[str]) -> tuple[Card, ...]:
-    return tuple(Card.parse(t) for t in texts)
+    return tuple([card(t) for t in texts])
 
 
 def pair(values: Iterable[int]) -> tuple[int, int]:
@@ -23,11 +44,11 @@ def pair(values: Iterable[int]) -> tuple[int, int]:
 
 
 def _winners(results: Iterable[pb.TrickResult]) -> tuple[int | None, ...]:
-    return tuple(r.team if r.HasField("team") else None for r in results)
+    return tuple([r.team if r.HasField("team") else None for r in results])
 
 
 def _history(actions: Iterable[pb.SeatAction]) -> tuple[tuple[int, Action], ...]:
-    return tuple((a.seat, Action.parse(a.action)) for a in actions)
+    return tuple([(a.seat, action(a.action)) for a in actions])
 
 
 def observation(d: pb.Decision) -> Observation:
@@ -44,20 +65,20 @@ def observation(d: pb.Decision) -> Observation:
         mano=o.mano,
         hand_seats=tuple(o.hand_seats),
         pico=o.pico,
-        up_card=Card.parse(o.up_card) if o.up_card else None,
+        up_card=card(o.up_card) if o.up_card else None,
         hand=_cards(o.hand),
         dealt=_cards(o.dealt),
         hand_start_scores=pair(o.hand_start_scores),
         history=_history(o.history),
-        tricks=tuple(tuple((c.seat, Card.parse(c.card)) for c in t.cards) for t in o.tricks),
+        tricks=tuple([tuple([(c.seat, card(c.card)) for c in t.cards]) for t in o.tricks]),
         trick_winners=_winners(o.trick_winners),
         truco_level=o.truco_level,
         truco_value=o.truco_value,
         pending=None if p is None else PendingCall(p.chain, tuple(p.calls), p.caller, p.answerer, p.stake),
-        announced=tuple((a.kind, a.seat, a.points) for a in o.announced),
+        announced=tuple([(a.kind, a.seat, a.points) for a in o.announced]),
         flor_declared=tuple(o.flor_declared),
         to_act=o.to_act if o.HasField("to_act") else None,
-        legal=tuple(Action.parse(t) for t in d.legal_actions),
+        legal=tuple([action(t) for t in d.legal_actions]),
         events=tuple(o.events),
     )
 
@@ -66,7 +87,7 @@ def hand_summary(h: pb.HandEnd) -> HandSummary:
     return HandSummary(
         hand_number=h.hand_number,
         scores=pair(h.scores),
-        shown=tuple((s.seat, _cards(s.cards)) for s in h.shown),
+        shown=tuple([(s.seat, _cards(s.cards)) for s in h.shown]),
         history=_history(h.history),
         trick_winners=_winners(h.trick_winners),
         events=tuple(h.events),
@@ -81,4 +102,5 @@ def game_info(g: pb.GameStart) -> GameInfo:
         if s.seat < len(bots):
             bots[s.seat] = s.bot_name
     tc = g.time_control
-    return GameInfo(g.game_id, g.seat, options, tuple(bots), tc.move_time_ms / 1000, tc.bank_ms / 1000)
+    rng_seed = g.rng_seed if g.HasField("rng_seed") else None
+    return GameInfo(g.game_id, g.seat, options, tuple(bots), tc.move_time_ms / 1000, tc.bank_ms / 1000, rng_seed)

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import click
 
+from .demo import demo
+from .results import compare, standings
 from .rules import rules
+from .serve import serve, token
+from .tournament import tournament
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -18,9 +22,12 @@ def main() -> None:
 
     \b
     Example:
-      truco-arena demo                 # a small tournament of the sample bots
-      truco-arena rules play case.json # check the referee on a scripted deal
+      truco-arena demo                        # the sample bots, over gRPC
+      truco-arena tournament run weekly.toml  # your own tournament
+      truco-arena standings weekly.sqlite --view all
+      truco-arena rules play case.json        # the referee on a scripted deal
     """
 
 
-main.add_command(rules)
+for command in (demo, tournament, standings, compare, serve, token, rules):
+    main.add_command(command)

@@ -528,6 +528,7 @@ class State:
                 h.contest = _Contest(seat, s)
                 return
             s = h.nxt[s]
+        h.proofs.append((seat, h.dealt[seat]))  # rule 9: a won flor is shown at the end
         self._score(team, 3, "flor")
 
     def _contest_action(self, h: _Hand, c: _Contest, seat: int, a: Action) -> None:
@@ -536,6 +537,7 @@ class State:
         if c.last is None and c.caller == c.declarer and k is not Kind.RAISE:
             # The answer to the declared flor itself.
             if k is Kind.CON_FLOR_ME_ACHICO:
+                h.proofs.append((c.declarer, h.dealt[c.declarer]))
                 self._close_contest(h, c, c.declarer % 2, 3, "flor (con flor me achico)")
                 return
             self._mark_declared(h, seat)
@@ -560,6 +562,7 @@ class State:
             return
         if k is Kind.NO_QUIERO:
             value = c.prev if var == "venezolano" else 3
+            h.proofs.append((c.caller, h.dealt[c.caller]))
             self._close_contest(h, c, c.caller % 2, value, "flor declined")
             return
         assert k is Kind.QUIERO
@@ -618,13 +621,14 @@ class State:
         self.events.append(ev.GameEnded(team, (self.scores[0], self.scores[1])))
 
     def _show_proofs(self, h: _Hand | None) -> None:
+        """Show every seat's proving cards once, as dealt (rule 9)."""
         if h is None:
             return
-        shown: set[int] = set()
-        for seat, cards in h.proofs:
-            if seat not in shown:
-                shown.add(seat)
-                self.events.append(ev.Shown(seat, cards))
+        cards: dict[int, set[Card]] = {}
+        for seat, proof in h.proofs:
+            cards.setdefault(seat, set()).update(proof)
+        for seat, shown in cards.items():
+            self.events.append(ev.Shown(seat, tuple(c for c in h.dealt[seat] if c in shown)))
         h.proofs = []
 
     def _end_hand(self, truco_team: int, points: int, reason: str) -> None:
@@ -635,6 +639,7 @@ class State:
             if h.flor.get(seat) == "reservada" and not h.reservada_paid:
                 # Rule 5.4: 3 for the flor + 1 "envite asegurado" unless an envido was played.
                 h.reservada_paid = True
+                h.proofs.append((seat, h.dealt[seat]))
                 self._score(seat % 2, 3, "flor reservada")
                 if h.env_state != 2:
                     self._score(seat % 2, 1, "envido (flor reservada)")

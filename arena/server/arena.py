@@ -48,10 +48,12 @@ class Arena:
         keepalive_time: float = 5.0,
         keepalive_timeout: float = 5.0,
         max_receive_bytes: int = MAX_RECEIVE_BYTES,
+        close_grace: float = 3.0,
     ) -> None:
         self.tokens = tokens if isinstance(tokens, TokenStore) else TokenStore(tokens)
         self.hello_timeout = hello_timeout
         self.write_timeout = write_timeout  # a bot that stops reading is dropped after this
+        self.close_grace = close_grace  # at shutdown, how long a stream may take to half-close
         self._grpc_options = server_options(keepalive_time, keepalive_timeout, max_receive_bytes)
         self._pool: Pool | None = None
         self._server: grpc.aio.Server | None = None
@@ -76,9 +78,9 @@ class Arena:
         self._no_games = asyncio.Event()
         self._no_games.set()
         server = grpc.aio.server(options=self._grpc_options)
-        pb_grpc.add_ArenaServiceServicer_to_server(ArenaServicer(self), server)
+        pb_grpc.add_ArenaServiceServicer_to_server(ArenaServicer(self), server)  # type: ignore[no-untyped-call]
         try:
-            port = server.add_insecure_port(address)
+            port: int = server.add_insecure_port(address)
         except RuntimeError as exc:  # grpc raises RuntimeError when it cannot bind
             raise OSError(f"cannot listen on {address}: {exc}") from None
         if port == 0:
@@ -118,7 +120,7 @@ class Arena:
             conn.close("arena shutdown")
 
         await asyncio.gather(*(close(c) for c in pool.connections()))
-        await self._server.stop(grace=1.0)
+        await self._server.stop(grace=self.close_grace + 0.5)
 
     async def __aenter__(self) -> "Arena":
         if self._server is None:
@@ -171,11 +173,13 @@ class Arena:
         *,
         acquire_timeout: float = 30.0,
         game_id: str | None = None,
+        rng_seeds: Sequence[int] | None = None,
     ) -> GameRecord:
         """One game: ``bot_a`` in seat 0 (team 0, mano in the first hand),
         ``bot_b`` in seat 1. See ``play_seats``."""
         return await self.play_seats(
-            (bot_a, bot_b), options, seed, time_control, acquire_timeout=acquire_timeout, game_id=game_id
+            (bot_a, bot_b), options, seed, time_control,
+            acquire_timeout=acquire_timeout, game_id=game_id, rng_seeds=rng_seeds,
         )
 
     async def play_seats(
@@ -187,9 +191,12 @@ class Arena:
         *,
         acquire_timeout: float = 30.0,
         game_id: str | None = None,
+        rng_seeds: Sequence[int] | None = None,
     ) -> GameRecord:
         """One game with ``bots[s]`` in seat ``s`` (``options.seats`` names; a
-        name may repeat if that bot has enough streams).
+        name may repeat if that bot has enough streams). The engine deals from
+        ``seed``; ``rng_seeds[s]``, if given, goes to seat ``s`` in GameStart
+        for the bot's own randomness. ``game_id`` defaults to a fresh one.
 
         Waits up to ``acquire_timeout`` s for an idle stream of every bot
         (``BotUnavailableError``), raises ``ArenaClosed`` during shutdown.
@@ -197,19 +204,24 @@ class Arena:
         """
         if len(bots) != options.seats:
             raise ValueError(f"options say {options.seats} seats but {len(bots)} bots were given")
+        if rng_seeds is not None and len(rng_seeds) != len(bots):
+            raise ValueError(f"one rng seed per seat: {len(bots)} bots, {len(rng_seeds)} seeds")
         if self.closing:
             raise ArenaClosed("the arena is shutting down")
         pool = self.pool
         conns = await pool.acquire(list(bots), acquire_timeout)
-        run = GameRun(game_id or new_game_id(), conns, options, seed, time_control)
-        self._games.add(run)
-        assert self._no_games is not None
-        self._no_games.clear()
+        no_games = self._no_games
+        assert no_games is not None
+        run: GameRun | None = None
         try:
+            run = GameRun(game_id or new_game_id(), conns, options, seed, time_control, rng_seeds)
+            self._games.add(run)
+            no_games.clear()
             return await run.run()
         finally:
-            self._games.discard(run)
+            if run is not None:
+                self._games.discard(run)
             if not self._games:
-                self._no_games.set()
+                no_games.set()
             for conn in conns:
                 pool.release(conn)

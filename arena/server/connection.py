@@ -78,6 +78,7 @@ class Connection:
         self.peer = context.peer()
         self.alive = True
         self.close_reason = ""
+        self.graceful = False  # closed by the arena with a closing Status
         self.closed = asyncio.Event()
         self.hello: asyncio.Future[pb.Hello | None] = asyncio.get_running_loop().create_future()
         self.inbox: asyncio.Queue[InboxItem] | None = None  # the game's, while in one
@@ -111,12 +112,23 @@ class Connection:
 
     # ------------------------------------------------------------------ writes
 
-    async def send(self, msg: pb.PlayResponse) -> None:
+    async def send(self, msg: pb.PlayResponse, bounded: bool = True) -> None:
+        """Write ``msg``. A bot that stops reading eventually blocks writes
+        (HTTP/2 flow control): after ``write_timeout`` the stream is dropped.
+        ``bounded=False`` when the caller already runs under a deadline."""
         if not self.alive:
             raise ConnectionLost(self.close_reason or "stream closed")
         try:
-            async with self._lock, asyncio.timeout(self.write_timeout):
-                await self.context.write(msg)
+            async with self._lock:
+                if bounded:
+                    async with asyncio.timeout(self.write_timeout):
+                        await self.context.write(msg)
+                else:
+                    try:
+                        await self.context.write(msg)
+                    except asyncio.CancelledError:  # the caller's deadline cut the write
+                        self.drop("a write was cut off by the move deadline")
+                        raise
         except TimeoutError:
             self.drop(f"a write blocked for {self.write_timeout:g} s")
             raise ConnectionLost(self.close_reason) from None
@@ -153,6 +165,8 @@ class Connection:
             self.drop(reason)
 
     def _on_request(self, req: pb.PlayRequest) -> None:
+        if not self.alive:
+            return  # closing: whatever the bot still says is moot
         if not self.hello.done():
             self.hello.set_result(req.hello if req.WhichOneof("kind") == "hello" else None)
             return
@@ -208,5 +222,7 @@ class Connection:
         self.closed.set()
 
     def close(self, reason: str) -> None:
-        """End the stream from the arena's side (the servicer returns)."""
+        """End the stream from the arena's side, politely: the servicer gives
+        the bot a moment to half-close before it returns."""
+        self.graceful = True
         self.drop(reason)

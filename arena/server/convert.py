@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.engine import events as ev
+from arena.engine.actions import Action
+from arena.engine.cards import Card
 from arena.engine.observation import Observation
 from arena.engine.options import Options
 from arena.engine.outcome import Outcome, Termination
@@ -13,7 +15,7 @@ from sdk.pb import arena_pb2 as pb
 
 from .record import TimeControl
 
-TERMINATION_PB: dict[Termination, "pb.Termination.ValueType"] = {
+TERMINATION_PB: dict[Termination, pb.Termination] = {
     Termination.TARGET_REACHED: pb.TERMINATION_TARGET_REACHED,
     Termination.TIMEOUT: pb.TERMINATION_TIMEOUT,
     Termination.DISCONNECT: pb.TERMINATION_DISCONNECT,
@@ -23,7 +25,7 @@ TERMINATION_PB: dict[Termination, "pb.Termination.ValueType"] = {
 }
 
 # The Status that tells a seat why it lost (the GameEnd follows it).
-FAULT_STATUS: dict[Termination, "pb.StatusCode.ValueType"] = {
+FAULT_STATUS: dict[Termination, pb.StatusCode] = {
     Termination.TIMEOUT: pb.STATUS_CODE_TIMEOUT,
     Termination.ILLEGAL_ACTION: pb.STATUS_CODE_ILLEGAL_ACTION,
     Termination.PROTOCOL_ERROR: pb.STATUS_CODE_PROTOCOL_ERROR,
@@ -32,6 +34,24 @@ FAULT_STATUS: dict[Termination, "pb.StatusCode.ValueType"] = {
 # Parda is an absent team; one shared message per case saves allocations.
 _PARDA = pb.TrickResult()
 _TEAM = (pb.TrickResult(team=0), pb.TrickResult(team=1))
+
+
+# Text of cards and actions, by object identity: the engine interns both, so
+# this is a dict hit instead of str() on dataclasses and enums for every card
+# and action of every observation. Entries keep their object alive, so an id
+# cannot be reused while cached; the size cap guards against non-interned ones.
+_TEXT: dict[int, tuple[object, str]] = {}
+_TEXT_MAX = 16384
+
+
+def text(x: Card | Action) -> str:
+    hit = _TEXT.get(id(x))
+    if hit is not None and hit[0] is x:
+        return hit[1]
+    s = str(x)
+    if len(_TEXT) < _TEXT_MAX:
+        _TEXT[id(x)] = (x, s)
+    return s
 
 
 def ms(seconds: float) -> int:
@@ -50,7 +70,7 @@ def options_pb(o: Options) -> pb.VariantOptions:
 
 
 def game_start_pb(
-    game_id: str, seat: int, bots: Sequence[str], options: Options, tc: TimeControl
+    game_id: str, seat: int, bots: Sequence[str], options: Options, tc: TimeControl, rng_seed: int | None = None
 ) -> pb.PlayResponse:
     return pb.PlayResponse(
         game_start=pb.GameStart(
@@ -59,6 +79,7 @@ def game_start_pb(
             seats=[pb.SeatInfo(seat=s, team=s % 2, bot_name=b) for s, b in enumerate(bots)],
             options=options_pb(options),
             time_control=pb.TimeControl(move_time_ms=ms(tc.move_time), bank_ms=ms(tc.bank)),
+            rng_seed=rng_seed,
         )
     )
 
@@ -69,6 +90,7 @@ def _trick_results(winners: Sequence[int | None]) -> list[pb.TrickResult]:
 
 def observation_pb(obs: Observation) -> pb.Observation:
     p = obs.pending
+    up = obs.up_card
     return pb.Observation(
         seat=obs.seat,
         variant=obs.variant,
@@ -79,12 +101,12 @@ def observation_pb(obs: Observation) -> pb.Observation:
         mano=obs.mano,
         hand_seats=obs.hand_seats,
         pico=obs.pico,
-        up_card=str(obs.up_card) if obs.up_card is not None else "",
-        hand=[str(c) for c in obs.hand],
-        dealt=[str(c) for c in obs.dealt],
+        up_card=text(up) if up is not None else "",
+        hand=[text(c) for c in obs.hand],
+        dealt=[text(c) for c in obs.dealt],
         hand_start_scores=obs.hand_start_scores,
-        history=[pb.SeatAction(seat=s, action=str(a)) for s, a in obs.history],
-        tricks=[pb.Trick(cards=[pb.PlayedCard(seat=s, card=str(c)) for s, c in t]) for t in obs.tricks],
+        history=[pb.SeatAction(seat=s, action=text(a)) for s, a in obs.history],
+        tricks=[pb.Trick(cards=[pb.PlayedCard(seat=s, card=text(c)) for s, c in t]) for t in obs.tricks],
         trick_winners=_trick_results(obs.trick_winners),
         truco_level=obs.truco_level,
         truco_value=obs.truco_value,
@@ -128,11 +150,11 @@ def hand_end_pb(
             continue
         lines.append(str(e))
         if isinstance(e, ev.Acted):
-            history.append(pb.SeatAction(seat=e.seat, action=str(e.action)))
+            history.append(pb.SeatAction(seat=e.seat, action=text(e.action)))
         elif isinstance(e, ev.TrickWon):
             winners.append(e.team)
         elif isinstance(e, ev.Shown):
-            shown.append(pb.ShownCards(seat=e.seat, cards=[str(c) for c in e.cards]))
+            shown.append(pb.ShownCards(seat=e.seat, cards=[text(c) for c in e.cards]))
     return pb.PlayResponse(
         hand_end=pb.HandEnd(
             game_id=game_id,
@@ -163,6 +185,6 @@ def game_end_pb(game_id: str, seat: int, outcome: Outcome, reason: str) -> pb.Pl
 
 
 def status_pb(
-    code: "pb.StatusCode.ValueType", message: str, *, game_id: str = "", seq: int = 0, closing: bool = False
+    code: pb.StatusCode, message: str, *, game_id: str = "", seq: int = 0, closing: bool = False
 ) -> pb.PlayResponse:
     return pb.PlayResponse(status=pb.Status(code=code, message=message, game_id=game_id, seq=seq, closing=closing))

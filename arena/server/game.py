@@ -18,7 +18,7 @@ from arena.engine.state import Game, State
 from sdk.pb import arena_pb2 as pb
 
 from .connection import Bad, Connection, ConnectionLost, Gone, InboxItem, Interrupt, Reply
-from .convert import FAULT_STATUS, decision_pb, game_end_pb, game_start_pb, hand_end_pb, status_pb
+from .convert import FAULT_STATUS, decision_pb, game_end_pb, game_start_pb, hand_end_pb, status_pb, text
 from .record import GameRecord, TimeControl
 
 log = logging.getLogger("arena.server")
@@ -46,9 +46,13 @@ class GameRun:
         options: Options,
         seed: int,
         time_control: TimeControl,
+        rng_seeds: Sequence[int] | None = None,
     ) -> None:
         if len(conns) != options.seats:
             raise ValueError(f"{options.variant} with {options.seats} seats needs {options.seats} bots, got {len(conns)}")
+        if rng_seeds is not None and len(rng_seeds) != len(conns):
+            raise ValueError(f"one rng seed per seat: {len(conns)} seats, {len(rng_seeds)} seeds")
+        self.rng_seeds = tuple(rng_seeds) if rng_seeds is not None else None
         self.game_id = game_id
         self.conns = list(conns)
         self.bots = tuple(c.name for c in conns)
@@ -61,6 +65,7 @@ class GameRun:
         self._interrupted = False
         self._hand_begin = 0  # index in state.events where the open hand's events begin
         self._scanned = 0  # events already scanned for HandEnded
+        self.move_times: list[float] = []  # per answered Decision: seconds from send to Move
 
     def interrupt(self) -> None:
         """End the game as INTERRUPTED at the next opportunity (arena shutdown)."""
@@ -76,20 +81,22 @@ class GameRun:
             conn.begin_game(self.game_id, self.inbox)
         try:
             try:
-                for seat, conn in enumerate(self.conns):
-                    start = game_start_pb(self.game_id, seat, self.bots, self.options, self.tc)
-                    await self._send(seat, start)
+                rng = self.rng_seeds or (None,) * len(self.conns)
+                await self._broadcast(
+                    [game_start_pb(self.game_id, s, self.bots, self.options, self.tc, rng[s]) for s in range(len(rng))]
+                )
                 while not state.is_terminal():
                     if self._interrupted:
                         raise _Interrupted
-                    seat = state.current_player()
-                    assert seat is not None
-                    action = await self._ask(state, seat, state.observation(seat))
+                    to_act = state.current_player()
+                    assert to_act is not None
+                    action = await self._ask(state, to_act, state.observation(to_act))
                     state.apply(action)
-                    actions.append(f"{seat} {action}")
+                    actions.append(f"{to_act} {text(action)}")
                     await self._announce_hand_ends(state)
-                outcome = state.outcome()
-                assert outcome is not None
+                final = state.outcome()
+                assert final is not None
+                outcome = final
                 reason = f"team {outcome.winner} reached {self.options.target}"
             except SeatFault as f:
                 outcome = self._outcome(state, f.termination, 1 - f.seat % 2, f.seat)
@@ -113,9 +120,11 @@ class GameRun:
             bots=self.bots,
             options=self.options,
             seed=self.seed,
+            rng_seeds=self.rng_seeds,
             time_control=self.tc,
             outcome=outcome,
             actions=tuple(actions),
+            move_times=tuple(self.move_times[: len(actions)]),
             duration=loop.time() - started,
             reason=reason,
             hands=len({e.hand for e in state.events if isinstance(e, ev.HandStarted)}),
@@ -131,60 +140,76 @@ class GameRun:
         conn = self.conns[seat]
         move_time, bank = self.tc.move_time, self._bank[seat]
         legal = obs.legal
-        texts = [str(a) for a in legal]
+        texts = [text(a) for a in legal]
         seq = conn.next_seq(self.game_id)
         msg = decision_pb(self.game_id, seq, obs, texts, move_time, bank)
         loop = asyncio.get_running_loop()
         start = loop.time()
-        deadline = start + move_time + bank
-        await self._send(seat, msg)
-        while True:
-            try:
-                async with asyncio.timeout_at(deadline):
+        try:
+            # One deadline covers sending the Decision and waiting for the Move.
+            async with asyncio.timeout_at(start + move_time + bank):
+                try:
+                    await conn.send(msg, bounded=False)
+                except ConnectionLost as exc:
+                    raise SeatFault(seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
+                while True:
                     item = await self.inbox.get()
-            except TimeoutError:
-                conn.outstanding = None
-                self._bank[seat] = 0.0
-                raise SeatFault(
-                    seat, Termination.TIMEOUT,
-                    f"ran out of time (no answer within {move_time:g} s move time + {bank:.3f} s bank)",
-                ) from None
-            if isinstance(item, Reply):
-                conn.outstanding = None
-                over = loop.time() - start - move_time
-                if over > 0:
-                    if over > bank:
-                        raise SeatFault(seat, Termination.TIMEOUT, f"answered after its time ({over - bank:.3f} s over)")
-                    self._bank[seat] = bank - over
-                return self._check(state, seat, item.move.action, legal, texts)
-            if isinstance(item, Bad):
-                raise SeatFault(self._seat_of[item.conn], Termination.PROTOCOL_ERROR, f"sent a bad message: {item.detail}")
-            if isinstance(item, Gone):
-                raise SeatFault(self._seat_of[item.conn], Termination.DISCONNECT, f"disconnected ({item.conn.close_reason})")
-            if isinstance(item, Interrupt):
-                raise _Interrupted
+                    if isinstance(item, Reply):
+                        reply = item
+                        break
+                    if isinstance(item, Bad):
+                        seat_ = self._seat_of[item.conn]
+                        raise SeatFault(seat_, Termination.PROTOCOL_ERROR, f"sent a bad message: {item.detail}")
+                    if isinstance(item, Gone):
+                        seat_ = self._seat_of[item.conn]
+                        raise SeatFault(seat_, Termination.DISCONNECT, f"disconnected ({item.conn.close_reason})")
+                    raise _Interrupted
+        except TimeoutError:
+            conn.outstanding = None
+            self._bank[seat] = 0.0
+            raise SeatFault(
+                seat, Termination.TIMEOUT,
+                f"ran out of time (no answer within {move_time:g} s move time + {bank:.3f} s bank)",
+            ) from None
+        conn.outstanding = None
+        took = loop.time() - start
+        self.move_times.append(took)
+        over = took - move_time
+        if over > 0:
+            if over > bank:  # late, but it came in before the deadline's timer ran
+                raise SeatFault(seat, Termination.TIMEOUT, f"answered after its time ({over - bank:.3f} s over)")
+            self._bank[seat] = bank - over
+        return self._check(state, seat, reply.move.action, legal, texts)
 
-    def _check(self, state: State, seat: int, text: str, legal: Sequence[Action], texts: list[str]) -> Action:
-        if text in texts:  # the normal case: canonical text, verbatim
-            return legal[texts.index(text)]
-        if not text.strip():
+    @staticmethod
+    def _check(state: State, seat: int, said: str, legal: Sequence[Action], texts: list[str]) -> Action:
+        """The legal action ``said`` names; a fault otherwise."""
+        if said in texts:  # the normal case: canonical text, verbatim
+            return legal[texts.index(said)]
+        if not said.strip():
             raise SeatFault(seat, Termination.PROTOCOL_ERROR, "sent an empty action")
         try:
-            action = Action.parse(text)
+            action = Action.parse(said)
         except ValueError as exc:
             raise SeatFault(seat, Termination.PROTOCOL_ERROR, f"sent a malformed action: {exc}") from None
         if action not in legal:
             why = state.why_illegal(action)
-            raise SeatFault(seat, Termination.ILLEGAL_ACTION, f"played {text!r}, which is not legal: {why}")
+            raise SeatFault(seat, Termination.ILLEGAL_ACTION, f"played {said!r}, which is not legal: {why}")
         return action  # legal, in a tolerated spelling (case, spaces)
 
     # --------------------------------------------------------------- telling
 
-    async def _send(self, seat: int, msg: pb.PlayResponse) -> None:
-        try:
-            await self.conns[seat].send(msg)
-        except ConnectionLost as exc:
-            raise SeatFault(seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
+    async def _broadcast(self, msgs: Sequence[pb.PlayResponse]) -> None:
+        """Send ``msgs[s]`` to seat ``s`` for every seat. The writes overlap:
+        each one waits for its own completion, not for the others'."""
+        results = await asyncio.gather(
+            *(self.conns[s].send(m) for s, m in enumerate(msgs)), return_exceptions=True
+        )
+        for seat, r in enumerate(results):
+            if isinstance(r, ConnectionLost):
+                raise SeatFault(seat, Termination.DISCONNECT, f"disconnected ({r})")
+            if isinstance(r, BaseException):
+                raise r
 
     async def _announce_hand_ends(self, state: State) -> None:
         events = state.events
@@ -193,8 +218,9 @@ class GameRun:
             if isinstance(e, ev.HandEnded):
                 chunk = events[self._hand_begin : i + 1]
                 self._hand_begin = i + 1
-                for seat in range(len(self.conns)):
-                    await self._send(seat, hand_end_pb(self.game_id, seat, e.hand, e.scores, chunk))
+                await self._broadcast(
+                    [hand_end_pb(self.game_id, seat, e.hand, e.scores, chunk) for seat in range(len(self.conns))]
+                )
         self._scanned = len(events)
 
     async def _finish(self, state: State, outcome: Outcome, reason: str) -> None:
@@ -202,14 +228,15 @@ class GameRun:
         every seat still connected."""
         rest = state.events[self._hand_begin :]
         cut_short = any(isinstance(e, ev.HandStarted) for e in rest)
-        for seat, conn in enumerate(self.conns):
-            if not conn.alive:
-                continue
+
+        async def close(seat: int, conn: Connection) -> None:
             if cut_short:
                 msg = hand_end_pb(self.game_id, seat, state.hands_played, outcome.scores, rest)
                 if not await conn.send_quietly(msg):
-                    continue
+                    return
             await conn.send_quietly(game_end_pb(self.game_id, seat, outcome, reason))
+
+        await asyncio.gather(*(close(s, c) for s, c in enumerate(self.conns) if c.alive))
 
     @staticmethod
     def _outcome(state: State, term: Termination, winner: int | None, faulty: int | None) -> Outcome:

@@ -35,11 +35,15 @@ class GameRecord:
     time_control: TimeControl
     outcome: Outcome  # termination, winner team, scores, hands played, faulty seat
     actions: tuple[str, ...]
+    # Seconds from sending each Decision to receiving its Move, aligned with
+    # ``actions`` (the round trip as the arena sees it; the clock uses the same).
+    move_times: tuple[float, ...]
     duration: float  # seconds, from the first GameStart to the GameEnd
     reason: str  # one line for humans
     # Hands dealt, including the one the game ended in (the engine's
     # ``outcome.hands_played`` counts only hands that ran to their end).
     hands: int = 0
+    rng_seeds: tuple[int, ...] | None = None  # the per-seat seeds given in GameStart, if any
 
     @property
     def termination(self) -> Termination:
@@ -82,6 +86,7 @@ class GameRecord:
             "bots": list(self.bots),
             "options": self.options.to_dict(),
             "seed": self.seed,
+            "rng_seeds": None if self.rng_seeds is None else list(self.rng_seeds),
             "time_control": {"move_time": self.time_control.move_time, "bank": self.time_control.bank},
             **self.outcome.to_dict(),
             "winner_bot": self.winner_bot,
@@ -90,4 +95,5 @@ class GameRecord:
             "reason": self.reason,
             "hands": self.hands,
             "actions": list(self.actions),
+            "move_times": [round(t, 6) for t in self.move_times],
         }

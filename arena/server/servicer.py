@@ -36,6 +36,12 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
         try:
             if await self._admit(conn):
                 await conn.closed.wait()
+                if conn.graceful and not reader.done():
+                    # Closed by the arena (shutdown): let the bot finish a write
+                    # in flight and half-close. Ending the call under a pending
+                    # client write fails that write and, with it, the client's
+                    # read of the Status just sent.
+                    await asyncio.wait({reader}, timeout=self.arena.close_grace)
         finally:
             conn.drop("stream ended")
             self.arena.pool.remove(conn)
@@ -66,7 +72,7 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
         )
         return await conn.send_quietly(pb.PlayResponse(welcome=welcome))
 
-    def _judge(self, hello: pb.Hello) -> tuple["pb.StatusCode.ValueType", str] | None:
+    def _judge(self, hello: pb.Hello) -> tuple[pb.StatusCode, str] | None:
         """Why this Hello is refused, or None to admit it."""
         if hello.protocol_version != PROTOCOL_VERSION:
             return (
@@ -86,7 +92,7 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
         return None
 
     @staticmethod
-    async def _reject(conn: Connection, code: "pb.StatusCode.ValueType", message: str) -> bool:
+    async def _reject(conn: Connection, code: pb.StatusCode, message: str) -> bool:
         await conn.send_quietly(status_pb(code, message, closing=True))
-        conn.close(f"rejected: {message}")
+        conn.drop(f"rejected: {message}")
         return False

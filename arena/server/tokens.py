@@ -29,8 +29,9 @@ class TokenFileError(ValueError):
 
 
 def new_token() -> str:
-    """A fresh random token (32 URL-safe characters)."""
-    return secrets.token_urlsafe(24)
+    """A fresh random token: 32 hex digits (128 bits). Hex, so it never starts
+    with '-' and passes as a command-line argument."""
+    return secrets.token_hex(16)
 
 
 def check_name(name: str) -> str:

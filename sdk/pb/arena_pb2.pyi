@@ -1,3 +1,4 @@
+# mypy: ignore-errors
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -138,18 +139,20 @@ class SeatInfo(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., team: _Optional[int] = ..., bot_name: _Optional[str] = ...) -> None: ...
 
 class GameStart(_message.Message):
-    __slots__ = ("game_id", "seat", "seats", "options", "time_control")
+    __slots__ = ("game_id", "seat", "seats", "options", "time_control", "rng_seed")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     TIME_CONTROL_FIELD_NUMBER: _ClassVar[int]
+    RNG_SEED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seat: int
     seats: _containers.RepeatedCompositeFieldContainer[SeatInfo]
     options: VariantOptions
     time_control: TimeControl
-    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., options: _Optional[_Union[VariantOptions, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ...) -> None: ...
+    rng_seed: int
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[SeatInfo, _Mapping]]] = ..., options: _Optional[_Union[VariantOptions, _Mapping]] = ..., time_control: _Optional[_Union[TimeControl, _Mapping]] = ..., rng_seed: _Optional[int] = ...) -> None: ...
 
 class SeatAction(_message.Message):
     __slots__ = ("seat", "action")

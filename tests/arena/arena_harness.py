@@ -4,23 +4,27 @@ loop, and real bot subprocesses (``sys.executable -m MODULE``). No mocks."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-import pytest
-
 from arena.engine.options import make_options
-from arena.server import Arena, GameRecord, TimeControl
+from arena.server import Arena, BotUnavailableError, GameRecord, TimeControl
 
 T = TypeVar("T")
 REPO = Path(__file__).resolve().parents[2]
 FAST = TimeControl(move_time=1.0, bank=5.0)
+
+
+class BotExited(AssertionError):
+    """A bot process did not connect; the message carries its stderr."""
 
 
 class BotProc:
@@ -50,45 +54,62 @@ class BotProc:
             self.proc.wait(5)
 
 
+_spawned = 0
+
+
+def spawn_bot(log_dir: Path, module: str, address: str, name: str, token: str, *extra: str) -> BotProc:
+    """``python -m MODULE`` against ``address`` (an arena may or may not be there)."""
+    global _spawned
+    _spawned += 1
+    args = [sys.executable, "-m", module, "--address", address, f"--token={token}", "--name", name, *extra]
+    return BotProc(args, log_dir, f"{name}-{_spawned}")
+
+
 class Harness:
     """An ``Arena`` running in its own thread; the tests drive it synchronously."""
 
-    def __init__(self, log_dir: Path, **arena_options: Any) -> None:
+    def __init__(self, log_dir: Path, address: str = "127.0.0.1:0", **arena_options: Any) -> None:
         self.log_dir = log_dir
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="arena-loop", daemon=True)
         self.thread.start()
         self.arena = Arena(**arena_options)
-        self.port = self.call(self.arena.start("127.0.0.1:0"))
+        self.port = self.call(self.arena.start(address))
         self.address = f"127.0.0.1:{self.port}"
         self.procs: list[BotProc] = []
 
     def call(self, coro: Coroutine[Any, Any, T], timeout: float = 120.0) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
-    def submit(self, coro: Coroutine[Any, Any, T]) -> "asyncio.Future[T]":
-        return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.loop))  # type: ignore[return-value]
+    def submit(self, coro: Coroutine[Any, Any, T]) -> "concurrent.futures.Future[T]":
+        """Start ``coro`` on the arena's loop; ``.result(timeout)`` waits for it."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)
 
-    def token(self, name: str) -> str:
+    def token(self, name: str, token: str | None = None) -> str:
         async def add() -> str:
-            return self.arena.add_token(name)
+            return self.arena.add_token(name, token)
 
         return self.call(add())
 
     def spawn(self, module: str, name: str, *extra: str, token: str | None = None, streams: int = 1) -> BotProc:
         tok = token if token is not None else self.token(name)
-        args = [sys.executable, "-m", module, "--address", self.address, "--token", tok, "--name", name,
-                "--streams", str(streams), *extra]
-        proc = BotProc(args, self.log_dir, f"{name}-{len(self.procs)}")
+        proc = spawn_bot(self.log_dir, module, self.address, name, tok, "--streams", str(streams), *extra)
         self.procs.append(proc)
         return proc
 
     def wait_for(self, names: Sequence[str] | dict[str, int], procs: Sequence[BotProc] = (), timeout: float = 20.0) -> None:
-        try:
-            self.call(self.arena.wait_for_bots(names, timeout), timeout + 5)
-        except Exception as exc:
-            logs = "\n".join(f"--- {p.args[2]} exit={p.proc.poll()}\n{p.stderr()}" for p in procs)
-            pytest.fail(f"{exc}\n{logs}")
+        """Wait until the bots are connected; fail at once, with their stderr,
+        if one of ``procs`` exits first."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                self.call(self.arena.wait_for_bots(names, 0.1), 10)
+                return
+            except BotUnavailableError as exc:
+                dead = [p for p in procs if not p.alive()]
+                if dead or time.monotonic() > deadline:
+                    logs = "\n".join(f"--- {p.args[2]} exit={p.proc.poll()}\n{p.stderr()}" for p in procs)
+                    raise BotExited(f"{exc}\n{logs}") from None
 
     def play(
         self,

@@ -66,3 +66,32 @@ def test_a_bot_can_play_itself_on_two_streams(harness: Harness) -> None:
     r = harness.play("good-a", "good-a", "argentino", seed=5, target=9)
     assert r.termination is Termination.TARGET_REACHED, r.reason
     replay(r)
+
+
+
+def test_four_seats_work_too(harness: Harness) -> None:
+    """Only 2 seats are required over the network; team games are not ruled
+    out: two streams of each good bot fill the four seats."""
+    from arena.engine.options import make_options
+
+    bots = ("good-a", "good-b", "good-a", "good-b")
+    opts = make_options("argentino", {"seats": 4, "target": 15})
+    r = harness.call(harness.arena.play_seats(bots, opts, seed=4))
+    assert r.termination is Termination.TARGET_REACHED, r.reason
+    assert r.bots == bots
+    replay(r)
+
+
+def test_rng_seeds_make_a_game_repeatable(harness: Harness) -> None:
+    """GameStart carries a per-seat seed; the random bot reseeds from it, so the
+    same deal seed and rng seeds replay the same game on any stream."""
+    from arena.engine.options import make_options
+
+    opts = make_options("uruguayo", {"target": 15})
+    runs = [
+        harness.call(harness.arena.play_game("good-a", "good-b", opts, 77, rng_seeds=(5, 6))) for _ in range(3)
+    ]
+    assert all(r.rng_seeds == (5, 6) for r in runs)
+    assert runs[0].actions == runs[1].actions == runs[2].actions
+    other = harness.call(harness.arena.play_game("good-a", "good-b", opts, 77, rng_seeds=(5, 7)))
+    assert other.actions != runs[0].actions

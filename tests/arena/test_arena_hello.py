@@ -4,6 +4,7 @@ exits with a one-line error and a non-zero code."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import grpc
 
@@ -36,21 +37,22 @@ def test_wrong_protocol_version_is_rejected(harness: Harness) -> None:
 
 
 def test_name_taken_by_another_token(harness: Harness) -> None:
-    first = harness.spawn("sample_bots.random_bot", "popular", token=harness.token("popular"))
+    token = harness.token("popular")
+    first = harness.spawn("sample_bots.random_bot", "popular", token=token)
     harness.wait_for(["popular"], [first])
     second = harness.spawn("sample_bots.random_bot", "popular", token=harness.token("popular"))
     assert second.wait() == 2
     assert "bot name 'popular' is already connected with another token" in second.stderr()
     assert first.alive()
     # More streams with the first token are fine.
-    third = harness.spawn("sample_bots.random_bot", "popular", token=first.args[first.args.index("--token") + 1])
+    third = harness.spawn("sample_bots.random_bot", "popular", token=token)
     harness.wait_for({"popular": 2}, [third])
 
 
 def test_first_message_must_be_a_hello(harness: Harness) -> None:
     async def talk() -> list[pb.PlayResponse]:
         async with grpc.aio.insecure_channel(harness.address) as channel:
-            call = pb_grpc.ArenaServiceStub(channel).Play()
+            call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
             await call.write(pb.PlayRequest(move=pb.Move(game_id="x", seq=1, action="mazo")))
             out = []
             async for msg in call:
@@ -69,7 +71,7 @@ def test_unsolicited_move_outside_a_game_is_only_a_warning(harness: Harness) -> 
 
     async def talk() -> tuple[pb.PlayResponse, pb.PlayResponse]:
         async with grpc.aio.insecure_channel(harness.address) as channel:
-            call = pb_grpc.ArenaServiceStub(channel).Play()
+            call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
             await call.write(pb.PlayRequest(hello=pb.Hello(bot_name="chatty", protocol_version=1, token=token)))
             welcome = await call.read()
             await call.write(pb.PlayRequest(move=pb.Move(game_id="g", seq=7, action="mazo")))
@@ -81,3 +83,18 @@ def test_unsolicited_move_outside_a_game_is_only_a_warning(harness: Harness) -> 
     assert welcome.welcome.bot_name == "chatty" and welcome.welcome.protocol_version == 1
     assert warning.status.code == pb.STATUS_CODE_PROTOCOL_ERROR and not warning.status.closing
     assert "no game in progress" in warning.status.message
+
+
+def test_silent_stream_gets_a_bad_hello_after_the_hello_timeout(log_dir: Path) -> None:
+    h = Harness(log_dir, hello_timeout=0.3)
+    try:
+        async def talk() -> list[pb.PlayResponse]:
+            async with grpc.aio.insecure_channel(h.address) as channel:
+                call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
+                return [msg async for msg in call]
+
+        replies = asyncio.run(talk())
+        assert [r.status.code for r in replies] == [pb.STATUS_CODE_BAD_HELLO]
+        assert replies[0].status.message == "no Hello within 0.3 s" and replies[0].status.closing
+    finally:
+        h.close()

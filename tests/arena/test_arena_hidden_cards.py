@@ -74,6 +74,7 @@ def test_no_seat_sees_unplayed_cards_of_another(harness: Harness, tmp_path: Path
     for p in procs:
         p.kill()
 
+    dealt = {gid: dealt_per_hand(r) for gid, r in records.items()}
     checked = shown = 0
     for name, path in files.items():
         seat_of: dict[str, int] = {}
@@ -87,7 +88,7 @@ def test_no_seat_sees_unplayed_cards_of_another(harness: Harness, tmp_path: Path
             if kind not in ("decision", "hand_end") or game_id not in records:
                 continue
             seat = seat_of[game_id]
-            bad = leaks(msg, seat, dealt_per_hand(records[game_id]))
+            bad = leaks(msg, seat, dealt[game_id])
             assert not bad, f"{name} (seat {seat}) saw {sorted(bad)} in {kind}: {body}"
             checked += 1
             shown += len(body.get("shown", []))

@@ -66,3 +66,26 @@ def test_bots_fast_observation_matches_engine(variant: str) -> None:
                 fast = fast_observation(state, s)
                 assert fast == full.__class__(**{**{f: getattr(full, f) for f in full.__slots__}, "events": ()})
             state.apply(bots[seat].choose(state.observation(seat)))
+
+
+class _Recorder(HeuristicBot):
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.kinds: list[str] = []
+
+    def choose(self, obs):  # type: ignore[no-untyped-def]
+        a = super().choose(obs)
+        self.kinds.append(a.kind.value)
+        return a
+
+
+def test_bots_heuristic_never_goes_to_the_mazo_and_calls_bets() -> None:
+    recorders = []
+    for seed in range(20):
+        pair = [_Recorder(seed), _Recorder(seed + 100)]
+        recorders += pair
+        play_game(pair, "argentino", seed)
+    kinds = [k for r in recorders for k in r.kinds]
+    assert "mazo" not in kinds
+    for k in ("truco", "quiero", "no_quiero", "envido", "flor"):
+        assert k in kinds, k
