@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -234,6 +235,18 @@ async def _keep_stream(
         backoff = min(backoff * 2, 5.0)
 
 
+class _ParentGone(Exception):
+    """The arena process that launched this bot is gone: stop playing."""
+
+
+async def _watch_parent(pid: int) -> None:
+    # A bot launched by an arena (TRUCO_ARENA_PARENT_PID) must not outlive it,
+    # even when the arena was killed with SIGKILL and could not stop it.
+    while os.getppid() == pid:
+        await asyncio.sleep(0.5)
+    raise _ParentGone()
+
+
 async def run_async(
     bot: BotSource,
     address: str = DEFAULT_ADDRESS,
@@ -266,13 +279,16 @@ async def run_async(
             tasks = [
                 asyncio.ensure_future(_keep_stream(channel, session_maker(i), settings)) for i in range(streams)
             ]
+            parent = os.environ.get("TRUCO_ARENA_PARENT_PID", "")
+            if parent.isdigit():
+                tasks.append(asyncio.ensure_future(_watch_parent(int(parent))))
             done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
             for t in pending:
                 t.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
             for t in done:
                 exc = t.exception()
-                if exc is not None:
+                if exc is not None and not isinstance(exc, _ParentGone):
                     raise exc
     finally:
         if executor is not None:

@@ -39,7 +39,8 @@ async def launch(name: str, command: tuple[str, ...], address: str, token: str, 
     log = open(log_path, "ab")
     argv = _resolve(command) + ["--address", address, "--token", token, "--name", name,
                                 "--streams", str(streams)]
-    env = dict(os.environ, TRUCO_ARENA_ADDRESS=address, TRUCO_ARENA_TOKEN=token, TRUCO_ARENA_NAME=name)
+    env = dict(os.environ, TRUCO_ARENA_ADDRESS=address, TRUCO_ARENA_TOKEN=token, TRUCO_ARENA_NAME=name,
+               TRUCO_ARENA_PARENT_PID=str(os.getpid()))  # the SDK exits when this process is gone
     try:
         proc = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log, env=env,
