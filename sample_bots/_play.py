@@ -17,8 +17,27 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from arena.engine import Game
-from sdk.bot import Bot, GameInfo
+from arena.engine import Action, Card, Game
+from arena.engine import events as ev
+from sdk.bot import Bot, GameInfo, HandSummary
+
+
+def _summary(seat: int, number: int, scores: tuple[int, int], events: Sequence[ev.Event]) -> HandSummary:
+    shown: list[tuple[int, tuple[Card, ...]]] = []
+    history: list[tuple[int, Action]] = []
+    winners: list[int | None] = []
+    lines: list[str] = []
+    for e in events:
+        if e.private_to is not None and e.private_to != seat:
+            continue
+        lines.append(str(e))
+        if isinstance(e, ev.Acted):
+            history.append((e.seat, e.action))
+        elif isinstance(e, ev.TrickWon):
+            winners.append(e.team)
+        elif isinstance(e, ev.Shown):
+            shown.append((e.seat, e.cards))
+    return HandSummary(number, scores, tuple(shown), tuple(history), tuple(winners), tuple(lines))
 
 
 class IllegalChoice(AssertionError):
@@ -56,6 +75,25 @@ def play_game(
         bot.on_game_info(GameInfo(game_id, i, game.options, names, 10.0, 60.0))
         bot.on_game_start(game_id, i, variant)
     n = 0
+    hand_begin = scanned = 0
+    wants = [type(b).on_hand_end is not Bot.on_hand_end for b in bots]
+
+    def announce(upto: int, final: bool) -> None:
+        # Like the arena: one HandSummary per HandEnded event (and for the hand
+        # the game's end cut short), from that hand's slice of the event log.
+        nonlocal hand_begin, scanned
+        events = state.events
+        for i in range(scanned, upto):
+            e = events[i]
+            if isinstance(e, ev.HandEnded) or (final and i == upto - 1 and hand_begin < upto):
+                chunk = events[hand_begin:i + 1]
+                hand_begin = i + 1
+                number = e.hand if isinstance(e, ev.HandEnded) else state.hands_played
+                for seat_, bot_ in enumerate(bots):
+                    if wants[seat_]:
+                        bot_.on_hand_end(game_id, _summary(seat_, number, (state.scores[0], state.scores[1]), chunk))
+        scanned = upto
+
     while not state.is_terminal():
         to_act = state.current_player()
         assert to_act is not None
@@ -69,6 +107,8 @@ def play_game(
                 f"legal: {[str(a) for a in legal]}; history: {[f'{s} {a}' for s, a in obs.history]}"
             )
         state.apply(action)
+        if any(wants):
+            announce(len(state.events), state.is_terminal())
         n += 1
         if n > max_actions:
             raise AssertionError(f"{variant} seed {seed}: game did not end after {max_actions} actions")

@@ -42,7 +42,7 @@ from arena.engine import hierarchy
 from arena.engine.actions import Action, Kind
 from arena.engine.cards import DECK, Card
 from arena.engine.observation import Observation, PendingCall
-from sdk.bot import Bot, GameInfo
+from sdk.bot import Bot, GameInfo, HandSummary
 
 from .heuristic import DEFAULT_PARAMS, Params, decide
 
@@ -199,6 +199,10 @@ class SimulationBot(Bot):
         self.margin = margin
         self._games: dict[tuple[str, int], Game] = {}
         self._time_cap_ms = float("inf")
+        # How often the rival's decisions match the model's (from hands whose
+        # cards were all revealed); prior 3.6 of 4.
+        self._agree = [3.6, 4.0]
+        self._hand: tuple[int, Observation] | None = None
         self.stats: dict[str, float] = {"decisions": 0, "searched": 0, "fallbacks": 0, "worlds": 0, "tries": 0,
                                         "relaxed": 0, "seconds": 0.0}
 
@@ -211,6 +215,64 @@ class SimulationBot(Bot):
         # never use more than a fifth of the per-move clock
         if info.move_time > 0:
             self._time_cap_ms = info.move_time * 1000 / 5
+
+    def on_game_start(self, game_id: str, seat: int, variant: str) -> None:
+        self._agree = [3.6, 4.0]
+        self._hand = None
+
+    def on_hand_end(self, game_id: str, hand: HandSummary) -> None:
+        """Learn how model-like the rival is from a hand where all of its
+        cards became known (played or shown)."""
+        if self._hand is None or self._hand[0] != hand.hand_number:
+            return
+        obs = self._hand[1]
+        self._hand = None
+        if obs.seats != 2 or len(obs.hand_seats) != 2:
+            return
+        opp = 1 - obs.seat
+        if any(s == opp and a.kind is Kind.MAZO for s, a in hand.history):
+            self._agree[1] += 2  # the model never goes to the mazo
+            return
+        cards: list[Card] = []
+        for s, a in hand.history:
+            if s == opp and a.kind is Kind.PLAY and a.card is not None and a.card not in cards:
+                cards.append(a.card)
+        for s, shown in hand.shown:
+            if s == opp:
+                cards += [c for c in shown if c not in cards]
+        if len(cards) != 3:
+            return
+        game = self._game(obs)
+        deal = Deal((obs.dealt, tuple(cards)) if obs.seat == 0 else (tuple(cards), obs.dealt), obs.up_card)
+        st = game.new_state(deals=[deal], scores=obs.hand_start_scores, mano=obs.mano)
+        rng = random.Random(0)
+        rank = hierarchy.table(obs.variant, obs.up_card).rank
+        agree = total = 0
+        for s, a in hand.history:
+            if st.current_player() != s:
+                return
+            if s == opp and len(st.legal_actions()) > 1:
+                pred = decide(fast_observation(st, s), rng, self.params, self.flor_on, self.falta_mode)
+                total += 1
+                if pred.kind is Kind.PLAY and a.kind is Kind.PLAY:
+                    assert pred.card is not None and a.card is not None
+                    agree += rank[pred.card.index] == rank[a.card.index]
+                else:
+                    agree += _cls(pred) == _cls(a)
+            try:
+                st.apply(a)
+            except IllegalAction:
+                return
+        self._agree[0] += agree
+        self._agree[1] += total
+
+    def _model_trust(self) -> tuple[float, float]:
+        """(weight of a world where the model disagrees with a rival decision,
+        chance that the rival acts at random in a rollout)."""
+        a = self._agree[0] / self._agree[1]
+        mismatch = min(1.0, max(self.mismatch, (1.0 - a) / max(a, 1e-6)))
+        noise = min(0.5, max(0.0, 0.85 - a))
+        return mismatch, noise
 
     # ----------------------------------------------------------------- helpers
 
@@ -254,6 +316,7 @@ class SimulationBot(Bot):
         if len(legal) == 1:
             return legal[0]
         base = self._heuristic(obs, self.rng)
+        self._hand = (obs.hand_number, obs)
         if len(obs.hand_seats) != 2 or obs.seats != 2:
             self.stats["fallbacks"] += 1
             return base
@@ -272,7 +335,8 @@ class SimulationBot(Bot):
         limit = self.worlds if self.worlds is not None else self.max_worlds
         max_tries = 40 * limit + 200
         budget = min(self.time_ms, self._time_cap_ms)
-        soft = self.mismatch if self.infer else 1.0
+        mismatch, noise = self._model_trust()
+        soft = mismatch if self.infer else 1.0
         relax_at = 40
         while n < limit and tries < max_tries:
             if self.worlds is None and tries & 3 == 0:
@@ -292,7 +356,7 @@ class SimulationBot(Bot):
             n += 1
             seed = self.rng.getrandbits(32)
             for i, a in enumerate(cands):
-                values[i].append(self._evaluate(obs, game, deal, a, seed, me, wt))
+                values[i].append(self._evaluate(obs, game, deal, a, seed, me, wt, noise))
         self.stats["tries"] += tries
         if n < 3:
             self.stats["fallbacks"] += 1
@@ -377,7 +441,7 @@ class SimulationBot(Bot):
     # ------------------------------------------------------------ evaluation
 
     def _evaluate(self, obs: Observation, game: Game, deal: Deal, action: Action, seed: int,
-                  me: int, wt: tuple[tuple[float, ...], ...]) -> float:
+                  me: int, wt: tuple[tuple[float, ...], ...], noise: float = 0.0) -> float:
         st = game.new_state(deals=[deal], scores=obs.hand_start_scores, mano=obs.mano)
         for _, a in obs.history:
             st.apply(a)
@@ -388,6 +452,9 @@ class SimulationBot(Bot):
             s = st.current_player()
             if s is None:
                 break
+            if noise and s != obs.seat and rng.random() < noise:
+                st.apply(rng.choice(st.legal_actions()))
+                continue
             st.apply(decide(fast_observation(st, s), rng, p, flor_on, falta))
         if st.winner is not None:
             return 1.0 if st.winner == me else 0.0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from arena.engine.actions import Action
@@ -45,6 +46,10 @@ class Bot:
 
     name: str = "bot"
     version: str = "0.1.0"
+    # The bot's own randomness. Before every game the SDK replaces it with
+    # random.Random(GameStart.rng_seed), so a tournament replays identically
+    # whether its games run one at a time or many at once.
+    rng: random.Random = random.Random()
 
     def choose(self, obs: Observation) -> Action:
         raise NotImplementedError

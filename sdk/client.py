@@ -15,6 +15,7 @@ import asyncio
 import concurrent.futures
 import json
 import os
+import random
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -172,6 +173,8 @@ class StreamSession:
             self.connected = True
         elif kind == "game_start":
             g = msg.game_start
+            if g.HasField("rng_seed"):
+                self.bot.rng = random.Random(g.rng_seed)
             if self._wants_info:
                 self.bot.on_game_info(convert.game_info(g))
             self.bot.on_game_start(g.game_id, g.seat, g.options.variant)

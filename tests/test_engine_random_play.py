@@ -24,7 +24,7 @@ CONFIGS = [
     ("uruguayo", 2),
     ("venezolano", 2),
 ]
-GAMES = 2500  # per configuration
+GAMES = 5000  # per configuration
 LEAK_GAMES = 150  # games per configuration whose every observation is inspected
 _CARD_TEXT = re.compile(r"(?<![0-9])(1[0-2]|[1-7])([EBOC])(?![A-Za-z0-9])")
 
