@@ -82,10 +82,10 @@ def test_rule_scenario(path: Path) -> None:
     scenario = load_scenario(data)
 
     if "error" in expect:
-        with pytest.raises(IllegalActionError) as excinfo:
+        with pytest.raises(IllegalActionError) as illegal:
             result = play_scenario(scenario)
             pytest.fail(f"{desc}\nexpected an illegal action, got {_short(result)}")
-        message = str(excinfo.value)
+        message = str(illegal.value)
         assert "\n" not in message.strip(), message
         assert expect["error"] in message, f"{desc}\nmessage: {message}"
         return

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.ratings import GameRecord
 from arena.results.tables import render, to_records, views
 from arena.tournament.store import GameRow, ResultsStore, StoreError
 
@@ -40,7 +41,7 @@ def test_open_existing_rejects_a_missing_file(tmp_path: Path) -> None:
         ResultsStore.open_existing(tmp_path / "nope.sqlite")
 
 
-def _records() -> list:
+def _records() -> list[GameRecord]:
     rows = [
         _row("1", 0, "a", "b", "a"), _row("2", 1, "b", "a", "a"),
         _row("3", 2, "a", "c", "a"), _row("4", 3, "c", "a", "c"),

@@ -38,7 +38,11 @@ def _config(tmp_path: Path, *, games: int = 4, target: int = 9, concurrency: int
     return path
 
 
-def _rows(db: Path) -> list[tuple]:
+Row = tuple[str, str, str, int, int, int, "str | None", str, tuple[str, ...]]
+
+
+def _rows(db: Path) -> list[Row]:
+    """What must not depend on how the games were run (no timings)."""
     with ResultsStore.open_existing(db) as store:
         return [(r.game_key, r.bot0, r.bot1, r.seed, r.score0, r.score1, r.winner, r.termination, r.actions)
                 for r in store.games()]
