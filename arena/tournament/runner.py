@@ -81,56 +81,109 @@ async def run_tournament(
         return RunSummary(len(schedule), len(done), 0, 0.0)
     arena = Arena(config.tokens)
     await arena.start(config.address)
-    address = f"127.0.0.1:{arena.port}" if config.address.startswith(("127.", "localhost", "0.0.0.0", "[::]")) \
-        else config.address.rsplit(":", 1)[0] + f":{arena.port}"
-    launched: list[LaunchedBot] = []
+    host = config.address.rsplit(":", 1)[0]
+    address = f"{'127.0.0.1' if host in ('0.0.0.0', '[::]', '') else host}:{arena.port}"
+    streams = min(config.concurrency, len(todo))
+    bots = Supervisor(arena, config, address, streams, log_dir)
     bar = Progress(len(schedule), len(schedule) - len(todo), enabled=progress)
+    tc = TimeControl(config.time_control.move_seconds, config.time_control.bank_seconds)
+    queue: asyncio.Queue[tuple[int, ScheduledGame]] = asyncio.Queue()
+    for item in todo:
+        queue.put_nowait(item)
+
+    async def worker() -> None:
+        while not queue.empty():
+            seq, game = queue.get_nowait()
+            rec = await _play(arena, bots, game, config, tc, connect_timeout)
+            if rec.winner_team is None:  # interrupted: not a result, played again on resume
+                store.record_interrupted(game.key, rec.reason)
+                continue
+            store.record(_row(game, seq, rec))
+            bar.advance()
+
     try:
-        streams = min(config.concurrency, len(todo))
-        for bot in config.bots:
-            if bot.command is not None:
-                token = arena.add_token(bot.name)
-                launched.append(await launch(bot.name, bot.command, address, token, streams, log_dir))
-        await _wait_for_bots(arena, config, launched, streams, connect_timeout)
-        tc = TimeControl(config.time_control.move_seconds, config.time_control.bank_seconds)
-        queue: asyncio.Queue[tuple[int, ScheduledGame]] = asyncio.Queue()
-        for item in todo:
-            queue.put_nowait(item)
-
-        async def worker() -> None:
-            while True:
-                try:
-                    seq, game = queue.get_nowait()
-                except asyncio.QueueEmpty:
-                    return
-                rec = await arena.play_game(
-                    game.bot0, game.bot1, config.options, game.seed, tc, game_id=game.key,
-                    acquire_timeout=connect_timeout,
-                    rng_seeds=(derive(config.seed, game.key, 0), derive(config.seed, game.key, 1)),
-                )
-                if rec.winner_team is None:  # interrupted: not a result, played again on resume
-                    store.record_interrupted(game.key, rec.reason)
-                    continue
-                store.record(_row(game, seq, rec))
-                bar.advance()
-
-        workers = [asyncio.create_task(worker()) for _ in range(config.concurrency)]
+        await bots.start()
+        await _wait_for_bots(arena, config, bots, connect_timeout)
+        workers = [asyncio.create_task(worker()) for _ in range(streams)]
         try:
             await asyncio.gather(*workers)
         finally:
             for w in workers:
                 w.cancel()
             await asyncio.gather(*workers, return_exceptions=True)
-    except BotUnavailableError as exc:
-        raise TournamentError(str(exc)) from None
     finally:
         await arena.stop(grace=0)
-        await asyncio.gather(*(stop(b) for b in launched))
+        await bots.stop()
     return RunSummary(len(schedule), len(done), len(todo), time.monotonic() - t0)
 
 
-async def _wait_for_bots(arena: Arena, config: TournamentConfig, launched: list[LaunchedBot],
-                         streams: int, timeout: float) -> None:
+async def _play(arena: Arena, bots: "Supervisor", game: ScheduledGame, config: TournamentConfig,
+                tc: TimeControl, timeout: float) -> ArenaRecord:
+    """Play one game, restarting a launched bot that crashed in the meantime."""
+    deadline = time.monotonic() + timeout
+    while True:
+        await bots.revive((game.bot0, game.bot1))
+        try:
+            return await arena.play_game(
+                game.bot0, game.bot1, config.options, game.seed, tc, game_id=game.key,
+                acquire_timeout=min(2.0, max(0.1, deadline - time.monotonic())),
+                rng_seeds=(derive(config.seed, game.key, 0), derive(config.seed, game.key, 1)),
+            )
+        except BotUnavailableError:
+            if time.monotonic() >= deadline:
+                raise TournamentError(
+                    f"game {game.key}: {game.bot0} and {game.bot1} were not both available within {timeout:g} s"
+                ) from None
+
+
+class Supervisor:
+    """The bot processes of a tournament. A launched bot that dies (and so
+    loses the game it was in) is started again, at most ``max_restarts``
+    times, so one crash costs one game rather than the tournament."""
+
+    def __init__(self, arena: Arena, config: TournamentConfig, address: str, streams: int, log_dir: Path,
+                 max_restarts: int = 3) -> None:
+        self.arena, self.config, self.address = arena, config, address
+        self.streams, self.log_dir, self.max_restarts = streams, log_dir, max_restarts
+        self.running: dict[str, LaunchedBot] = {}
+        self.restarts: dict[str, int] = {}
+        self._lock = asyncio.Lock()
+
+    async def start(self) -> None:
+        for bot in self.config.bots:
+            if bot.command is not None:
+                await self._launch(bot.name, bot.command)
+
+    async def _launch(self, name: str, command: tuple[str, ...]) -> None:
+        token = self.arena.add_token(name)
+        self.running[name] = await launch(name, command, self.address, token, self.streams, self.log_dir)
+
+    def exited(self) -> list[LaunchedBot]:
+        return [b for b in self.running.values() if b.exited]
+
+    async def revive(self, names: tuple[str, ...]) -> None:
+        async with self._lock:
+            for name in names:
+                bot = self.running.get(name)
+                if bot is None or not bot.exited:
+                    continue
+                n = self.restarts.get(name, 0)
+                if n >= self.max_restarts:
+                    raise TournamentError(
+                        f"bot {name} exited {n + 1} times (last exit code {bot.process.returncode}); "
+                        f"see {bot.log_path}")
+                self.restarts[name] = n + 1
+                log.warning("bot %s exited with code %s; starting it again", name, bot.process.returncode)
+                await stop(bot)
+                spec = next(b for b in self.config.bots if b.name == name)
+                assert spec.command is not None
+                await self._launch(name, spec.command)
+
+    async def stop(self) -> None:
+        await asyncio.gather(*(stop(b) for b in self.running.values()))
+
+
+async def _wait_for_bots(arena: Arena, config: TournamentConfig, bots: Supervisor, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     need = {b.name for b in config.bots}
     while True:
@@ -138,8 +191,8 @@ async def _wait_for_bots(arena: Arena, config: TournamentConfig, launched: list[
         missing = [n for n in need if n not in status]
         if not missing:
             return
-        for b in launched:
-            if b.exited and b.name in missing:
+        for b in bots.exited():
+            if b.name in missing:
                 tail = b.log_path.read_text(errors="replace").strip().splitlines()[-1:] or ["no output"]
                 raise TournamentError(
                     f"bot {b.name} exited with code {b.process.returncode} before connecting: {tail[0]}"

@@ -141,3 +141,36 @@ def test_arena_killed_mid_tournament_then_resumed_records_each_game_once(tmp_pat
     keys = [r[0] for r in rows]
     assert len(keys) == len(set(keys)) == scheduled
     assert set(keys) == {g.key for g in schedule_of(load_config(cfg))}
+
+
+def test_a_bot_that_crashes_loses_that_game_and_is_restarted(tmp_path: Path) -> None:
+    path = tmp_path / "crash.toml"
+    path.write_text("\n".join([
+        'variant = "argentino"', "games_per_pairing = 4", "seed = 3",
+        "[[bots]]", 'name = "crasher"', 'command = "python -m sample_bots.misbehaving --mode exit --at 3"',
+        "[[bots]]", 'name = "steady"', f'command = "{RANDOM}"',
+    ]) + "\n")
+    res = CliRunner().invoke(main, ["tournament", "run", str(path), "--no-progress", "--json"])
+    assert res.exit_code == 0, res.output
+    with ResultsStore.open_existing(path.with_suffix(".sqlite")) as store:
+        rows = list(store.games())
+    # Every process of the crasher dies at its 3rd decision: each game is a loss by disconnect.
+    assert len(rows) == 4
+    assert all(r.termination == "disconnect" and r.faulty_bot == "crasher" and r.winner == "steady" for r in rows)
+    failures = json.loads(CliRunner().invoke(
+        main, ["standings", str(path.with_suffix(".sqlite")), "--view", "failures", "--json"]).stdout)
+    assert {r["bot"]: r["disconnects"] for r in failures["failures"]["rows"]} == {"crasher": 4, "steady": 0}
+
+
+def test_a_bot_that_keeps_crashing_stops_the_tournament_with_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "dies.toml"
+    path.write_text("\n".join([
+        'variant = "argentino"', "games_per_pairing = 20", "seed = 3",
+        "[[bots]]", 'name = "crasher"', 'command = "python -m sample_bots.misbehaving --mode exit --at 1"',
+        "[[bots]]", 'name = "steady"', f'command = "{RANDOM}"',
+    ]) + "\n")
+    res = CliRunner().invoke(main, ["tournament", "run", str(path), "--no-progress"])
+    assert res.exit_code == 1
+    assert "crasher exited" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    with ResultsStore.open_existing(path.with_suffix(".sqlite")) as store:
+        assert store.count() == 4  # the games played before it gave up are kept
