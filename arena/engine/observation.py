@@ -53,7 +53,9 @@ class Observation:
     events: tuple[str, ...]  # the public log of this hand, human-readable
 
 
-def observe(state: "State", seat: int) -> Observation:
+def observe(state: "State", seat: int, log: bool = True) -> Observation:
+    """``seat``'s view of ``state``. ``log=False`` leaves ``events`` empty: the
+    text log is the costly part, and searching bots do not read it."""
     h = state.hand
     pending: PendingCall | None = None
     c = h.contest
@@ -78,8 +80,7 @@ def observe(state: "State", seat: int) -> Observation:
     if current:
         tricks.append(tuple(current))
     to_act = state.current_player()
-    start = _hand_start_index(state)
-    log = tuple(str(e) for e in state.events[start:] if e.private_to is None or e.private_to == seat)
+    lines = _log(state, seat) if log else ()
     deal = state._deal
     return Observation(
         seat=seat,
@@ -105,13 +106,19 @@ def observe(state: "State", seat: int) -> Observation:
         flor_declared=tuple(h.flor_declared),
         to_act=to_act,
         legal=tuple(state.legal_actions()) if to_act == seat else (),
-        events=log,
+        events=lines,
     )
 
 
 
-def _hand_start_index(state: "State") -> int:
-    for i in range(len(state.events) - 1, -1, -1):
-        if isinstance(state.events[i], ev.HandStarted):
-            return i
-    return 0
+def _log(state: "State", seat: int) -> tuple[str, ...]:
+    """This hand's events that ``seat`` may see, as text. Each event is
+    formatted once per game (events never change) and kept on the state."""
+    events, texts = state.events, state._event_texts
+    for e in events[len(texts):]:
+        texts.append(str(e))
+    start = next((i for i in range(len(events) - 1, -1, -1) if isinstance(events[i], ev.HandStarted)), 0)
+    return tuple(
+        texts[i] for i in range(start, len(events))
+        if events[i].private_to is None or events[i].private_to == seat
+    )

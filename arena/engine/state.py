@@ -173,6 +173,7 @@ class State:
         self.termination: Termination | None = None
         self.out_of_deals = False
         self.events: list[ev.Event] = []
+        self._event_texts: list[str] = []  # str() of events[i], filled lazily by observe()
         self._malas_hands = 0
         self._deal: Deal | None = None
         self._pairs: list[tuple[int, ...]] = []
@@ -215,9 +216,10 @@ class State:
             return None
         return Outcome(self.termination, self.winner, (self.scores[0], self.scores[1]), self.hands_played)
 
-    def observation(self, seat: int) -> "Observation":
-        """What ``seat`` may see now (RULES.md 9); the only view bots get."""
-        return observe(self, seat)
+    def observation(self, seat: int, log: bool = True) -> "Observation":
+        """What ``seat`` may see now (RULES.md 9); the only view bots get.
+        ``log=False`` skips the human-readable event log."""
+        return observe(self, seat, log)
 
     def unplayed(self, seat: int) -> tuple[Card, ...]:
         """``seat``'s cards of the current deal that it has not played."""
