@@ -33,7 +33,8 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str) -> RunSum
             if stored is None:
                 store.set_meta("config", config.raw)
             log_dir = db.parent / f"{db.stem}-logs"
-            summary = asyncio.run(run_tournament(config, store, log_dir=log_dir, progress=progress))
+            summary = asyncio.run(run_tournament(config, store, log_dir=log_dir, progress=progress,
+                                                 announce=lambda line: click.echo(line, err=True)))
             records = to_records(list(store.games()))
     except (TournamentError, StoreError) as exc:
         raise fail(str(exc), DOMAIN_ERROR) from None

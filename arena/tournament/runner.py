@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,6 +73,7 @@ async def run_tournament(
     log_dir: Path,
     progress: bool = True,
     connect_timeout: float = 60.0,
+    announce: Callable[[str], None] = lambda line: None,
 ) -> RunSummary:
     schedule = schedule_of(config)
     done = store.recorded_keys()
@@ -101,6 +103,10 @@ async def run_tournament(
             store.record(_row(game, seq, rec))
             bar.advance()
 
+    external = [b.name for b in config.bots if b.command is None]
+    if external:
+        announce(f"arena listening on {address}; waiting up to {connect_timeout:g} s for "
+                 f"{', '.join(external)} to connect")
     try:
         await bots.start()
         await _wait_for_bots(arena, config, bots, connect_timeout)
