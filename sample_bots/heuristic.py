@@ -16,11 +16,13 @@ Policy (RULES.md terms):
   the hierarchy ranks of its cards against the unseen cards, the tricks so far
   and the cards on the table. Calls/raises when the equity is high, accepts by
   thresholds that grow with the level (or always when declining loses the
-  game), occasionally bluffs a truco with a weak hand or calls a weak-ish one.
+  game), occasionally bluffs a truco with a weak hand or accepts one a little
+  under its threshold. In team games the equity of its own cards is pulled
+  towards 1/2 (the partner's cards are unknown).
 - **Cards**: leads its middle card in the first trick, its lowest after winning
   a trick, its highest otherwise; answers with the lowest card that wins the
-  trick (or ties where a parda is enough), else its lowest card. Never goes to
-  the mazo unless nothing else is legal.
+  trick (or ties where a parda is enough), else its lowest card; its lowest
+  card when its partner already wins the trick. Never goes to the mazo.
 
 All randomness comes from the bot's own ``random.Random(seed)``.
 """
@@ -65,7 +67,9 @@ DEFAULT_PARAMS = Params()
 # --------------------------------------------------------------------- tables
 
 
-def envido_distribution(variant: str, up: Card | None, flor_on: bool = True) -> tuple[tuple[float, ...], tuple[float, ...]]:
+def envido_distribution(
+    variant: str, up: Card | None, flor_on: bool = True
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """(pmf of envido points of a random hand without flor, pmf of flor points of a
     random flor hand), estimated from a fixed sample of hands. Only the up
     card's rank matters (suits are symmetric)."""

