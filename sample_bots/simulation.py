@@ -58,7 +58,7 @@ from arena.engine import Deal, Game, IllegalAction, State, make_options
 from arena.engine import hierarchy
 from arena.engine.actions import Action, Kind
 from arena.engine.cards import DECK, Card
-from arena.engine.observation import Observation, PendingCall
+from arena.engine.observation import Observation
 from sdk.bot import Bot, GameInfo, HandSummary
 
 from .heuristic import DEFAULT_PARAMS, Params, decide
@@ -110,61 +110,8 @@ def win_table(variant: str, target: int, edge: float = 0.0) -> tuple[tuple[float
 
 def fast_observation(state: State, seat: int) -> Observation:
     """``state.observation(seat)`` without the human-readable event log (the
-    log's string formatting is most of the cost of an observation). Mirrors
-    ``arena.engine.observation.observe``; ``tests/bots`` checks they agree."""
-    h = state.hand
-    pending: PendingCall | None = None
-    c = h.contest
-    if c is not None:
-        stake = c.stake if c.last is not None else 3
-        pending = PendingCall("flor", tuple(c.calls), c.caller, c.facing(), stake)
-    elif h.env_state == 1:
-        stake = h.env_stake if state.options.variant == "venezolano" else 0
-        pending = PendingCall("envido", tuple(h.env_texts), h.env_caller, h.nxt[h.env_caller], stake)
-    elif h.truco_call is not None:
-        level, caller, answerer = h.truco_call
-        calls = tuple(k.value for k in state.game.truco_calls[:level])
-        pending = PendingCall("truco", calls, caller, answerer, state.game.truco_values[level])
-    tricks: list[tuple[tuple[int, Card], ...]] = []
-    current: list[tuple[int, Card]] = []
-    n = len(h.seats)
-    for s, a in h.history:
-        if a.kind is Kind.PLAY and a.card is not None:
-            current.append((s, a.card))
-            if len(current) == n:
-                tricks.append(tuple(current))
-                current = []
-    if current:
-        tricks.append(tuple(current))
-    to_act = state.current_player()
-    in_hand = seat in h.order
-    deal = state._deal
-    return Observation(
-        seat=seat,
-        variant=state.options.variant,
-        seats=state.options.seats,
-        target=state.options.target,
-        scores=(state.scores[0], state.scores[1]),
-        hand_number=state.hands_played,
-        mano=h.seats[0],
-        hand_seats=h.seats,
-        pico=h.pico,
-        up_card=deal.up if deal else None,
-        hand=tuple(h.cards[seat]) if in_hand else (),
-        dealt=h.dealt[seat] if in_hand else (),
-        hand_start_scores=h.start_scores,
-        history=tuple(h.history),
-        tricks=tuple(tricks),
-        trick_winners=tuple(None if r < 0 else r for r in h.results),
-        truco_level=h.truco_level,
-        truco_value=state.game.truco_values[h.truco_level],
-        pending=pending,
-        announced=tuple(h.announced),
-        flor_declared=tuple(h.flor_declared),
-        to_act=to_act,
-        legal=tuple(state.legal_actions()) if to_act == seat else (),
-        events=(),
-    )
+    log's string formatting is most of the cost of an observation)."""
+    return state.observation(seat, log=False)
 
 
 def _cls(a: Action) -> str:
