@@ -61,6 +61,9 @@ def observe(state: "State", seat: int, log: bool = True) -> Observation:
     c = h.contest
     if c is not None:
         stake = c.stake if c.last is not None else 3
+        if c.last is Kind.CONTRAFLOR_AL_RESTO:
+            # Uruguayo: the falta; argentino: what the winner needs, so 0 (depends on the comparison).
+            stake = state._falta() if state.options.variant == "uruguayo" else 0
         pending = PendingCall("flor", tuple(c.calls), c.caller, c.facing(), stake)
     elif h.env_state == 1:
         stake = h.env_stake if state.options.variant == "venezolano" else 0
