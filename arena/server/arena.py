@@ -58,6 +58,7 @@ class Arena:
         self._pool: Pool | None = None
         self._server: grpc.aio.Server | None = None
         self._games: set[GameRun] = set()
+        self._watchdog: asyncio.Task[None] | None = None
         self._no_games: asyncio.Event | None = None
         self.closing = False
         self.port = 0
@@ -87,6 +88,7 @@ class Arena:
             raise OSError(f"cannot listen on {address}")
         await server.start()
         self._server, self.port = server, port
+        self._watchdog = asyncio.get_running_loop().create_task(self._watch_writes(), name="write-watchdog")
         log.info("arena listening on port %d", port)
         return port
 
@@ -121,6 +123,20 @@ class Arena:
 
         await asyncio.gather(*(close(c) for c in pool.connections()))
         await self._server.stop(grace=self.close_grace + 0.5)
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+
+    async def _watch_writes(self) -> None:
+        """Drop streams whose write has been blocked for ``write_timeout``: a
+        bot that stopped reading. One timer for the arena, not one per message."""
+        loop = asyncio.get_running_loop()
+        period = min(1.0, self.write_timeout / 4)
+        while True:
+            await asyncio.sleep(period)
+            now = loop.time()
+            for conn in self.pool.connections():
+                if conn.alive and conn.write_blocked_for(now) > self.write_timeout:
+                    conn.drop(f"a write blocked for {self.write_timeout:g} s")
 
     async def __aenter__(self) -> "Arena":
         if self._server is None:

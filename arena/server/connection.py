@@ -1,17 +1,27 @@
-"""One bot stream (a seat-slot): its single reader task, its writes, and the
-bookkeeping that sorts each incoming Move into current, late or bad.
+"""One bot stream (a seat-slot): its single reader task, its single writer
+task, and the bookkeeping that sorts each incoming Move into current, late or
+bad.
 
 Exactly ONE task reads the stream, forever, and hands what it reads to the
 game the stream is playing (``Connection.inbox``). Timeouts are applied to the
 queue, never to ``context.read()``: cancelling a pending gRPC read breaks the
 stream for good.
+
+Exactly ONE task writes it, from an outbox. A game ``post``s its messages and
+goes on without waiting for gRPC to finish each write: the order on the wire
+is the order posted, and a game only ever waits for a Move. (Awaiting every
+write put a cross-thread completion wake-up on the game's critical path once
+per message.) A write that stays blocked, because the bot stopped reading and
+HTTP/2 flow control ran out, is found by ``write_blocked_for`` and the arena's
+watchdog drops the stream; ``send`` posts and waits, under ``write_timeout``,
+for callers that need the message out before they go on.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
+from collections import OrderedDict, deque
 
 import grpc
 
@@ -22,6 +32,9 @@ from .convert import status_pb
 log = logging.getLogger("arena.server")
 
 _GAMES_REMEMBERED = 64  # past games whose late Moves are still recognised as late
+# A game posts a handful of messages per Move it waits for, so a long queue
+# means a bot that sends (e.g. junk between games) without reading.
+_OUTBOX_MAX = 1024
 
 
 class ConnectionLost(Exception):
@@ -85,8 +98,10 @@ class Connection:
         self.outstanding: tuple[str, int] | None = None  # the Decision awaiting a Move
         self._seq = 0
         self._games: OrderedDict[str, list[int]] = OrderedDict()  # game id -> [first seq, last seq]
-        self._lock = asyncio.Lock()
-        self._side_tasks: set[asyncio.Task[None]] = set()
+        self._outbox: deque[tuple[pb.PlayResponse, asyncio.Future[None] | None]] = deque()
+        self._wakeup: asyncio.Future[None] | None = None  # the idle writer waits on it
+        self._writer_done = False
+        self._write_started: float | None = None  # loop time the write in progress began
 
     def __repr__(self) -> str:
         return f"<stream {self.stream_id} {self.name or '?'} {self.peer}>"
@@ -112,28 +127,30 @@ class Connection:
 
     # ------------------------------------------------------------------ writes
 
-    async def send(self, msg: pb.PlayResponse, bounded: bool = True) -> None:
-        """Write ``msg``. A bot that stops reading eventually blocks writes
-        (HTTP/2 flow control): after ``write_timeout`` the stream is dropped.
-        ``bounded=False`` when the caller already runs under a deadline."""
-        if not self.alive:
+    def post(self, msg: pb.PlayResponse, done: asyncio.Future[None] | None = None) -> None:
+        """Queue ``msg`` for the writer and return at once; ``done`` (if given)
+        gets the result of its write. ConnectionLost if the stream is gone."""
+        if not self.alive or self._writer_done:
             raise ConnectionLost(self.close_reason or "stream closed")
+        if len(self._outbox) >= _OUTBOX_MAX:
+            self.drop(f"{_OUTBOX_MAX} messages waiting to be written: the bot is not reading")
+            raise ConnectionLost(self.close_reason)
+        self._outbox.append((msg, done))
+        wakeup = self._wakeup
+        if wakeup is not None and not wakeup.done():
+            wakeup.set_result(None)
+
+    async def send(self, msg: pb.PlayResponse) -> None:
+        """Post ``msg`` and wait until it is written. A bot that stops reading
+        eventually blocks writes (HTTP/2 flow control): after ``write_timeout``
+        the stream is dropped."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.post(msg, done)
         try:
-            async with self._lock:
-                if bounded:
-                    async with asyncio.timeout(self.write_timeout):
-                        await self.context.write(msg)
-                else:
-                    try:
-                        await self.context.write(msg)
-                    except asyncio.CancelledError:  # the caller's deadline cut the write
-                        self.drop("a write was cut off by the move deadline")
-                        raise
+            async with asyncio.timeout(self.write_timeout):
+                await done
         except TimeoutError:
             self.drop(f"a write blocked for {self.write_timeout:g} s")
-            raise ConnectionLost(self.close_reason) from None
-        except Exception as exc:  # grpc reports a dead stream in several ways
-            self.drop(f"write failed: {type(exc).__name__}")
             raise ConnectionLost(self.close_reason) from None
 
     async def send_quietly(self, msg: pb.PlayResponse) -> bool:
@@ -143,6 +160,48 @@ class Connection:
             return True
         except ConnectionLost:
             return False
+
+    def post_quietly(self, msg: pb.PlayResponse) -> bool:
+        """Post when the stream may already be gone; True if it was queued."""
+        try:
+            self.post(msg)
+            return True
+        except ConnectionLost:
+            return False
+
+    def write_blocked_for(self, now: float) -> float:
+        """Seconds the write in progress has been waiting (0 when none is)."""
+        started = self._write_started
+        return 0.0 if started is None else now - started
+
+    async def write_loop(self) -> None:
+        """The stream's only writer: the outbox, in order, until the stream ends."""
+        loop = asyncio.get_running_loop()
+        outbox = self._outbox
+        try:
+            while True:
+                if not outbox:
+                    self._wakeup = loop.create_future()
+                    await self._wakeup
+                    self._wakeup = None
+                    continue
+                msg, done = outbox.popleft()
+                self._write_started = loop.time()
+                await self.context.write(msg)
+                self._write_started = None
+                if done is not None and not done.done():
+                    done.set_result(None)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # grpc reports a dead stream in several ways
+            self.drop(f"write failed: {type(exc).__name__}")
+        finally:
+            self._writer_done = True
+            lost = ConnectionLost(self.close_reason or "stream closed")
+            for _, done in outbox:
+                if done is not None and not done.done():
+                    done.set_exception(lost)
+            outbox.clear()
 
     # ------------------------------------------------------------------- reads
 
@@ -195,13 +254,7 @@ class Connection:
             self._inbox_put(Bad(self, detail))
             return
         # Outside a game nothing is at stake: say so and carry on.
-        msg = status_pb(pb.STATUS_CODE_PROTOCOL_ERROR, f"ignored: {detail} (no game in progress)")
-        task = asyncio.get_running_loop().create_task(self._warn(msg))
-        self._side_tasks.add(task)
-        task.add_done_callback(self._side_tasks.discard)
-
-    async def _warn(self, msg: pb.PlayResponse) -> None:
-        await self.send_quietly(msg)
+        self.post_quietly(status_pb(pb.STATUS_CODE_PROTOCOL_ERROR, f"ignored: {detail} (no game in progress)"))
 
     def _inbox_put(self, item: InboxItem) -> None:
         if self.inbox is not None:

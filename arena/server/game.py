@@ -18,7 +18,7 @@ from arena.engine.state import Game, State
 from sdk.pb import arena_pb2 as pb
 
 from .connection import Bad, Connection, ConnectionLost, Gone, InboxItem, Interrupt, Reply
-from .convert import FAULT_STATUS, decision_pb, game_end_pb, game_start_pb, hand_end_pb, status_pb, text
+from .convert import FAULT_STATUS, decision_pb, game_end_pb, game_start_pb, hand_end_pb, status_pb
 from .record import GameRecord, TimeControl
 
 log = logging.getLogger("arena.server")
@@ -82,7 +82,7 @@ class GameRun:
         try:
             try:
                 rng = self.rng_seeds or (None,) * len(self.conns)
-                await self._broadcast(
+                self._broadcast(
                     [game_start_pb(self.game_id, s, self.bots, self.options, self.tc, rng[s]) for s in range(len(rng))]
                 )
                 while not state.is_terminal():
@@ -92,8 +92,8 @@ class GameRun:
                     assert to_act is not None
                     action = await self._ask(state, to_act, state.observation(to_act))
                     state.apply(action)
-                    actions.append(f"{to_act} {text(action)}")
-                    await self._announce_hand_ends(state)
+                    actions.append(f"{to_act} {action.text}")
+                    self._announce_hand_ends(state)
                 final = state.outcome()
                 assert final is not None
                 outcome = final
@@ -103,7 +103,7 @@ class GameRun:
                 reason = f"seat {f.seat} ({self.bots[f.seat]}) {f.detail}"
                 code = FAULT_STATUS.get(f.termination)
                 if code is not None:
-                    await self.conns[f.seat].send_quietly(status_pb(code, reason, game_id=self.game_id))
+                    self.conns[f.seat].post_quietly(status_pb(code, reason, game_id=self.game_id))
             except _Interrupted:
                 outcome = self._outcome(state, Termination.INTERRUPTED, None, None)
                 reason = "the arena shut down"
@@ -111,7 +111,7 @@ class GameRun:
                 log.exception("game %s failed", self.game_id)
                 outcome = self._outcome(state, Termination.INTERRUPTED, None, None)
                 reason = f"arena error: {type(exc).__name__}: {exc}"
-            await self._finish(state, outcome, reason)
+            self._finish(state, outcome, reason)
         finally:
             for conn in self.conns:
                 conn.end_game()
@@ -140,18 +140,18 @@ class GameRun:
         conn = self.conns[seat]
         move_time, bank = self.tc.move_time, self._bank[seat]
         legal = obs.legal
-        texts = [text(a) for a in legal]
+        texts = [a.text for a in legal]
         seq = conn.next_seq(self.game_id)
         msg = decision_pb(self.game_id, seq, obs, texts, move_time, bank)
         loop = asyncio.get_running_loop()
         start = loop.time()
         try:
-            # One deadline covers sending the Decision and waiting for the Move.
+            conn.post(msg)
+        except ConnectionLost as exc:
+            raise SeatFault(seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
+        try:
+            # One deadline covers the Decision's way out and the Move's way back.
             async with asyncio.timeout_at(start + move_time + bank):
-                try:
-                    await conn.send(msg, bounded=False)
-                except ConnectionLost as exc:
-                    raise SeatFault(seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
                 while True:
                     item = await self.inbox.get()
                     if isinstance(item, Reply):
@@ -199,44 +199,38 @@ class GameRun:
 
     # --------------------------------------------------------------- telling
 
-    async def _broadcast(self, msgs: Sequence[pb.PlayResponse]) -> None:
-        """Send ``msgs[s]`` to seat ``s`` for every seat. The writes overlap:
-        each one waits for its own completion, not for the others'."""
-        results = await asyncio.gather(
-            *(self.conns[s].send(m) for s, m in enumerate(msgs)), return_exceptions=True
-        )
-        for seat, r in enumerate(results):
-            if isinstance(r, ConnectionLost):
-                raise SeatFault(seat, Termination.DISCONNECT, f"disconnected ({r})")
-            if isinstance(r, BaseException):
-                raise r
+    def _broadcast(self, msgs: Sequence[pb.PlayResponse]) -> None:
+        """Post ``msgs[s]`` to seat ``s`` for every seat (the streams' writers
+        send them; the game does not wait)."""
+        for seat, msg in enumerate(msgs):
+            try:
+                self.conns[seat].post(msg)
+            except ConnectionLost as exc:
+                raise SeatFault(seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
 
-    async def _announce_hand_ends(self, state: State) -> None:
+    def _announce_hand_ends(self, state: State) -> None:
         events = state.events
         for i in range(self._scanned, len(events)):
             e = events[i]
             if isinstance(e, ev.HandEnded):
-                chunk = events[self._hand_begin : i + 1]
-                self._hand_begin = i + 1
-                await self._broadcast(
-                    [hand_end_pb(self.game_id, seat, e.hand, e.scores, chunk) for seat in range(len(self.conns))]
+                begin, self._hand_begin = self._hand_begin, i + 1
+                chunk, texts = events[begin : i + 1], state.event_log()[0][begin : i + 1]
+                self._broadcast(
+                    [hand_end_pb(self.game_id, seat, e.hand, e.scores, chunk, texts) for seat in range(len(self.conns))]
                 )
         self._scanned = len(events)
 
-    async def _finish(self, state: State, outcome: Outcome, reason: str) -> None:
+    def _finish(self, state: State, outcome: Outcome, reason: str) -> None:
         """The summary of the hand the end cut short (if any), then GameEnd, to
         every seat still connected."""
         rest = state.events[self._hand_begin :]
         cut_short = any(isinstance(e, ev.HandStarted) for e in rest)
-
-        async def close(seat: int, conn: Connection) -> None:
+        for seat, conn in enumerate(self.conns):
             if cut_short:
                 msg = hand_end_pb(self.game_id, seat, state.hands_played, outcome.scores, rest)
-                if not await conn.send_quietly(msg):
-                    return
-            await conn.send_quietly(game_end_pb(self.game_id, seat, outcome, reason))
-
-        await asyncio.gather(*(close(s, c) for s, c in enumerate(self.conns) if c.alive))
+                if not conn.post_quietly(msg):
+                    continue
+            conn.post_quietly(game_end_pb(self.game_id, seat, outcome, reason))
 
     @staticmethod
     def _outcome(state: State, term: Termination, winner: int | None, faulty: int | None) -> Outcome:

@@ -32,7 +32,9 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
         self, request_iterator: AsyncIterator[pb.PlayRequest], context: grpc.aio.ServicerContext
     ) -> None:
         conn = Connection(context, f"s{next(self._ids)}", self.arena.write_timeout)
-        reader = asyncio.get_running_loop().create_task(conn.read_loop(), name=f"reader-{conn.stream_id}")
+        loop = asyncio.get_running_loop()
+        reader = loop.create_task(conn.read_loop(), name=f"reader-{conn.stream_id}")
+        writer = loop.create_task(conn.write_loop(), name=f"writer-{conn.stream_id}")
         try:
             if await self._admit(conn):
                 await conn.closed.wait()
@@ -46,6 +48,7 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
             conn.drop("stream ended")
             self.arena.pool.remove(conn)
             reader.cancel()
+            writer.cancel()
 
     async def _admit(self, conn: Connection) -> bool:
         try:
