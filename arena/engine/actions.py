@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .cards import Card
@@ -53,14 +53,23 @@ class Action:
     card: Card | None = None
     amount: int = 0
     con_flor: bool = False
+    # The canonical text, same as str(action); stored because every decision
+    # sent to a bot spells out the legal actions and the hand's history.
+    text: str = field(init=False, compare=False, repr=False)
 
-    def __str__(self) -> str:
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", self._spell())
+
+    def _spell(self) -> str:
         if self.kind is Kind.PLAY:
             return f"play {self.card}"
         if self.kind is Kind.RAISE:
             return f"raise {self.amount}"
         text: str = self.kind.value
         return f"{text} con_flor" if self.con_flor else text
+
+    def __str__(self) -> str:
+        return self.text
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"

@@ -27,6 +27,7 @@ class Card:
     rank: int
     suit: Suit
     index: int = field(init=False, compare=False, repr=False)
+    text: str = field(init=False, compare=False, repr=False)  # "7O"; same as str(card)
 
     def __post_init__(self) -> None:
         if self.rank not in RANKS:
@@ -35,6 +36,8 @@ class Card:
             raise ValueError(f"invalid suit {self.suit!r}")
         # Stored, not computed: the engine looks it up on every trick.
         object.__setattr__(self, "index", SUITS.index(self.suit) * 10 + RANKS.index(self.rank))
+        # Stored too: every observation sent to a bot spells out a dozen cards.
+        object.__setattr__(self, "text", f"{self.rank}{self.suit.value}")
 
     @property
     def number(self) -> int:
@@ -50,7 +53,12 @@ class Card:
         return card
 
     def __str__(self) -> str:
-        return f"{self.rank}{self.suit.value}"
+        return self.text
+
+    def __hash__(self) -> int:
+        # The dense index identifies the card; hashing (rank, suit) through
+        # the enum costs ~10x more, and the engine keeps cards in sets.
+        return self.index
 
     # Cards are values; copies share the interned instance.
     def __copy__(self) -> "Card":

@@ -115,13 +115,9 @@ def observe(state: "State", seat: int, log: bool = True) -> Observation:
 
 
 def _log(state: "State", seat: int) -> tuple[str, ...]:
-    """This hand's events that ``seat`` may see, as text. Each event is
-    formatted once per game (events never change) and kept on the state."""
-    events, texts = state.events, state._event_texts
-    for e in events[len(texts):]:
-        texts.append(str(e))
-    start = next((i for i in range(len(events) - 1, -1, -1) if isinstance(events[i], ev.HandStarted)), 0)
-    return tuple(
-        texts[i] for i in range(start, len(events))
-        if events[i].private_to is None or events[i].private_to == seat
-    )
+    """This hand's events that ``seat`` may see, as text."""
+    texts, private = state.event_log()
+    return tuple([
+        texts[i] for i in range(state.hand_events_start(), len(texts))
+        if private[i] is None or private[i] == seat
+    ])

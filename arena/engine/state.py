@@ -173,7 +173,9 @@ class State:
         self.termination: Termination | None = None
         self.out_of_deals = False
         self.events: list[ev.Event] = []
-        self._event_texts: list[str] = []  # str() of events[i], filled lazily by observe()
+        self._event_texts: list[str] = []  # str() of events[i], filled lazily by event_log()
+        self._event_private: list[int | None] = []  # events[i].private_to, filled alongside
+        self._hand_events = 0  # index in events where the current hand's events begin
         self._malas_hands = 0
         self._deal: Deal | None = None
         self._pairs: list[tuple[int, ...]] = []
@@ -220,6 +222,21 @@ class State:
         """What ``seat`` may see now (RULES.md 9); the only view bots get.
         ``log=False`` skips the human-readable event log."""
         return observe(self, seat, log)
+
+    def event_log(self) -> tuple[list[str], list[int | None]]:
+        """``str()`` and ``private_to`` of every event so far, index for index
+        with ``events``. Each event is formatted once (events never change);
+        the lists are the state's own: read, do not modify."""
+        texts, private, events = self._event_texts, self._event_private, self.events
+        for i in range(len(texts), len(events)):
+            e = events[i]
+            texts.append(str(e))
+            private.append(e.private_to)
+        return texts, private
+
+    def hand_events_start(self) -> int:
+        """Index in ``events`` of the current hand's HandStarted (0 before any)."""
+        return self._hand_events
 
     def unplayed(self, seat: int) -> tuple[Card, ...]:
         """``seat``'s cards of the current deal that it has not played."""
@@ -695,6 +712,7 @@ class State:
         self.hand = _Hand(seats, deal, t, self.options.flor, pico)
         self.hand.start_scores = (self.scores[0], self.scores[1])
         self._legal = None
+        self._hand_events = len(self.events)
         self.events.append(ev.HandStarted(self.hands_played, seats[0], seats, deal.up, pico))
         for s in seats:
             self.events.append(ev.Dealt(s, deal.hands[s]))

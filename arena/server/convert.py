@@ -4,10 +4,9 @@ and the public event log show goes out; the ``State`` itself never does."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from arena.engine import events as ev
-from arena.engine.actions import Action
-from arena.engine.cards import Card
 from arena.engine.observation import Observation
 from arena.engine.options import Options
 from arena.engine.outcome import Outcome, Termination
@@ -30,28 +29,6 @@ FAULT_STATUS: dict[Termination, pb.StatusCode] = {
     Termination.ILLEGAL_ACTION: pb.STATUS_CODE_ILLEGAL_ACTION,
     Termination.PROTOCOL_ERROR: pb.STATUS_CODE_PROTOCOL_ERROR,
 }
-
-# Parda is an absent team; one shared message per case saves allocations.
-_PARDA = pb.TrickResult()
-_TEAM = (pb.TrickResult(team=0), pb.TrickResult(team=1))
-
-
-# Text of cards and actions, by object identity: the engine interns both, so
-# this is a dict hit instead of str() on dataclasses and enums for every card
-# and action of every observation. Entries keep their object alive, so an id
-# cannot be reused while cached; the size cap guards against non-interned ones.
-_TEXT: dict[int, tuple[object, str]] = {}
-_TEXT_MAX = 16384
-
-
-def text(x: Card | Action) -> str:
-    hit = _TEXT.get(id(x))
-    if hit is not None and hit[0] is x:
-        return hit[1]
-    s = str(x)
-    if len(_TEXT) < _TEXT_MAX:
-        _TEXT[id(x)] = (x, s)
-    return s
 
 
 def ms(seconds: float) -> int:
@@ -84,88 +61,116 @@ def game_start_pb(
     )
 
 
-def _trick_results(winners: Sequence[int | None]) -> list[pb.TrickResult]:
-    return [_PARDA if w is None else _TEAM[w] for w in winners]
+def _fill_observation(x: pb.Observation, obs: Observation) -> None:
+    """Write ``obs`` into the empty message ``x``, in place. Filling a message
+    through its fields is about twice as fast as building submessages and
+    passing them to constructors, which copies each one."""
+    x.seat = obs.seat
+    x.variant = obs.variant
+    x.seats = obs.seats
+    x.target = obs.target
+    x.scores.extend(obs.scores)
+    x.hand_number = obs.hand_number
+    x.mano = obs.mano
+    x.hand_seats.extend(obs.hand_seats)
+    x.pico = obs.pico
+    if obs.up_card is not None:
+        x.up_card = obs.up_card.text
+    x.hand.extend([c.text for c in obs.hand])
+    x.dealt.extend([c.text for c in obs.dealt])
+    x.hand_start_scores.extend(obs.hand_start_scores)
+    history = x.history
+    for s, a in obs.history:
+        history.add(seat=s, action=a.text)
+    tricks = x.tricks
+    for t in obs.tricks:
+        cards = tricks.add().cards
+        for s, c in t:
+            cards.add(seat=s, card=c.text)
+    _fill_winners(x.trick_winners, obs.trick_winners)
+    x.truco_level = obs.truco_level
+    x.truco_value = obs.truco_value
+    p = obs.pending
+    if p is not None:
+        pending = x.pending
+        pending.chain = p.chain
+        pending.calls.extend(p.calls)
+        pending.caller = p.caller
+        pending.answerer = p.answerer
+        pending.stake = p.stake
+    announced = x.announced
+    for k, s, n in obs.announced:
+        announced.add(kind=k, seat=s, points=n)
+    x.flor_declared.extend(obs.flor_declared)
+    if obs.to_act is not None:
+        x.to_act = obs.to_act
+    x.events.extend(obs.events)
+
+
+class _TrickResults(Protocol):  # a repeated TrickResult field
+    def add(self, *, team: int = ...) -> pb.TrickResult: ...
+
+
+def _fill_winners(field: _TrickResults, winners: Sequence[int | None]) -> None:
+    for w in winners:
+        if w is None:
+            field.add()  # parda: no team
+        else:
+            field.add(team=w)
 
 
 def observation_pb(obs: Observation) -> pb.Observation:
-    p = obs.pending
-    up = obs.up_card
-    return pb.Observation(
-        seat=obs.seat,
-        variant=obs.variant,
-        seats=obs.seats,
-        target=obs.target,
-        scores=obs.scores,
-        hand_number=obs.hand_number,
-        mano=obs.mano,
-        hand_seats=obs.hand_seats,
-        pico=obs.pico,
-        up_card=text(up) if up is not None else "",
-        hand=[text(c) for c in obs.hand],
-        dealt=[text(c) for c in obs.dealt],
-        hand_start_scores=obs.hand_start_scores,
-        history=[pb.SeatAction(seat=s, action=text(a)) for s, a in obs.history],
-        tricks=[pb.Trick(cards=[pb.PlayedCard(seat=s, card=text(c)) for s, c in t]) for t in obs.tricks],
-        trick_winners=_trick_results(obs.trick_winners),
-        truco_level=obs.truco_level,
-        truco_value=obs.truco_value,
-        pending=None
-        if p is None
-        else pb.PendingCall(chain=p.chain, calls=p.calls, caller=p.caller, answerer=p.answerer, stake=p.stake),
-        announced=[pb.Announcement(kind=k, seat=s, points=n) for k, s, n in obs.announced],
-        flor_declared=obs.flor_declared,
-        to_act=obs.to_act,
-        events=obs.events,
-    )
+    x = pb.Observation()
+    _fill_observation(x, obs)
+    return x
 
 
 def decision_pb(
     game_id: str, seq: int, obs: Observation, legal: Sequence[str], move_time: float, bank: float
 ) -> pb.PlayResponse:
-    return pb.PlayResponse(
-        decision=pb.Decision(
-            game_id=game_id,
-            seq=seq,
-            observation=observation_pb(obs),
-            legal_actions=legal,
-            move_time_ms=ms(move_time),
-            bank_ms=ms(bank),
-        )
-    )
+    msg = pb.PlayResponse()
+    d = msg.decision
+    d.game_id = game_id
+    d.seq = seq
+    _fill_observation(d.observation, obs)
+    d.legal_actions.extend(legal)
+    d.move_time_ms = ms(move_time)
+    d.bank_ms = ms(bank)
+    return msg
 
 
 def hand_end_pb(
-    game_id: str, seat: int, hand_number: int, scores: Sequence[int], events: Sequence[ev.Event]
+    game_id: str,
+    seat: int,
+    hand_number: int,
+    scores: Sequence[int],
+    events: Sequence[ev.Event],
+    texts: Sequence[str] | None = None,
 ) -> pb.PlayResponse:
     """The summary of one hand for ``seat``, from that hand's slice of the event
-    log: public events plus the seat's own private ones (RULES.md 9)."""
-    shown: list[pb.ShownCards] = []
-    history: list[pb.SeatAction] = []
-    winners: list[int | None] = []
+    log: public events plus the seat's own private ones (RULES.md 9).
+    ``texts[i]``, if given, is ``str(events[i])`` formatted already."""
+    msg = pb.PlayResponse()
+    h = msg.hand_end
+    h.game_id = game_id
+    h.hand_number = hand_number
+    h.scores.extend(scores)
     lines: list[str] = []
-    for e in events:
+    winners: list[int | None] = []
+    for i, e in enumerate(events):
         private = e.private_to
         if private is not None and private != seat:
             continue
-        lines.append(str(e))
+        lines.append(texts[i] if texts is not None else str(e))
         if isinstance(e, ev.Acted):
-            history.append(pb.SeatAction(seat=e.seat, action=text(e.action)))
+            h.history.add(seat=e.seat, action=e.action.text)
         elif isinstance(e, ev.TrickWon):
             winners.append(e.team)
         elif isinstance(e, ev.Shown):
-            shown.append(pb.ShownCards(seat=e.seat, cards=[text(c) for c in e.cards]))
-    return pb.PlayResponse(
-        hand_end=pb.HandEnd(
-            game_id=game_id,
-            hand_number=hand_number,
-            scores=scores,
-            shown=shown,
-            history=history,
-            trick_winners=_trick_results(winners),
-            events=lines,
-        )
-    )
+            h.shown.add(seat=e.seat, cards=[c.text for c in e.cards])
+    _fill_winners(h.trick_winners, winners)
+    h.events.extend(lines)
+    return msg
 
 
 def game_end_pb(game_id: str, seat: int, outcome: Outcome, reason: str) -> pb.PlayResponse:
