@@ -1,17 +1,22 @@
 """Decisions per second and latency through the arena, next to a bare
 grpc.aio bidi echo that moves messages of the same sizes.
 
-    python benchmarks/protocol.py [--runs 5] [--seconds 2]
+    python benchmarks/protocol.py [--runs 5] [--seconds 2] [--in-process]
 
-Everything runs in this process, over real gRPC on loopback. The arena plays
-uruguayo games between two SDK random bots (the full client path:
-Observation, Bot.choose) and between two raw protocol bots (a random legal
-text straight from the Decision: the arena's own cost). The echo is a
-raw-bytes stream_stream service where the server sends a Decision-sized
-message and the client answers with a Move-sized one: the arena's message
-pattern without the engine, protobuf, HandEnd/GameStart/GameEnd messages or
-bots. Each figure is the median of ``--runs`` interleaved runs; latency is
-the server-side time from sending a Decision to receiving its answer.
+By default the bots run as separate processes, as deployed: this process
+hosts the arena (and the echo server), and child processes dial in. The arena
+plays uruguayo games between two SDK random bots (``sample_bots.random_bot``,
+the full client path: Observation, Bot.choose) and between two raw protocol
+bots (a random legal text straight from the Decision: the arena's own cost).
+The echo is a raw-bytes stream_stream service, server-driven like the arena:
+the server sends a Decision-sized message and the client (its own process)
+answers with a Move-sized one; that is the arena's message pattern without
+the engine, protobuf, GameStart/HandEnd/GameEnd messages or bots.
+``--in-process`` runs every bot and the echo client in this process too, on
+the one event loop (both sides' costs then add up on one core).
+
+Each figure is the median of ``--runs`` interleaved runs; latency is the
+server-side time from sending a Decision to receiving its answer.
 Goal: the arena reaches >= 60% of the echo's decisions/s.
 """
 
@@ -20,24 +25,30 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import os
+import random
 import statistics
+import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from arena.engine.options import make_options  # noqa: E402
 from arena.server import Arena, TimeControl  # noqa: E402
-from sample_bots.random_bot import RandomBot  # noqa: E402
-from sdk.client import run_async  # noqa: E402
+from sdk.pb import arena_pb2 as pb  # noqa: E402
+from sdk.pb import arena_pb2_grpc as pb_grpc  # noqa: E402
 
 VARIANT = "uruguayo"
 CLOCK = TimeControl(move_time=5.0, bank=60.0)
+STREAMS = 8  # per bot: enough for 8 concurrent games
+PAIRS = ("sdk", "raw")
 
 
 @dataclass
@@ -59,7 +70,7 @@ def pct(values: list[float], q: float) -> float:
 # ----------------------------------------------------------------- the arena
 
 
-async def arena_run(arena: Arena, games: int, seconds: float, seed0: int, pair: str = "sdk") -> Sample:
+async def arena_run(arena: Arena, games: int, seconds: float, seed0: int, pair: str) -> Sample:
     """Keep ``games`` games going for about ``seconds``; count decisions."""
     options = make_options(VARIANT)
     stop_at = time.perf_counter() + seconds
@@ -67,7 +78,7 @@ async def arena_run(arena: Arena, games: int, seconds: float, seed0: int, pair: 
     latencies: list[float] = []
     seed = seed0
 
-    async def lane(i: int) -> None:
+    async def lane() -> None:
         nonlocal decisions, seed
         while time.perf_counter() < stop_at:
             seed += 1
@@ -79,16 +90,14 @@ async def arena_run(arena: Arena, games: int, seconds: float, seed0: int, pair: 
             latencies.extend(r.move_times)
 
     start = time.perf_counter()
-    await asyncio.gather(*(lane(i) for i in range(games)))
+    await asyncio.gather(*(lane() for _ in range(games)))
     return Sample(decisions, time.perf_counter() - start, latencies)
 
 
 async def message_sizes(arena: Arena) -> tuple[int, int]:
     """Mean serialized sizes of a Decision and of a Move in a real game."""
     from arena.engine import Action, Game
-
     from arena.server.convert import decision_pb
-    from sdk.pb import arena_pb2 as pb
 
     r = await arena.play_game("raw-a", "raw-b", make_options(VARIANT), 1, CLOCK)
     state = Game(r.options).new_state(seed=r.seed)
@@ -106,11 +115,6 @@ async def message_sizes(arena: Arena) -> tuple[int, int]:
 async def raw_bot(address: str, name: str, token: str, streams: int, seed: int) -> None:
     """A bot at the protocol level, without the SDK: it answers a random legal
     action text straight from the Decision. Measures the arena's own cost."""
-    import random
-
-    from sdk.pb import arena_pb2 as pb
-    from sdk.pb import arena_pb2_grpc as pb_grpc
-
     rng = random.Random(seed)
 
     async def stream(stub: pb_grpc.ArenaServiceStub) -> None:
@@ -120,11 +124,12 @@ async def raw_bot(address: str, name: str, token: str, streams: int, seed: int) 
             msg = await call.read()
             if msg is grpc.aio.EOF:
                 return
-            if msg.WhichOneof("kind") == "decision":
+            kind = msg.WhichOneof("kind")
+            if kind == "decision":
                 d = msg.decision
                 move = pb.Move(game_id=d.game_id, seq=d.seq, action=rng.choice(d.legal_actions))
                 await call.write(pb.PlayRequest(move=move))
-            elif msg.WhichOneof("kind") == "status" and msg.status.closing:
+            elif kind == "status" and msg.status.closing:
                 return
 
     async with grpc.aio.insecure_channel(address) as channel:
@@ -137,41 +142,85 @@ async def raw_bot(address: str, name: str, token: str, streams: int, seed: int) 
 _METHOD = "/bench.Echo/Play"
 
 
-def _echo_server(decision: bytes, record: Callable[[float], None]) -> grpc.GenericRpcHandler:
-    async def play(requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> None:
-        # Server-driven like the arena: send a "Decision", wait for the "Move".
-        while True:
-            t0 = time.perf_counter()
-            await context.write(decision)
-            reply = await context.read()
-            if reply is grpc.aio.EOF:
+class EchoServer:
+    """Server-driven echo: while a run is on, each of its streams sends a
+    Decision-sized message and waits for the Move-sized answer, like a game."""
+
+    def __init__(self, decision: bytes) -> None:
+        self.decision = decision
+        self.waiting: asyncio.Queue[asyncio.Future[int]] = asyncio.Queue()  # idle streams' go signals
+        self.stop_at = 0.0
+        self.latencies: list[float] = []
+
+    def handler(self) -> grpc.GenericRpcHandler:
+        async def play(requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> None:
+            if await context.read() is grpc.aio.EOF:  # the client's opening message
                 return
-            record(time.perf_counter() - t0)
+            loop = asyncio.get_running_loop()
+            while True:
+                go: asyncio.Future[int] = loop.create_future()
+                await self.waiting.put(go)
+                await go  # a run picked this stream
+                n = 0
+                while time.perf_counter() < self.stop_at:
+                    t0 = time.perf_counter()
+                    await context.write(self.decision)
+                    if await context.read() is grpc.aio.EOF:
+                        return
+                    self.latencies.append(time.perf_counter() - t0)
+                    n += 1
+                self.done.put_nowait(n)
 
-    handler = grpc.stream_stream_rpc_method_handler(play)  # raw bytes both ways
-    return grpc.method_handlers_generic_handler("bench.Echo", {"Play": handler})
+        handler = grpc.stream_stream_rpc_method_handler(play)  # raw bytes both ways
+        return grpc.method_handlers_generic_handler("bench.Echo", {"Play": handler})
+
+    async def run(self, streams: int, seconds: float) -> Sample:
+        self.done: asyncio.Queue[int] = asyncio.Queue()
+        self.latencies = []
+        gos = [await self.waiting.get() for _ in range(streams)]
+        start = time.perf_counter()
+        self.stop_at = start + seconds
+        for go in gos:
+            go.set_result(0)
+        total = sum([await self.done.get() for _ in range(streams)])
+        return Sample(total, time.perf_counter() - start, list(self.latencies))
 
 
-async def echo_run(port: int, streams: int, seconds: float, move: bytes, lat: list[float]) -> Sample:
-    stop_at = time.perf_counter() + seconds
-    counts = [0] * streams
+async def echo_client(address: str, streams: int, move_size: int) -> None:
+    """The echo's bot side: answer every message with a Move-sized one."""
+    move = b"y" * move_size
 
-    async def client(i: int, channel: grpc.aio.Channel) -> None:
+    async def stream(channel: grpc.aio.Channel) -> None:
         call = channel.stream_stream(_METHOD)()
-        while time.perf_counter() < stop_at:
+        await call.write(b"hello")
+        while True:
             msg = await call.read()
             if msg is grpc.aio.EOF:
-                break
+                return
             await call.write(move)
-            counts[i] += 1
-        call.cancel()
 
-    lat.clear()
-    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-        start = time.perf_counter()
-        await asyncio.gather(*(client(i, channel) for i in range(streams)))
-        took = time.perf_counter() - start
-    return Sample(sum(counts), took, list(lat))
+    async with grpc.aio.insecure_channel(address) as channel:
+        await asyncio.gather(*(stream(channel) for _ in range(streams)), return_exceptions=True)
+
+
+# ------------------------------------------------------------------ children
+
+
+def spawn(args: list[str]) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TRUCO_ARENA_PARENT_PID=str(os.getpid()))
+    return subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, stdin=subprocess.DEVNULL)
+
+
+def child(argv: list[str]) -> None:
+    """Entry point of the child processes (``--child raw|echo ...``)."""
+    role, address = argv[0], argv[1]
+    if role == "raw":
+        name, token, seed = argv[2], argv[3], int(argv[4])
+        asyncio.run(raw_bot(address, name, token, STREAMS, seed))
+    elif role == "echo":
+        asyncio.run(echo_client(address, STREAMS, int(argv[2])))
+    else:
+        raise SystemExit(f"unknown child role {role!r}")
 
 
 # ---------------------------------------------------------------------- main
@@ -184,52 +233,83 @@ def summary(samples: list[Sample]) -> tuple[float, float, float]:
     return rate, p50, p99
 
 
-async def main(runs: int, seconds: float) -> None:
+async def main(runs: int, seconds: float, in_process: bool) -> None:
+    from sample_bots.random_bot import RandomBot
+    from sdk.client import run_async
+
     arena = Arena()
     port = await arena.start("127.0.0.1:0")
     address = f"127.0.0.1:{port}"
-    # Two pairs of bots: SDK bots (the real client path, Observation and all)
-    # and raw protocol bots (the arena's own cost).
-    tasks = [
-        asyncio.ensure_future(run_async(RandomBot(i), address, arena.add_token(n), streams=8, name=n, threaded=False))
-        for i, n in enumerate(("sdk-a", "sdk-b"))
-    ] + [
-        asyncio.ensure_future(raw_bot(address, n, arena.add_token(n), 8, i))
-        for i, n in enumerate(("raw-a", "raw-b"))
-    ]
-    await arena.wait_for_bots({n: 8 for n in ("sdk-a", "sdk-b", "raw-a", "raw-b")})
-    dec_size, move_size = await message_sizes(arena)
+    names = [f"{p}-{s}" for p in PAIRS for s in "ab"]
+    tokens = {n: arena.add_token(n) for n in names}
+    tasks: list[asyncio.Future[None]] = []
+    procs: list[subprocess.Popen[bytes]] = []
+    for i, n in enumerate(names):
+        if in_process:
+            bot = run_async(RandomBot(i), address, tokens[n], streams=STREAMS, name=n, threaded=False) \
+                if n.startswith("sdk") else raw_bot(address, n, tokens[n], STREAMS, i)
+            tasks.append(asyncio.ensure_future(bot))
+        elif n.startswith("sdk"):
+            procs.append(spawn(["-m", "sample_bots.random_bot", "--address", address, "--token", tokens[n],
+                                "--name", n, "--streams", str(STREAMS), "--inline", "--seed", str(i)]))
+        else:
+            procs.append(spawn([__file__, "--child", "raw", address, n, tokens[n], str(i)]))
+    try:
+        await arena.wait_for_bots({n: STREAMS for n in names})
+        dec_size, move_size = await message_sizes(arena)
 
-    latencies: list[float] = []
-    echo = grpc.aio.server()
-    echo.add_generic_rpc_handlers((_echo_server(b"x" * dec_size, latencies.append),))
-    echo_port = echo.add_insecure_port("127.0.0.1:0")
-    await echo.start()
+        echo = EchoServer(b"x" * dec_size)
+        server = grpc.aio.server()
+        server.add_generic_rpc_handlers((echo.handler(),))
+        echo_address = f"127.0.0.1:{server.add_insecure_port('127.0.0.1:0')}"
+        await server.start()
+        if in_process:
+            tasks.append(asyncio.ensure_future(echo_client(echo_address, STREAMS, move_size)))
+        else:
+            procs.append(spawn([__file__, "--child", "echo", echo_address, str(move_size)]))
 
-    print(f"{VARIANT} games; Decision ~{dec_size} B, Move ~{move_size} B; median of {runs} runs of ~{seconds:g} s")
-    print(f"{'case':<46}{'decisions/s':>12}{'p50 ms':>9}{'p99 ms':>9}{'vs echo':>9}")
-    for games in (1, 8):
-        samples: dict[str, list[Sample]] = {"sdk": [], "raw": [], "echo": []}
-        for run in range(runs):  # interleaved, so drift in machine load hits all alike
-            seed = 1000 * run + 10 * games
-            for pair in ("sdk", "raw"):
+        where = "in this one process" if in_process else "bots and echo client in their own processes"
+        print(f"{VARIANT} games, {where}; Decision ~{dec_size} B, Move ~{move_size} B; "
+              f"median of {runs} runs of ~{seconds:g} s")
+        print(f"{'case':<46}{'decisions/s':>12}{'p50 ms':>9}{'p99 ms':>9}{'vs echo':>9}")
+        for games in (1, 8):
+            samples: dict[str, list[Sample]] = {"sdk": [], "raw": [], "echo": []}
+            for run in range(runs):  # interleaved, so drift in machine load hits all alike
+                seed = 1000 * run + 10 * games
+                for pair in PAIRS:
+                    gc.collect()
+                    samples[pair].append(await arena_run(arena, games, seconds, seed, pair))
                 gc.collect()
-                samples[pair].append(await arena_run(arena, games, seconds, seed, pair))
-            gc.collect()
-            samples["echo"].append(await echo_run(echo_port, games, seconds, b"y" * move_size, latencies))
-        label = "1 game" if games == 1 else f"{games} concurrent games"
-        echo_rate = summary(samples["echo"])[0]
-        for key, title in (("sdk", "arena + SDK bots"), ("raw", "arena + raw protocol bots"), ("echo", "bare grpc.aio echo")):
-            rate, p50, p99 = summary(samples[key])
-            print(f"{title + ', ' + label:<46}{rate:>12.0f}{p50:>9.3f}{p99:>9.3f}{rate / echo_rate:>9.0%}")
-    await echo.stop(0)
-    await arena.stop(grace=0)
-    await asyncio.gather(*tasks, return_exceptions=True)
+                samples["echo"].append(await echo.run(games, seconds))
+            label = "1 game" if games == 1 else f"{games} concurrent games"
+            echo_rate = summary(samples["echo"])[0]
+            rows = (("sdk", "arena + SDK bots"), ("raw", "arena + raw protocol bots"), ("echo", "bare grpc.aio echo"))
+            for key, title in rows:
+                rate, p50, p99 = summary(samples[key])
+                print(f"{title + ', ' + label:<46}{rate:>12.0f}{p50:>9.3f}{p99:>9.3f}{rate / echo_rate:>9.0%}")
+        await server.stop(0)
+        await arena.stop(grace=0)
+    finally:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--child"]:
+        child(sys.argv[2:])
+        sys.exit(0)
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--seconds", type=float, default=2.0)
+    p.add_argument("--in-process", action="store_true", help="bots and echo client in this process")
     args = p.parse_args()
-    asyncio.run(main(args.runs, args.seconds))
+    asyncio.run(main(args.runs, args.seconds, args.in_process))
