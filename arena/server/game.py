@@ -17,7 +17,7 @@ from arena.engine.outcome import Outcome, Termination
 from arena.engine.state import Game, State
 from sdk.pb import arena_pb2 as pb
 
-from .connection import Bad, Connection, ConnectionLost, Gone, InboxItem, Interrupt, Reply
+from .connection import Bad, Connection, ConnectionLost, Deadline, Gone, InboxItem, Interrupt, Reply
 from .convert import FAULT_STATUS, decision_pb, game_end_pb, game_start_pb, hand_end_pb, status_pb
 from .record import GameRecord, TimeControl
 
@@ -149,28 +149,34 @@ class GameRun:
             conn.post(msg)
         except ConnectionLost as exc:
             raise SeatFault(seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
+        # One deadline covers the Decision's way out and the Move's way back.
+        # A timer that drops a marker into the inbox costs a fraction of an
+        # asyncio.timeout() scope, and this runs for every decision.
+        deadline = loop.call_at(start + move_time + bank, self.inbox.put_nowait, Deadline(conn, seq))
         try:
-            # One deadline covers the Decision's way out and the Move's way back.
-            async with asyncio.timeout_at(start + move_time + bank):
-                while True:
-                    item = await self.inbox.get()
-                    if isinstance(item, Reply):
-                        reply = item
-                        break
-                    if isinstance(item, Bad):
-                        seat_ = self._seat_of[item.conn]
-                        raise SeatFault(seat_, Termination.PROTOCOL_ERROR, f"sent a bad message: {item.detail}")
-                    if isinstance(item, Gone):
-                        seat_ = self._seat_of[item.conn]
-                        raise SeatFault(seat_, Termination.DISCONNECT, f"disconnected ({item.conn.close_reason})")
-                    raise _Interrupted
-        except TimeoutError:
-            conn.outstanding = None
-            self._bank[seat] = 0.0
-            raise SeatFault(
-                seat, Termination.TIMEOUT,
-                f"ran out of time (no answer within {move_time:g} s move time + {bank:.3f} s bank)",
-            ) from None
+            while True:
+                item = await self.inbox.get()
+                if isinstance(item, Reply):
+                    reply = item
+                    break
+                if isinstance(item, Deadline):
+                    if item.seq != seq or item.conn is not conn:
+                        continue  # the timer of an earlier decision that fired as its Move came in
+                    conn.outstanding = None
+                    self._bank[seat] = 0.0
+                    raise SeatFault(
+                        seat, Termination.TIMEOUT,
+                        f"ran out of time (no answer within {move_time:g} s move time + {bank:.3f} s bank)",
+                    )
+                if isinstance(item, Bad):
+                    seat_ = self._seat_of[item.conn]
+                    raise SeatFault(seat_, Termination.PROTOCOL_ERROR, f"sent a bad message: {item.detail}")
+                if isinstance(item, Gone):
+                    seat_ = self._seat_of[item.conn]
+                    raise SeatFault(seat_, Termination.DISCONNECT, f"disconnected ({item.conn.close_reason})")
+                raise _Interrupted
+        finally:
+            deadline.cancel()
         conn.outstanding = None
         took = loop.time() - start
         self.move_times.append(took)
