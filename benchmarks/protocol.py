@@ -31,6 +31,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,6 +57,11 @@ class Sample:
     decisions: int
     seconds: float
     latencies: list[float]
+    cpu: float = 0.0  # CPU seconds of this (the server's) process, all threads
+
+    @property
+    def cpu_per_decision(self) -> float:
+        return self.cpu / max(1, self.decisions)
 
     @property
     def rate(self) -> float:
@@ -89,9 +95,9 @@ async def arena_run(arena: Arena, games: int, seconds: float, seed0: int, pair: 
             decisions += len(r.actions)
             latencies.extend(r.move_times)
 
-    start = time.perf_counter()
+    start, cpu0 = time.perf_counter(), time.process_time()
     await asyncio.gather(*(lane() for _ in range(games)))
-    return Sample(decisions, time.perf_counter() - start, latencies)
+    return Sample(decisions, time.perf_counter() - start, latencies, time.process_time() - cpu0)
 
 
 async def message_sizes(arena: Arena) -> tuple[int, int]:
@@ -144,11 +150,21 @@ _METHOD = "/bench.Echo/Play"
 
 class EchoServer:
     """Server-driven echo: while a run is on, each of its streams sends a
-    Decision-sized message and waits for the Move-sized answer, like a game."""
+    Decision-sized message and waits for the Move-sized answer, like a game.
+
+    The first ``STREAMS`` streams to connect echo plainly (write, then read,
+    on the handler's own task). The next ``STREAMS`` do it through the same
+    plumbing as an arena stream, with no game: a reader task feeding a queue,
+    a writer task draining an outbox, a timer per round. That row shows what
+    the required stream structure costs before any Truco happens."""
+
+    MODES = ("plain", "tasks")
 
     def __init__(self, decision: bytes) -> None:
         self.decision = decision
-        self.waiting: asyncio.Queue[asyncio.Future[int]] = asyncio.Queue()  # idle streams' go signals
+        self.waiting: dict[str, asyncio.Queue[asyncio.Future[int]]] = {m: asyncio.Queue() for m in self.MODES}
+        self.done: asyncio.Queue[int] = asyncio.Queue()
+        self.connected = 0
         self.stop_at = 0.0
         self.latencies: list[float] = []
 
@@ -156,34 +172,86 @@ class EchoServer:
         async def play(requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> None:
             if await context.read() is grpc.aio.EOF:  # the client's opening message
                 return
-            loop = asyncio.get_running_loop()
-            while True:
-                go: asyncio.Future[int] = loop.create_future()
-                await self.waiting.put(go)
-                await go  # a run picked this stream
-                n = 0
-                while time.perf_counter() < self.stop_at:
-                    t0 = time.perf_counter()
-                    await context.write(self.decision)
-                    if await context.read() is grpc.aio.EOF:
-                        return
-                    self.latencies.append(time.perf_counter() - t0)
-                    n += 1
-                self.done.put_nowait(n)
+            mode = self.MODES[min(1, self.connected // STREAMS)]
+            self.connected += 1
+            if mode == "plain":
+                await self._plain(context)
+            else:
+                await self._tasks(context)
 
         handler = grpc.stream_stream_rpc_method_handler(play)  # raw bytes both ways
         return grpc.method_handlers_generic_handler("bench.Echo", {"Play": handler})
 
-    async def run(self, streams: int, seconds: float) -> Sample:
-        self.done: asyncio.Queue[int] = asyncio.Queue()
+    async def _plain(self, context: grpc.aio.ServicerContext) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            go: asyncio.Future[int] = loop.create_future()
+            await self.waiting["plain"].put(go)
+            await go  # a run picked this stream
+            n = 0
+            while time.perf_counter() < self.stop_at:
+                t0 = time.perf_counter()
+                await context.write(self.decision)
+                if await context.read() is grpc.aio.EOF:
+                    return
+                self.latencies.append(time.perf_counter() - t0)
+                n += 1
+            self.done.put_nowait(n)
+
+    async def _tasks(self, context: grpc.aio.ServicerContext) -> None:
+        loop = asyncio.get_running_loop()
+        inbox: asyncio.Queue[object] = asyncio.Queue()
+        outbox: deque[bytes] = deque()
+        wakeup: list[asyncio.Future[None] | None] = [None]
+
+        async def reader() -> None:
+            while True:
+                msg = await context.read()
+                if msg is grpc.aio.EOF:
+                    return
+                inbox.put_nowait(msg)
+
+        async def writer() -> None:
+            while True:
+                if not outbox:
+                    w: asyncio.Future[None] = loop.create_future()
+                    wakeup[0] = w
+                    await w
+                    continue
+                await context.write(outbox.popleft())
+
+        tasks = [loop.create_task(reader()), loop.create_task(writer())]
+        try:
+            while True:
+                go: asyncio.Future[int] = loop.create_future()
+                await self.waiting["tasks"].put(go)
+                await go
+                n = 0
+                while time.perf_counter() < self.stop_at:
+                    t0 = time.perf_counter()
+                    outbox.append(self.decision)
+                    w = wakeup[0]
+                    if w is not None and not w.done():
+                        w.set_result(None)
+                    timer = loop.call_at(loop.time() + 60, inbox.put_nowait, None)
+                    await inbox.get()
+                    timer.cancel()
+                    self.latencies.append(time.perf_counter() - t0)
+                    n += 1
+                self.done.put_nowait(n)
+        finally:
+            for t in tasks:
+                t.cancel()
+
+    async def run(self, mode: str, streams: int, seconds: float) -> Sample:
         self.latencies = []
-        gos = [await self.waiting.get() for _ in range(streams)]
-        start = time.perf_counter()
+        gos = [await self.waiting[mode].get() for _ in range(streams)]
+        start, cpu0 = time.perf_counter(), time.process_time()
         self.stop_at = start + seconds
         for go in gos:
             go.set_result(0)
         total = sum([await self.done.get() for _ in range(streams)])
-        return Sample(total, time.perf_counter() - start, list(self.latencies))
+        return Sample(total, time.perf_counter() - start, list(self.latencies), time.process_time() - cpu0)
 
 
 async def echo_client(address: str, streams: int, move_size: int) -> None:
@@ -200,7 +268,8 @@ async def echo_client(address: str, streams: int, move_size: int) -> None:
             await call.write(move)
 
     async with grpc.aio.insecure_channel(address) as channel:
-        await asyncio.gather(*(stream(channel) for _ in range(streams)), return_exceptions=True)
+        # One set of streams per echo mode; the server tells them apart by order.
+        await asyncio.gather(*(stream(channel) for _ in range(2 * streams)), return_exceptions=True)
 
 
 # ------------------------------------------------------------------ children
@@ -271,22 +340,29 @@ async def main(runs: int, seconds: float, in_process: bool) -> None:
         where = "in this one process" if in_process else "bots and echo client in their own processes"
         print(f"{VARIANT} games, {where}; Decision ~{dec_size} B, Move ~{move_size} B; "
               f"median of {runs} runs of ~{seconds:g} s")
-        print(f"{'case':<46}{'decisions/s':>12}{'p50 ms':>9}{'p99 ms':>9}{'vs echo':>9}")
+        print(f"{'case':<50}{'decisions/s':>12}{'p50 ms':>8}{'p99 ms':>8}{'CPU us/dec':>11}{'vs echo':>8}")
+        rows = (
+            ("sdk", "arena + SDK bots"),
+            ("raw", "arena + raw protocol bots"),
+            ("tasks", "echo through arena stream plumbing"),
+            ("plain", "bare grpc.aio echo"),
+        )
         for games in (1, 8):
-            samples: dict[str, list[Sample]] = {"sdk": [], "raw": [], "echo": []}
+            samples: dict[str, list[Sample]] = {key: [] for key, _ in rows}
             for run in range(runs):  # interleaved, so drift in machine load hits all alike
                 seed = 1000 * run + 10 * games
                 for pair in PAIRS:
                     gc.collect()
                     samples[pair].append(await arena_run(arena, games, seconds, seed, pair))
-                gc.collect()
-                samples["echo"].append(await echo.run(games, seconds))
+                for mode in EchoServer.MODES:
+                    gc.collect()
+                    samples[mode].append(await echo.run(mode, games, seconds))
             label = "1 game" if games == 1 else f"{games} concurrent games"
-            echo_rate = summary(samples["echo"])[0]
-            rows = (("sdk", "arena + SDK bots"), ("raw", "arena + raw protocol bots"), ("echo", "bare grpc.aio echo"))
+            echo_rate = summary(samples["plain"])[0]
             for key, title in rows:
                 rate, p50, p99 = summary(samples[key])
-                print(f"{title + ', ' + label:<46}{rate:>12.0f}{p50:>9.3f}{p99:>9.3f}{rate / echo_rate:>9.0%}")
+                cpu = statistics.median(s.cpu_per_decision for s in samples[key]) * 1e6
+                print(f"{title + ', ' + label:<50}{rate:>12.0f}{p50:>8.3f}{p99:>8.3f}{cpu:>11.0f}{rate / echo_rate:>8.0%}")
         await server.stop(0)
         await arena.stop(grace=0)
     finally:

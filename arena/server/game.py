@@ -205,10 +205,17 @@ class GameRun:
 
     # --------------------------------------------------------------- telling
 
-    def _broadcast(self, msgs: Sequence[pb.PlayResponse]) -> None:
+    def _broadcast(self, msgs: Sequence[pb.PlayResponse], first: int | None = None) -> None:
         """Post ``msgs[s]`` to seat ``s`` for every seat (the streams' writers
-        send them; the game does not wait)."""
-        for seat, msg in enumerate(msgs):
+        send them; the game does not wait). Seat ``first``, if given, is
+        posted to first: its writer then runs first, and that seat's next
+        Decision is the one the game will wait on."""
+        order = list(range(len(msgs)))
+        if first is not None:
+            order.remove(first)
+            order.insert(0, first)
+        for seat in order:
+            msg = msgs[seat]
             try:
                 self.conns[seat].post(msg)
             except ConnectionLost as exc:
@@ -222,7 +229,8 @@ class GameRun:
                 begin, self._hand_begin = self._hand_begin, i + 1
                 chunk, texts = events[begin : i + 1], state.event_log()[0][begin : i + 1]
                 self._broadcast(
-                    [hand_end_pb(self.game_id, seat, e.hand, e.scores, chunk, texts) for seat in range(len(self.conns))]
+                    [hand_end_pb(self.game_id, seat, e.hand, e.scores, chunk, texts) for seat in range(len(self.conns))],
+                    first=state.current_player(),
                 )
         self._scanned = len(events)
 
