@@ -646,21 +646,9 @@ class HeuristicBot(Bot):
 
 def main() -> None:
     """``python -m sample_bots.heuristic --address HOST:PORT --token TOKEN [--seed N]``"""
-    import argparse
-    import itertools
+    from ._cli import seeded_main
 
-    from sdk import main as sdk_main
-
-    streams = itertools.count()  # each stream's bot gets its own seed: seed, seed+1, ...
-
-    def make(args: argparse.Namespace) -> HeuristicBot:
-        n = next(streams)
-        return HeuristicBot(None if args.seed is None else args.seed + n)
-
-    def add_arguments(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--seed", type=int, help="seed of the bluffs (default: unseeded)")
-
-    sdk_main(make, add_arguments=add_arguments, prog="heuristic")
+    seeded_main(lambda seed, args: HeuristicBot(seed), prog="heuristic", seed_help="seed of the bluffs")
 
 
 if __name__ == "__main__":

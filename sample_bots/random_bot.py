@@ -5,11 +5,9 @@
 
 from __future__ import annotations
 
-import argparse
-import itertools
 import random
 
-from sdk import Action, Bot, GameInfo, Observation
+from sdk import Action, Bot, Observation
 
 
 class RandomBot(Bot):
@@ -19,27 +17,14 @@ class RandomBot(Bot):
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def on_game_info(self, info: GameInfo) -> None:
-        if info.rng_seed is not None:  # a tournament's per-game seed: replays play the same
-            self.rng.seed(info.rng_seed)
-
     def choose(self, obs: Observation) -> Action:
         return self.rng.choice(obs.legal)
 
 
 def main() -> None:
-    from sdk import main as sdk_main
+    from ._cli import seeded_main
 
-    streams = itertools.count()  # each stream's bot gets its own seed: seed, seed+1, ...
-
-    def make(args: argparse.Namespace) -> RandomBot:
-        n = next(streams)
-        return RandomBot(None if args.seed is None else args.seed + n)
-
-    def add_arguments(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--seed", type=int, help="seed of the random choices (default: unseeded)")
-
-    sdk_main(make, add_arguments=add_arguments, prog="random_bot")
+    seeded_main(lambda seed, args: RandomBot(seed), prog="random_bot", seed_help="seed of the random choices")
 
 
 if __name__ == "__main__":

@@ -452,24 +452,18 @@ def main() -> None:
     """``python -m sample_bots.simulation --address HOST:PORT --token TOKEN [--seed N]
     [--time-ms MS | --worlds N]``"""
     import argparse
-    import itertools
 
-    from sdk import main as sdk_main
-
-    streams = itertools.count()  # each stream's bot gets its own seed: seed, seed+1, ...
-
-    def make(args: argparse.Namespace) -> SimulationBot:
-        n = next(streams)
-        return SimulationBot(None if args.seed is None else args.seed + n, worlds=args.worlds,
-                             time_ms=args.time_ms)
+    from ._cli import seeded_main
 
     def add_arguments(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--seed", type=int, help="seed of the sampling (default: unseeded)")
         p.add_argument("--time-ms", type=float, default=30.0,
                        help="thinking time per decision in ms (default %(default)s)")
         p.add_argument("--worlds", type=int, help="fixed number of sampled worlds per decision instead")
 
-    sdk_main(make, add_arguments=add_arguments, prog="simulation")
+    seeded_main(
+        lambda seed, args: SimulationBot(seed, worlds=args.worlds, time_ms=args.time_ms),
+        prog="simulation", seed_help="seed of the sampling", add_arguments=add_arguments,
+    )
 
 
 if __name__ == "__main__":
