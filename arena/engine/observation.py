@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import events as ev
 from .actions import Action, Kind
 from .cards import Card
 

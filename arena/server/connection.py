@@ -232,33 +232,31 @@ class Connection:
         finally:
             self.drop(reason)
 
-    def _on_request(self, req: pb.PlayRequest) -> bool:
-        """Sort one message; True if it was the awaited Move."""
+    def _on_request(self, req: pb.PlayRequest) -> None:
         if not self.alive:
-            return False  # closing: whatever the bot still says is moot
+            return  # closing: whatever the bot still says is moot
         if not self.hello.done():
             self.hello.set_result(req.hello if req.WhichOneof("kind") == "hello" else None)
-            return False
+            return
         if req.WhichOneof("kind") != "move":
             what = "a second Hello" if req.HasField("hello") else "an empty PlayRequest"
             self._bad(f"expected a Move, got {what}")
-            return False
+            return
         m = req.move
         out = self.outstanding
         if out is not None and out[1] == m.seq and out[0] == m.game_id:
             assert self.inbox is not None
             self._inbox_put(Reply(self, m))
-            return True
+            return
         span = self._games.get(m.game_id)
         if span is not None and span[0] <= m.seq <= span[1]:
-            return False  # late: an answer to a Decision that is no longer open; dropped silently
+            return  # late: an answer to a Decision that is no longer open; dropped silently
         if span is None:
             self._bad(f"Move for unknown game id {m.game_id!r} (seq {m.seq})")
         elif m.seq > self._seq:
             self._bad(f"Move with seq {m.seq}, which was never sent (last sent: {self._seq})")
         else:
             self._bad(f"Move with seq {m.seq}, which did not belong to game {m.game_id!r}")
-        return False
 
     def _bad(self, detail: str) -> None:
         if self.inbox is not None:

@@ -119,12 +119,6 @@ def _fill_winners(field: _TrickResults, winners: Sequence[int | None]) -> None:
             field.add(team=w)
 
 
-def observation_pb(obs: Observation) -> pb.Observation:
-    x = pb.Observation()
-    _fill_observation(x, obs)
-    return x
-
-
 def decision_pb(
     game_id: str, seq: int, obs: Observation, legal: Sequence[str], move_time: float, bank: float
 ) -> pb.PlayResponse:
@@ -145,11 +139,11 @@ def hand_end_pb(
     hand_number: int,
     scores: Sequence[int],
     events: Sequence[ev.Event],
-    texts: Sequence[str] | None = None,
+    texts: Sequence[str],
 ) -> pb.PlayResponse:
     """The summary of one hand for ``seat``, from that hand's slice of the event
     log: public events plus the seat's own private ones (RULES.md 9).
-    ``texts[i]``, if given, is ``str(events[i])`` formatted already."""
+    ``texts[i]`` is ``str(events[i])``, formatted once by ``State.event_log``."""
     msg = pb.PlayResponse()
     h = msg.hand_end
     h.game_id = game_id
@@ -161,7 +155,7 @@ def hand_end_pb(
         private = e.private_to
         if private is not None and private != seat:
             continue
-        lines.append(texts[i] if texts is not None else str(e))
+        lines.append(texts[i])
         if isinstance(e, ev.Acted):
             h.history.add(seat=e.seat, action=e.action.text)
         elif isinstance(e, ev.TrickWon):

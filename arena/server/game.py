@@ -227,23 +227,25 @@ class GameRun:
             e = events[i]
             if isinstance(e, ev.HandEnded):
                 begin, self._hand_begin = self._hand_begin, i + 1
-                chunk, texts = events[begin : i + 1], state.event_log()[0][begin : i + 1]
-                self._broadcast(
-                    [hand_end_pb(self.game_id, seat, e.hand, e.scores, chunk, texts) for seat in range(len(self.conns))],
-                    first=state.current_player(),
-                )
+                self._broadcast(self._hand_ends(state, begin, i + 1, e.hand, e.scores), first=state.current_player())
         self._scanned = len(events)
+
+    def _hand_ends(
+        self, state: State, begin: int, end: int, hand: int, scores: Sequence[int]
+    ) -> list[pb.PlayResponse]:
+        """Per seat, the HandEnd of the hand whose events are ``events[begin:end]``."""
+        events, texts = state.events[begin:end], state.event_log()[0][begin:end]
+        return [hand_end_pb(self.game_id, seat, hand, scores, events, texts) for seat in range(len(self.conns))]
 
     def _finish(self, state: State, outcome: Outcome, reason: str) -> None:
         """The summary of the hand the end cut short (if any), then GameEnd, to
         every seat still connected."""
-        rest = state.events[self._hand_begin :]
-        cut_short = any(isinstance(e, ev.HandStarted) for e in rest)
+        begin, end = self._hand_begin, len(state.events)
+        cut_short = any(isinstance(e, ev.HandStarted) for e in state.events[begin:end])
+        hand_ends = self._hand_ends(state, begin, end, state.hands_played, outcome.scores) if cut_short else None
         for seat, conn in enumerate(self.conns):
-            if cut_short:
-                msg = hand_end_pb(self.game_id, seat, state.hands_played, outcome.scores, rest)
-                if not conn.post_quietly(msg):
-                    continue
+            if hand_ends is not None and not conn.post_quietly(hand_ends[seat]):
+                continue
             conn.post_quietly(game_end_pb(self.game_id, seat, outcome, reason))
 
     @staticmethod

@@ -22,7 +22,7 @@ from arena_harness import Harness
 # MB unread (measured: ~4 MB) before flow control stops the arena's writes.
 
 
-async def _deaf_bot(address: str, name: str, token: str, junk: int, then_wait: float, id_size: int) -> None:
+async def _deaf_bot(address: str, name: str, token: str, junk: int, then_wait: int, id_size: int) -> None:
     long_id = "x" * id_size
     async with grpc.aio.insecure_channel(address) as channel:
         call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
@@ -52,36 +52,32 @@ def _wait_gone(h: Harness, name: str, timeout: float) -> bool:
     return False
 
 
+def _assert_dropped(h: Harness, caplog: pytest.LogCaptureFixture, name: str, reason: str, **bot: int) -> None:
+    """Connect a deaf bot ``name`` (``_deaf_bot`` arguments in ``bot``); the
+    arena must close its stream and log ``reason``."""
+    caplog.set_level(logging.INFO, logger="arena.server")
+    token = h.token(name)
+    task = h.submit(_deaf_bot(h.address, name, token, **bot))
+    h.wait_for([name])
+    try:
+        assert _wait_gone(h, name, 30.0), f"the arena kept {name}'s stream: expected {reason!r}"
+    finally:
+        task.cancel()
+    assert any(name in r.getMessage() and reason in r.getMessage() for r in caplog.records)
+
+
 def test_a_bot_that_never_reads_is_dropped_when_its_outbox_fills(
     harness: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="arena.server")
-    name = "deaf-spammer"
-    token = harness.token(name)
-    bot = harness.submit(_deaf_bot(harness.address, name, token, junk=8000, then_wait=10.0, id_size=2000))
-    harness.wait_for([name])
-    try:
-        assert _wait_gone(harness, name, 30.0), "the arena kept a stream whose writes never drain"
-    finally:
-        bot.cancel()
-    assert any(name in r.getMessage() and "the bot is not reading" in r.getMessage() for r in caplog.records)
+    _assert_dropped(harness, caplog, "deaf-spammer", "the bot is not reading", junk=8000, then_wait=10, id_size=2000)
     harness.assert_serving()
 
 
 def test_a_blocked_write_is_dropped_after_the_write_timeout(log_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="arena.server")
     h = Harness(log_dir, write_timeout=0.5)
     try:
-        name = "deaf-sleeper"
-        token = h.token(name)
         # 12 MB of unread warnings in 400 messages: enough to block a write,
         # far fewer than the outbox cap; then silence: only the watchdog can notice.
-        bot = h.submit(_deaf_bot(h.address, name, token, junk=400, then_wait=15.0, id_size=30_000))
-        h.wait_for([name])
-        try:
-            assert _wait_gone(h, name, 10.0), "a write blocked for longer than write_timeout was not dropped"
-        finally:
-            bot.cancel()
-        assert any(name in r.getMessage() and "a write blocked for 0.5 s" in r.getMessage() for r in caplog.records)
+        _assert_dropped(h, caplog, "deaf-sleeper", "a write blocked for 0.5 s", junk=400, then_wait=15, id_size=30_000)
     finally:
         h.close()
