@@ -28,7 +28,7 @@ def default_db(config_path: Path) -> Path:
 def play(config: TournamentConfig, db: Path, progress: bool, fmt: str) -> RunSummary:
     """Run the missing games of ``config`` into ``db`` and print the standings."""
     try:
-        with ResultsStore(db) as store:
+        with ResultsStore.create_or_open(db) as store:
             stored = store.get_meta("config")
             if stored is None:
                 store.set_meta("config", config.raw)
