@@ -20,7 +20,9 @@ from ..ratings import (
     pair_stats,
     standings,
 )
+from ..ratings.failures import failed_games
 from ..tournament.store import GameRow
+from .html import html_page
 
 Cell = str | int | float | None
 
@@ -46,6 +48,8 @@ def to_records(rows: Sequence[GameRow]) -> list[GameRecord]:
             termination=r.termination,
             loser_fault=r.faulty_bot,
             pair_id=r.pair_id,
+            game_id=r.game_key,
+            reason=r.reason,
         )
         for r in rows
     ]
@@ -107,6 +111,12 @@ def failures_table(records: Sequence[GameRecord]) -> Table:
                  ("bot", "timeouts", "disconnects", "illegal actions", "protocol errors", "total"), rows)
 
 
+def failed_games_table(records: Sequence[GameRecord]) -> Table:
+    rows = tuple((f.game_id, f.bot, f.kind, f.reason or None) for f in failed_games(records))
+    return Table("failed_games", "Games lost by a failure", ("game", "bot", "failure", "reason"), rows,
+                 () if rows else ("No game was lost by a failure.",))
+
+
 def ladder_table(records: Sequence[GameRecord]) -> Table:
     rows = tuple((r.rank, r.bot, r.points, r.wins, r.losses) for r in ladder(records))
     return Table("ladder", "Ladder points (+30 per win, -20 per loss, never below zero)",
@@ -146,8 +156,9 @@ def views(records: Sequence[GameRecord], names: Sequence[str] = VIEWS, anchor: s
             out.append(cross_table_view(records))
         elif name == "pairs":
             out.append(pairs_table(records))
-        elif name == "failures":
+        elif name == "failures":  # the counts, then each game behind them
             out.append(failures_table(records))
+            out.append(failed_games_table(records))
         elif name == "ladder":
             out.append(ladder_table(records))
         else:
@@ -177,6 +188,8 @@ def render(tables: Sequence[Table], fmt: str) -> str:
             if i + 1 < len(tables):
                 buf.write("\n")
         return buf.getvalue().rstrip("\n")
+    if fmt == "html":
+        return html_page(tables)
     from tabulate import tabulate
 
     parts = []

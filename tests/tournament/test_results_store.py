@@ -210,7 +210,7 @@ def _records() -> list[GameRecord]:
 
 def test_every_format_renders_the_same_numbers() -> None:
     tables = views(_records())
-    assert [t.name for t in tables] == ["standings", "cross", "pairs", "failures", "ladder"]
+    assert [t.name for t in tables] == ["standings", "cross", "pairs", "failures", "failed_games", "ladder"]
     standings = tables[0]
     assert [r[1] for r in standings.rows][0] == "a"  # a won 3 of 4
     payload = json.loads(render(tables, "json"))
@@ -219,6 +219,9 @@ def test_every_format_renders_the_same_numbers() -> None:
         {"bot": "a", "timeouts": 0, "disconnects": 0, "illegal actions": 0, "protocol errors": 0, "total": 0},
         {"bot": "b", "timeouts": 1, "disconnects": 0, "illegal actions": 0, "protocol errors": 0, "total": 1},
         {"bot": "c", "timeouts": 0, "disconnects": 0, "illegal actions": 0, "protocol errors": 0, "total": 0},
+    ]
+    assert payload["failed_games"]["rows"] == [
+        {"game": "5", "bot": "b", "failure": "timeout", "reason": "timeout in game 5"},
     ]
     ladder = {r["bot"]: r["points"] for r in payload["ladder"]["rows"]}
     # a: +30 +30 +30 -20 = 70; b: -20 (floor 0) -20 (0) -20 (0) +30 = 30; c: -20 (0) +30 +30 -20 = 40
@@ -229,3 +232,14 @@ def test_every_format_renders_the_same_numbers() -> None:
     lines = render(tables[:1], "github").splitlines()
     assert lines[0] == "Standings" and lines[1].split("|")[1].strip() == "rank"
     assert lines[3].split("|")[2].strip() == "a" and lines[3].split("|")[6].strip() == "75.0"
+
+
+def test_html_is_a_whole_page_with_every_table_escaped() -> None:
+    rows = [_row("1", 0, "<b>a</b>", "b", "<b>a</b>"), _row("2", 1, "b", "<b>a</b>", "b", "illegal_action", "<b>a</b>")]
+    page = render(views(to_records(rows), ("standings", "failures")), "html")
+    assert page.startswith("<!DOCTYPE html>\n<html") and page.rstrip().endswith("</html>")
+    head = page[page.index("<head>"):page.index("</head>")]
+    assert '<meta charset="utf-8">' in head and "<title>" in head
+    assert page.count("<table>") == 3  # standings, failure counts, failed games
+    assert "<b>a</b>" not in page and "&lt;b&gt;a&lt;/b&gt;" in page
+    assert "illegal_action in game 2" in page
