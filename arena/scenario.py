@@ -19,7 +19,16 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import Action, Card, Deal, Game, IllegalAction, OptionsError, State, make_options
+from .engine import (
+    Action,
+    Card,
+    Deal,
+    Game,
+    IllegalAction,
+    OptionsError,
+    State,
+    make_options,
+)
 
 MAX_BYTES = 1 << 20  # a scenario is a few KB; a bigger file is a mistake
 MAX_DEPTH = 8  # a scenario nests 4 deep (deals[i].hands[j][k])
@@ -213,5 +222,12 @@ def result_of(state: State) -> dict[str, Any]:
     }
 
 
-__all__ = ["Scenario", "ScenarioError", "IllegalActionError", "IllegalAction", "load_scenario", "parse_scenario",
-           "play_scenario"]
+__all__ = [
+    "IllegalAction",
+    "IllegalActionError",
+    "Scenario",
+    "ScenarioError",
+    "load_scenario",
+    "parse_scenario",
+    "play_scenario",
+]

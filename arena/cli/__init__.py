@@ -17,19 +17,19 @@ import os
 os.environ.setdefault("GRPC_VERBOSITY", "NONE")
 os.environ.setdefault("GRPC_TRACE", "")
 
-import sqlite3  # noqa: E402
-import sys  # noqa: E402
-from collections.abc import Sequence  # noqa: E402
-from typing import Any  # noqa: E402
+import sqlite3
+import sys
+from collections.abc import Sequence
+from typing import Any
 
-import click  # noqa: E402
+import click
 
-from .demo import demo  # noqa: E402
-from .errors import DOMAIN_ERROR, INTERRUPTED, one_line  # noqa: E402
-from .results import compare, standings  # noqa: E402
-from .rules import rules  # noqa: E402
-from .serve import serve, token  # noqa: E402
-from .tournament import tournament  # noqa: E402
+from .demo import demo
+from .errors import DOMAIN_ERROR, INTERRUPTED, one_line
+from .results import compare, standings
+from .rules import rules
+from .serve import serve, token
+from .tournament import tournament
 
 
 class ArenaGroup(click.Group):

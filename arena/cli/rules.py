@@ -7,7 +7,13 @@ from pathlib import Path
 
 import click
 
-from ..scenario import MAX_BYTES, IllegalActionError, ScenarioError, parse_scenario, play_scenario
+from ..scenario import (
+    MAX_BYTES,
+    IllegalActionError,
+    ScenarioError,
+    parse_scenario,
+    play_scenario,
+)
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 
 

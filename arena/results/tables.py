@@ -6,8 +6,9 @@ numbers are the same whatever the format.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from ..ratings import (
     GameRecord,
