@@ -24,6 +24,7 @@ from typing import Any
 
 import click
 
+from ..tournament.store import StoreError
 from .demo import demo
 from .errors import DOMAIN_ERROR, INTERRUPTED, one_line
 from .results import compare, standings
@@ -53,6 +54,8 @@ class ArenaGroup(click.Group):
             _die("interrupted", INTERRUPTED)
         except KeyboardInterrupt:
             _die("interrupted", INTERRUPTED)
+        except StoreError as exc:  # its messages are one line already
+            _die(str(exc), DOMAIN_ERROR)
         except sqlite3.Error as exc:
             _die(f"results database: {exc}", DOMAIN_ERROR)
         sys.exit(code if isinstance(code, int) else 0)

@@ -22,6 +22,8 @@ def load_results(db: Path) -> tuple[list[GameRecord], Any]:
             return to_records(list(store.games())), store.get_meta("config")
     except StoreError as exc:
         raise fail(str(exc), DOMAIN_ERROR) from None
+    except ValueError as exc:  # a row edited by hand into nonsense
+        raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
 
 
 def load_records(db: Path) -> list[GameRecord]:
@@ -70,7 +72,11 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
     names = VIEWS if "all" in view_names else (view_names or ("standings",))
     if anchor is not None and anchor not in {r.bot_a for r in records} | {r.bot_b for r in records}:
         raise click.BadParameter(f"no bot named {anchor!r} in this database", param_hint="--anchor")
-    click.echo(render(views(records, names, anchor=anchor, bootstrap=bootstrap), pick_format(fmt, as_json, as_csv)))
+    try:
+        tables = views(records, names, anchor=anchor, bootstrap=bootstrap)
+    except ValueError as exc:  # rows that contradict each other, e.g. a duplicate pair without swapped seats
+        raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
+    click.echo(render(tables, pick_format(fmt, as_json, as_csv)))
 
 
 @click.command()
@@ -97,5 +103,9 @@ def compare(a: Path, b: Path, fmt: str, as_json: bool, as_csv: bool) -> None:
                                 for key in sorted(old_rules.keys() | new_rules.keys())
                                 if old_rules.get(key) != new_rules.get(key))
         click.echo(f"warning: A and B were played with different rules ({differences})", err=True)
-    click.echo(render([compare_table(old, new)], pick_format(fmt, as_json, as_csv)))
+    try:
+        table = compare_table(old, new)
+    except ValueError as exc:
+        raise fail(str(exc), DOMAIN_ERROR) from None
+    click.echo(render([table], pick_format(fmt, as_json, as_csv)))
 

@@ -41,19 +41,23 @@ class Table:
 
 
 def to_records(rows: Sequence[GameRow]) -> list[GameRecord]:
-    return [
-        GameRecord(
-            bot_a=r.bot0,
-            bot_b=r.bot1,
-            winner=r.winner,
-            termination=r.termination,
-            loser_fault=r.faulty_bot,
-            pair_id=r.pair_id,
-            game_id=r.game_key,
-            reason=r.reason,
-        )
-        for r in rows
-    ]
+    """The rating inputs of stored rows; ValueError names a row that contradicts itself."""
+    records = []
+    for r in rows:
+        try:
+            records.append(GameRecord(
+                bot_a=r.bot0,
+                bot_b=r.bot1,
+                winner=r.winner,
+                termination=r.termination,
+                loser_fault=r.faulty_bot,
+                pair_id=r.pair_id,
+                game_id=r.game_key,
+                reason=r.reason,
+            ))
+        except ValueError as exc:
+            raise ValueError(f"game {r.game_key}: {exc}") from None
+    return records
 
 
 def _r(x: float | None, nd: int = 1) -> float | None:

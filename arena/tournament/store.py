@@ -82,10 +82,14 @@ class ResultsStore:
         db = _connect_read_only(path)
         try:
             version = _version_of(db, path, fresh_ok=False)
+            store = cls(db, path, version, writable=False)
+            # Every run stores its config first; without one this is not a tournament's file.
+            if not isinstance(store.get_meta("config"), dict):
+                raise StoreError(f"{path}: not a truco-arena results database (no tournament config in it)")
         except BaseException:
             db.close()
             raise
-        return cls(db, path, version, writable=False)
+        return store
 
     @classmethod
     def create_or_open(cls, path: Path) -> ResultsStore:

@@ -52,6 +52,8 @@ class Files:
     typo_toml: Path
     tokens: Path  # a good token file
     bad_tokens: Path
+    # Results databases edited by hand into nonsense, with the commands that must refuse each.
+    edited: tuple[tuple[Path, tuple[str, ...]], ...]
 
 
 def _files(tmp: Path) -> Files:
@@ -95,9 +97,26 @@ def _files(tmp: Path) -> Files:
     tokens.write_text("a 0123456789abcdef0123456789abcdef\n")
     bad_tokens = tmp / "bad-tokens.txt"
     bad_tokens.write_bytes(b"\xff\xfe not a token file \x00\n")
+    edited = []
+    views, status, compare = "standings", "status", "compare"
+    for name, sql, refused_by in [
+        ("config-a-list", "UPDATE meta SET value = '[1, 2]' WHERE key = 'config'", (views, status, compare)),
+        ("config-not-json", "UPDATE meta SET value = '{oops' WHERE key = 'config'", (views, status, compare)),
+        ("config-bad-value", "UPDATE meta SET value = '{\"bots\": 5}' WHERE key = 'config'", (status,)),
+        ("winner-a-stranger", "UPDATE games SET winner = 'zed' WHERE seq = 0", (views, compare)),
+        ("unknown-termination", "UPDATE games SET termination = 'boredom' WHERE seq = 0", (views, compare)),
+        ("actions-not-json", "UPDATE games SET actions = '[[[' WHERE seq = 0", (views, status, compare)),
+        ("pair-not-swapped", "UPDATE games SET bot0 = 'a', bot1 = 'b'", (views,)),
+    ]:
+        path = tmp / f"{name}.sqlite"
+        path.write_bytes(results.read_bytes())
+        with sqlite3.connect(path) as db:
+            db.execute(sql)
+        db.close()
+        edited.append((path, refused_by))
     return Files(tmp / "none.sqlite", tmp / "dir", tmp / "no" / "such" / "x.sqlite", text, foreign, empty,
                  newer, results, config, bad_toml, bad_utf8, deep_toml, huge_int_toml, typo_toml, tokens,
-                 bad_tokens)
+                 bad_tokens, tuple(edited))
 
 
 def _scenarios(tmp: Path) -> list[Path]:
@@ -134,6 +153,12 @@ def _cases(f: Files, scenarios: list[Path]) -> list[list[str]]:
             ["compare", str(db), str(f.results)],
             ["compare", str(f.results), str(db)],
         ]
+    for db, refused_by in f.edited:
+        cases += [args for command, args in [
+            ("standings", ["standings", str(db), "--view", "all"]),
+            ("status", ["tournament", "status", str(db)]),
+            ("compare", ["compare", str(db), str(f.results)]),
+        ] if command in refused_by]
     for db in [f.missing_dir, f.directory, f.text, f.foreign, f.newer, f.results]:
         cases.append(["tournament", "run", str(f.config), "--db", str(db), "--no-progress"])
     for db in [f.missing_dir, f.directory, f.text, f.foreign, f.newer]:
