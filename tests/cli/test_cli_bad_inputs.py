@@ -114,6 +114,10 @@ def _files(tmp: Path) -> Files:
             db.execute(sql)
         db.close()
         edited.append((path, refused_by))
+    corrupt = tmp / "corrupt.sqlite"  # its schema page intact, every later page garbage
+    good = results.read_bytes()
+    corrupt.write_bytes(good[:4096] + b"\xff" * (len(good) - 4096))
+    edited.append((corrupt, (views, status, compare)))
     return Files(tmp / "none.sqlite", tmp / "dir", tmp / "no" / "such" / "x.sqlite", text, foreign, empty,
                  newer, results, config, bad_toml, bad_utf8, deep_toml, huge_int_toml, typo_toml, tokens,
                  bad_tokens, tuple(edited))
