@@ -14,12 +14,12 @@ import grpc
 
 from arena.engine.options import Options
 from sdk.pb import arena_pb2 as pb
-from sdk.pb import arena_pb2_grpc as pb_grpc
 
 from .connection import Connection
 from .convert import status_pb
 from .game import GameRun, new_game_id
-from .grpc_options import MAX_RECEIVE_BYTES, MAX_STREAMS_PER_CONNECTION, server_options
+from . import wire
+from .grpc_options import HARD_RECEIVE_BYTES, MAX_RECEIVE_BYTES, MAX_STREAMS_PER_CONNECTION, server_options
 from .pool import ArenaClosed, BotStatus, BotUnavailableError, Pool
 from .record import GameRecord, TimeControl
 from .servicer import ArenaServicer
@@ -30,6 +30,7 @@ from .tokens import TokenStore
 # and in gRPC; a bot needs one per game it plays at once, so a few hundred
 # bots reconnecting together stay well below it.
 MAX_WAITING_HELLOS = 1000
+HARD_RECEIVE_FACTOR = HARD_RECEIVE_BYTES // MAX_RECEIVE_BYTES  # gRPC's limit over the arena's (wire.py)
 
 log = logging.getLogger("arena.server")
 
@@ -78,8 +79,10 @@ class Arena:
         self.close_grace = close_grace  # at shutdown, how long a stream may take to half-close
         self.max_waiting_hellos = max_waiting_hellos  # beyond it new streams end at once (UNAVAILABLE)
         self.throttle_policy = throttle_policy  # how repeated failed Hellos from one host are slowed
+        self.max_receive_bytes = max_receive_bytes  # a bigger message from a bot closes its stream
+        self.hard_receive_bytes = HARD_RECEIVE_FACTOR * max_receive_bytes  # gRPC's own limit (wire.py)
         self._grpc_options = server_options(
-            keepalive_time, keepalive_timeout, max_receive_bytes, max_streams_per_connection
+            keepalive_time, keepalive_timeout, self.hard_receive_bytes, max_streams_per_connection
         )
         self._servicer: ArenaServicer | None = None
         self._pool: Pool | None = None
@@ -120,7 +123,7 @@ class Arena:
         self._no_games.set()
         server = grpc.aio.server(options=self._grpc_options)
         self._servicer = ArenaServicer(self)
-        pb_grpc.add_ArenaServiceServicer_to_server(self._servicer, server)  # type: ignore[no-untyped-call]
+        wire.register(server, self._servicer.Play, self.max_receive_bytes)
         try:
             if credentials is None:
                 port: int = server.add_insecure_port(address)

@@ -40,7 +40,14 @@ log = logging.getLogger("arena.server")
 # down when they repeat. (A missing Hello already cost its sender the deadline;
 # a wrong protocol version or a taken name is a mistake, not a guess.)
 _THROTTLED = frozenset({pb.STATUS_CODE_UNAUTHENTICATED, pb.STATUS_CODE_BAD_HELLO})
-_BUSY_LOG_EVERY = 1000  # at most one log line per this many streams refused for the cap
+_BUSY_LOG_EVERY = 1000
+
+
+def cancelled_reason(hard_limit: int) -> str:
+    return (
+        "the stream was cancelled: by the bot, by a lost connection (exit, network, keepalive pings unanswered), "
+        f"or by gRPC (a message over {hard_limit // 1024} KiB)"
+    )  # at most one log line per this many streams refused for the cap
 
 
 class ArenaServicer(pb_grpc.ArenaServiceServicer):
@@ -50,6 +57,7 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
         self.waiting = 0  # streams that have not been admitted or refused yet
         self.busy_refusals = 0  # streams ended at once because ``waiting`` was at the cap
         self.throttle = HelloThrottle(arena_.throttle_policy)
+        self._cancelled = cancelled_reason(arena_.hard_receive_bytes)
 
     async def Play(  # noqa: N802 - the RPC's name
         self, request_iterator: AsyncIterator[pb.PlayRequest], context: grpc.aio.ServicerContext
@@ -75,6 +83,13 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
                     # client write fails that write and, with it, the client's
                     # read of the Status just sent.
                     await asyncio.wait({reader}, timeout=self.arena.close_grace)
+        except asyncio.CancelledError:
+            # gRPC ended the call under us: the client cancelled it, its
+            # connection was lost (closed, reset, or keepalive pings went
+            # unanswered), or it sent a message over gRPC's hard limit.
+            # gRPC tells the servicer none of these apart.
+            conn.drop(self._cancelled)
+            raise
         finally:
             if waiting:
                 self.waiting -= 1
