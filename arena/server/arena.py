@@ -23,7 +23,7 @@ from .grpc_options import HARD_RECEIVE_BYTES, MAX_RECEIVE_BYTES, MAX_STREAMS_PER
 from .pool import ArenaClosed, BotStatus, BotUnavailableError, Pool
 from .record import GameRecord, TimeControl
 from .servicer import ArenaServicer
-from .throttle import ThrottlePolicy
+from .throttle import HelloThrottle, ThrottlePolicy
 from .tokens import TokenStore
 
 # Streams that have not said Hello yet, arena-wide. Each costs a few KiB here
@@ -138,6 +138,13 @@ class Arena:
         self._watchdog = asyncio.get_running_loop().create_task(self._watch_writes(), name="write-watchdog")
         log.info("arena listening on port %d%s", port, " (TLS)" if credentials is not None else "")
         return port
+
+    @property
+    def hello_throttle(self) -> HelloThrottle:
+        """The failed-Hello counts per peer host."""
+        if self._servicer is None:
+            raise RuntimeError("the arena is not started: call `await arena.start(address)` first")
+        return self._servicer.throttle
 
     @property
     def streams_waiting_for_hello(self) -> int:
