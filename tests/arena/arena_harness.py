@@ -68,13 +68,18 @@ def spawn_bot(log_dir: Path, module: str, address: str, name: str, token: str, *
 class Harness:
     """An ``Arena`` running in its own thread; the tests drive it synchronously."""
 
-    def __init__(self, log_dir: Path, address: str = "127.0.0.1:0", **arena_options: Any) -> None:
+    def __init__(
+        self, log_dir: Path, address: str = "127.0.0.1:0", *, tls: tuple[Path, Path] | None = None,
+        **arena_options: Any,
+    ) -> None:
+        """``tls``: (certificate, key) PEM files to serve TLS with."""
         self.log_dir = log_dir
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="arena-loop", daemon=True)
         self.thread.start()
         self.arena = Arena(**arena_options)
-        self.port = self.call(self.arena.start(address))
+        cert, key = tls if tls is not None else (None, None)
+        self.port = self.call(self.arena.start(address, tls_cert=cert, tls_key=key))
         self.address = f"127.0.0.1:{self.port}"
         self.procs: list[BotProc] = []
 
