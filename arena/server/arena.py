@@ -151,6 +151,11 @@ class Arena:
         """Streams open now that have not been admitted or refused yet."""
         return 0 if self._servicer is None else self._servicer.waiting
 
+    @property
+    def busy_refusals(self) -> int:
+        """Streams ended at once because ``max_waiting_hellos`` were waiting."""
+        return 0 if self._servicer is None else self._servicer.busy_refusals
+
     async def stop(self, grace: float = 2.0) -> None:
         """Shut down: no new games; running games get ``grace`` seconds to end,
         then are recorded as INTERRUPTED; every stream gets a SHUTDOWN Status
