@@ -105,7 +105,7 @@ class Connection:
         self.peer = context.peer()
         self.alive = True
         self.close_reason = ""
-        self.graceful = False  # closed by the arena with a closing Status
+        self.graceful = False  # closed (or being closed) by the arena with a closing Status
         self.closed = asyncio.Event()
         self.hello: asyncio.Future[pb.Hello | None] = asyncio.get_running_loop().create_future()
         self.inbox: asyncio.Queue[InboxItem] | None = None  # the game's, while in one
@@ -246,8 +246,8 @@ class Connection:
             self.drop(reason)
 
     def _on_request(self, req: pb.PlayRequest) -> None:
-        if not self.alive:
-            return  # closing: whatever the bot still says is moot
+        if not self.alive or self.graceful:
+            return  # closing (a closing Status is on its way): whatever the bot still says is moot
         if not self.hello.done():
             self.hello.set_result(req.hello if req.WhichOneof("kind") == "hello" else None)
             return

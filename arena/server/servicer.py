@@ -173,6 +173,7 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
                 return False
             except TimeoutError:
                 pass
+        conn.graceful = True  # nothing the client sends now gets an answer after the closing Status
         await conn.send_quietly(status_pb(code, message, closing=True))
         conn.drop(f"rejected: {message}")
         return False
