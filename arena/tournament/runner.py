@@ -82,7 +82,10 @@ async def run_tournament(
     if not todo:
         return RunSummary(len(schedule), len(done), 0, 0.0)
     arena = Arena(config.tokens)
-    await arena.start(config.address, tls_cert=config.tls_cert, tls_key=config.tls_key)
+    try:
+        await arena.start(config.address, tls_cert=config.tls_cert, tls_key=config.tls_key)
+    except (OSError, ValueError) as exc:  # cannot bind, or a TLS file cannot be read
+        raise TournamentError(str(exc)) from None
     host = config.address.rsplit(":", 1)[0]
     address = f"{'127.0.0.1' if host in ('0.0.0.0', '[::]', '') else host}:{arena.port}"
     streams = min(config.concurrency, len(todo))

@@ -30,10 +30,14 @@ class BotExited(AssertionError):
 class BotProc:
     """A bot process; its stderr goes to a file so a failure can show it."""
 
-    def __init__(self, args: list[str], log_dir: Path, label: str) -> None:
+    def __init__(self, args: list[str], log_dir: Path, label: str, token: str | None = None) -> None:
+        """``token``, if given, goes in $TRUCO_ARENA_TOKEN, as an arena gives it."""
         self.args = args
         self.stderr_path = log_dir / f"{label}.stderr"
         env = dict(os.environ)
+        env.pop("TRUCO_ARENA_TOKEN", None)
+        if token is not None:
+            env["TRUCO_ARENA_TOKEN"] = token
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
         env["PYTHONUNBUFFERED"] = "1"
         with open(self.stderr_path, "w") as err:
@@ -61,8 +65,8 @@ def spawn_bot(log_dir: Path, module: str, address: str, name: str, token: str, *
     """``python -m MODULE`` against ``address`` (an arena may or may not be there)."""
     global _spawned
     _spawned += 1
-    args = [sys.executable, "-m", module, "--address", address, f"--token={token}", "--name", name, *extra]
-    return BotProc(args, log_dir, f"{name}-{_spawned}")
+    args = [sys.executable, "-m", module, "--address", address, "--name", name, *extra]
+    return BotProc(args, log_dir, f"{name}-{_spawned}", token)
 
 
 class Harness:
