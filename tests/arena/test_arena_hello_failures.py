@@ -101,3 +101,32 @@ def test_peer_host_drops_the_port() -> None:
     assert peer_host("ipv4:10.1.2.3:5555") == "ipv4:10.1.2.3"
     assert peer_host("ipv6:[::1]:5555") == "ipv6:[::1]"
     assert peer_host("unix:/tmp/sock") == "unix:/tmp/sock"
+
+
+def test_streams_past_the_waiting_cap_end_at_once(log_dir: Path) -> None:
+    h = Harness(log_dir, hello_timeout=1.0, max_waiting_hellos=2)
+    try:
+        async def flood() -> tuple[list[str], int]:
+            async with grpc.aio.insecure_channel(h.address) as channel:
+                stub = pb_grpc.ArenaServiceStub(channel)  # type: ignore[no-untyped-call]
+                waiting = [stub.Play(), stub.Play()]
+                await waiting[0].wait_for_connection()
+                await waiting[1].wait_for_connection()
+                while h.arena.streams_waiting_for_hello < 2:  # the arena runs on its own loop
+                    await asyncio.sleep(0.01)
+                extra = stub.Play()
+                with pytest.raises(grpc.aio.AioRpcError) as refused:
+                    await extra.read()
+                assert refused.value.code() is grpc.StatusCode.UNAVAILABLE
+                # The two waiting streams still get their Hello deadline.
+                endings = [pb.StatusCode.Name((await c.read()).status.code) for c in waiting]
+                return [str(refused.value.details()), *endings], h.arena.busy_refusals
+
+        endings, refusals = asyncio.run(flood())
+        assert endings == [
+            "the arena has 2 streams waiting for a Hello already; retry later",
+            "STATUS_CODE_BAD_HELLO", "STATUS_CODE_BAD_HELLO",
+        ]
+        assert refusals == 1
+    finally:
+        h.close()

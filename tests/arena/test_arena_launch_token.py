@@ -4,11 +4,12 @@ command line, which every local user can read (``ps``, /proc/PID/cmdline)."""
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from arena.tournament.launcher import launch, stop
 
-from arena_harness import Harness
+from arena_harness import BotProc, Harness
 
 
 def test_launched_bot_has_no_token_on_its_command_line(fresh_harness: Harness, tmp_path: Path) -> None:
@@ -34,3 +35,9 @@ def test_launched_bot_has_no_token_on_its_command_line(fresh_harness: Harness, t
     # It came through the environment, which only the bot's owner may read.
     assert f"TRUCO_ARENA_TOKEN={token}".encode() in environ.split(b"\0")
     assert not os.path.exists(f"/proc/{pid}")
+
+
+def test_a_bot_without_a_token_says_where_to_put_it(log_dir: Path) -> None:
+    proc = BotProc([sys.executable, "-m", "sample_bots.random_bot", "--address", "127.0.0.1:9"], log_dir, "tokenless")
+    assert proc.wait() == 2
+    assert proc.stderr().strip().endswith("error: no token: set TRUCO_ARENA_TOKEN (or pass --token)")
