@@ -40,14 +40,16 @@ log = logging.getLogger("arena.server")
 # down when they repeat. (A missing Hello already cost its sender the deadline;
 # a wrong protocol version or a taken name is a mistake, not a guess.)
 _THROTTLED = frozenset({pb.STATUS_CODE_UNAUTHENTICATED, pb.STATUS_CODE_BAD_HELLO})
-_BUSY_LOG_EVERY = 1000
+_BUSY_LOG_EVERY = 1000  # at most one log line per this many streams refused for the cap
 
 
 def cancelled_reason(hard_limit: int) -> str:
+    """Why a stream ended when gRPC cancelled its call: gRPC gives the servicer
+    the same cancel for each of these causes, so the reason names them all."""
     return (
         "the stream was cancelled: by the bot, by a lost connection (exit, network, keepalive pings unanswered), "
         f"or by gRPC (a message over {hard_limit // 1024} KiB)"
-    )  # at most one log line per this many streams refused for the cap
+    )
 
 
 class ArenaServicer(pb_grpc.ArenaServiceServicer):
