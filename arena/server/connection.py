@@ -27,7 +27,8 @@ import grpc
 
 from sdk.pb import arena_pb2 as pb
 
-from .convert import status_pb
+from .convert import clip, status_pb
+from .wire import WireFault
 
 log = logging.getLogger("arena.server")
 
@@ -35,6 +36,10 @@ _GAMES_REMEMBERED = 64  # past games whose late Moves are still recognised as la
 # A game posts a handful of messages per Move it waits for, so a long queue
 # means a bot that sends (e.g. junk between games) without reading.
 _OUTBOX_MAX = 1024
+HALF_CLOSED = "the bot closed its side of the stream"
+# gRPC cancels the servicer well under a millisecond after the EOF of a call
+# it ended; a half-close is told apart by no cancel coming within this.
+_EOF_SETTLE = 0.05
 
 
 class ConnectionLost(Exception):
@@ -100,7 +105,7 @@ class Connection:
         self.peer = context.peer()
         self.alive = True
         self.close_reason = ""
-        self.graceful = False  # closed by the arena with a closing Status
+        self.graceful = False  # closed (or being closed) by the arena with a closing Status
         self.closed = asyncio.Event()
         self.hello: asyncio.Future[pb.Hello | None] = asyncio.get_running_loop().create_future()
         self.inbox: asyncio.Queue[InboxItem] | None = None  # the game's, while in one
@@ -216,11 +221,19 @@ class Connection:
 
     async def read_loop(self) -> None:
         """The stream's only reader; runs until the stream ends."""
-        reason = "the bot closed the stream"
+        reason = HALF_CLOSED
         try:
             while True:
                 req = await self.context.read()
                 if req is grpc.aio.EOF:
+                    # A half-close and a call that gRPC ended (cancel, lost
+                    # connection, oversized message) both read as EOF; in the
+                    # second case gRPC cancels the servicer right after, which
+                    # then names the reason (servicer.ArenaServicer.Play).
+                    await asyncio.sleep(_EOF_SETTLE)
+                    break
+                if isinstance(req, WireFault):
+                    reason = req.reason
                     break
                 assert isinstance(req, pb.PlayRequest)
                 self._on_request(req)
@@ -228,13 +241,13 @@ class Connection:
             reason = self.close_reason or "stream closed by the arena"
             raise
         except Exception as exc:  # a reset or cancelled RPC surfaces here
-            reason = f"stream broken: {type(exc).__name__}"
+            reason = clip(f"stream broken: {type(exc).__name__}: {exc}", 120)
         finally:
             self.drop(reason)
 
     def _on_request(self, req: pb.PlayRequest) -> None:
-        if not self.alive:
-            return  # closing: whatever the bot still says is moot
+        if not self.alive or self.graceful:
+            return  # closing (a closing Status is on its way): whatever the bot still says is moot
         if not self.hello.done():
             self.hello.set_result(req.hello if req.WhichOneof("kind") == "hello" else None)
             return

@@ -31,6 +31,15 @@ FAULT_STATUS: dict[Termination, pb.StatusCode] = {
 }
 
 
+REASON_MAX_CHARS = 200  # a reason or Status message echoed to a seat is cut to this
+
+
+def clip(text: str, limit: int = REASON_MAX_CHARS) -> str:
+    """``text`` cut to at most ``limit`` characters ("..." marks a cut). Reasons
+    quote what bots sent (an action, a name), so they are as long as a bot likes."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def ms(seconds: float) -> int:
     return max(0, int(seconds * 1000))
 
@@ -178,7 +187,7 @@ def game_end_pb(game_id: str, seat: int, outcome: Outcome, reason: str) -> pb.Pl
             termination=TERMINATION_PB[outcome.termination],
             faulty_seat=outcome.faulty_seat,
             hands_played=outcome.hands_played,
-            reason=reason,
+            reason=clip(reason),
         )
     )
 
@@ -186,4 +195,4 @@ def game_end_pb(game_id: str, seat: int, outcome: Outcome, reason: str) -> pb.Pl
 def status_pb(
     code: pb.StatusCode, message: str, *, game_id: str = "", seq: int = 0, closing: bool = False
 ) -> pb.PlayResponse:
-    return pb.PlayResponse(status=pb.Status(code=code, message=message, game_id=game_id, seq=seq, closing=closing))
+    return pb.PlayResponse(status=pb.Status(code=code, message=clip(message), game_id=game_id, seq=seq, closing=closing))
