@@ -15,8 +15,24 @@ from arena.engine.outcome import Outcome, Termination
 from arena.referee import BadMove, Decision, HandSummary, Referee
 from sdk.pb import arena_pb2 as pb
 
-from .connection import Bad, Connection, ConnectionLost, Deadline, Gone, InboxItem, Interrupt, Reply
-from .convert import FAULT_STATUS, decision_pb, game_end_pb, game_start_pb, hand_end_pb, status_pb
+from .connection import (
+    Bad,
+    Connection,
+    ConnectionLost,
+    Deadline,
+    Gone,
+    InboxItem,
+    Interrupt,
+    Reply,
+)
+from .convert import (
+    FAULT_STATUS,
+    decision_pb,
+    game_end_pb,
+    game_start_pb,
+    hand_end_pb,
+    status_pb,
+)
 from .record import GameRecord, TimeControl
 
 log = logging.getLogger("arena.server")
@@ -218,7 +234,7 @@ class _MoveClock:
     write that never completes is the write watchdog's business (the stream
     is dropped, the game hears Gone)."""
 
-    __slots__ = ("loop", "inbox", "conn", "seq", "limit", "start", "timer", "stopped")
+    __slots__ = ("conn", "inbox", "limit", "loop", "seq", "start", "stopped", "timer")
 
     def __init__(
         self, loop: asyncio.AbstractEventLoop, inbox: asyncio.Queue[InboxItem], conn: Connection, seq: int, limit: float

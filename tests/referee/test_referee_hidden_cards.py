@@ -147,5 +147,7 @@ def test_games_cut_short_by_a_fault_summarise_the_open_hand(variant: str, overri
             cut += 1
             assert t.summaries[-1].cut_short
             assert all(e.outcome.termination is Termination.TIMEOUT for e in t.ends)
-            assert all(e.won == (s % 2 != t.ends[0].outcome.faulty_seat % 2) for s, e in enumerate(t.ends))
+            faulty = t.ends[0].outcome.faulty_seat
+            assert faulty is not None
+            assert [e.won for e in t.ends] == [s % 2 != faulty % 2 for s in range(len(t.ends))]
     assert cut > 6, cut
