@@ -61,6 +61,7 @@ class Tally:
     other_faults: list[GameRecord] = field(default_factory=list)
     move_times: list[float] = field(default_factory=list)
     loop_lags: list[float] = field(default_factory=list)
+    playing: float = 0.0  # seconds spent playing (bots connected, busy processes running)
 
     def add(self, r: GameRecord) -> None:
         self.games += 1
@@ -165,7 +166,9 @@ async def run(decisions: int, busy: int, lanes: int, bots: str, max_seconds: flo
                 tally.add(await arena.play_game(a, b, options, seed, CLOCK, acquire_timeout=30.0))
 
         lag = asyncio.create_task(loop_lag(tally, done))
+        started = time.monotonic()
         await asyncio.gather(*(lane(k) for k in range(lanes)))
+        tally.playing = time.monotonic() - started
         done.set()
         await lag
     finally:
@@ -178,8 +181,9 @@ def report(t: Tally, seconds: float, busy: int, lanes: int, bots: str) -> None:
     ms = [x * 1000 for x in t.move_times]
     over = sum(1 for x in t.move_times if x > CLOCK.move_time)
     print(f"{bots} bots, {lanes} games at a time, {busy} busy processes, {os.cpu_count()} CPUs, "
-          f"clock {CLOCK.move_time * 1000:.0f} ms/move + {CLOCK.bank:g} s bank; {seconds:.0f} s")
-    print(f"decisions answered      {t.decisions}")
+          f"clock {CLOCK.move_time * 1000:.0f} ms/move + {CLOCK.bank:g} s bank; "
+          f"{t.playing:.0f} s of play ({seconds:.0f} s in all)")
+    print(f"decisions answered      {t.decisions} ({t.decisions / max(t.playing, 1e-9):.0f}/s)")
     print(f"games                   {t.games}")
     print(f"false time losses       {len(t.timeouts)}")
     print(f"other faults            {len(t.other_faults)}")
