@@ -14,8 +14,9 @@ swapped, which removes most of the luck of the cards from a comparison.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from arena.engine import Game
 from arena.referee import BadMove, Referee

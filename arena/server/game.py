@@ -155,7 +155,7 @@ class GameRun:
         seq = conn.next_seq(self.game_id)
         msg = decision_pb(self.game_id, seq, decision.observation, decision.legal_texts, move_time, bank)
         loop = asyncio.get_running_loop()
-        clock = _MoveClock(loop, self.inbox, conn, seq, move_time + bank)
+        clock = _MoveClock(loop, self.inbox, conn, seq, move_time + bank, loop.time())
         try:
             conn.post(msg, written=clock.written)
         except ConnectionLost as exc:
@@ -232,14 +232,27 @@ class _MoveClock:
     it: messages queued ahead of it, and the arena's own backlog, are not the
     bot's time. The deadline timer is armed at that moment; until then a
     write that never completes is the write watchdog's business (the stream
-    is dropped, the game hears Gone)."""
+    is dropped, the game hears Gone).
 
-    __slots__ = ("conn", "inbox", "limit", "loop", "seq", "start", "stopped", "timer")
+    A bot that reads just fast enough for each single write to beat the
+    watchdog could still hold its Decision back for several write timeouts
+    and stall the game without ever being on the clock; a Decision whose
+    write completes more than ``write_timeout`` after it was posted therefore
+    drops the stream, as the watchdog would."""
+
+    __slots__ = ("conn", "inbox", "limit", "loop", "posted", "seq", "start", "stopped", "timer")
 
     def __init__(
-        self, loop: asyncio.AbstractEventLoop, inbox: asyncio.Queue[InboxItem], conn: Connection, seq: int, limit: float
+        self,
+        loop: asyncio.AbstractEventLoop,
+        inbox: asyncio.Queue[InboxItem],
+        conn: Connection,
+        seq: int,
+        limit: float,
+        posted: float,
     ) -> None:
         self.loop, self.inbox, self.conn, self.seq, self.limit = loop, inbox, conn, seq, limit
+        self.posted = posted
         self.start: float | None = None
         self.timer: asyncio.TimerHandle | None = None
         self.stopped = False
@@ -247,6 +260,10 @@ class _MoveClock:
     def written(self, at: float) -> None:
         if self.stopped:
             return  # the game already moved on (fault, shutdown)
+        waited = at - self.posted
+        if waited > self.conn.write_timeout:
+            self.conn.drop(f"its Decision waited {waited:.1f} s to be written: the bot is not reading")
+            return
         self.start = at
         # A timer that drops a marker into the inbox costs a fraction of an
         # asyncio.timeout() scope, and this runs for every decision.

@@ -70,11 +70,30 @@ async def silent_bot(address: str, name: str, token: str) -> None:
             pass
 
 
-async def play(seat0: Callable[[str, str, str, asyncio.Event], Coroutine[Any, Any, None]]) -> GameRecord:
+async def trickling_bot(address: str, name: str, token: str, pause: float) -> None:
+    """One-byte receive window, and a pause before every read: each single
+    write of the arena completes within ``pause``, yet a Decision behind a
+    GameStart waits about twice as long."""
+    async with grpc.aio.insecure_channel(address, options=ONE_BYTE_WINDOW) as channel:
+        call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
+        await call.write(pb.PlayRequest(hello=pb.Hello(bot_name=name, protocol_version=1, token=token)))
+        while True:
+            await asyncio.sleep(pause)
+            msg = await call.read()
+            if msg is grpc.aio.EOF:
+                return
+            if msg.WhichOneof("kind") == "decision":
+                d = msg.decision
+                await call.write(pb.PlayRequest(move=pb.Move(game_id=d.game_id, seq=d.seq, action=d.legal_actions[0])))
+
+
+async def play(
+    seat0: Callable[[str, str, str, asyncio.Event], Coroutine[Any, Any, None]], write_timeout: float = 10.0
+) -> GameRecord:
     """One game between ``seat0`` (mano of the first hand: the first to act)
     and a prompt raw bot."""
     asked = asyncio.Event()
-    arena = Arena()
+    arena = Arena(write_timeout=write_timeout)
     port = await arena.start("127.0.0.1:0")
     address = f"127.0.0.1:{port}"
     bots = [
@@ -111,3 +130,16 @@ def test_a_bot_that_sits_on_its_decision_still_runs_out_of_time() -> None:
 
     r = asyncio.run(play(silent))
     assert r.termination is Termination.TIMEOUT and r.faulty_seat == 0, r.reason
+
+
+def test_a_bot_that_holds_its_decision_back_by_reading_slowly_is_dropped() -> None:
+    """Reading just fast enough for each write to beat the write watchdog
+    must not stall a game off the clock: a Decision not written within the
+    write timeout of being posted closes the stream, and the game is lost."""
+    write_timeout = 1.0
+
+    async def trickling(address: str, name: str, token: str, asked: asyncio.Event) -> None:
+        await trickling_bot(address, name, token, pause=0.6 * write_timeout)
+
+    r = asyncio.run(play(trickling, write_timeout=write_timeout))
+    assert r.termination is Termination.DISCONNECT and r.faulty_seat == 0, r.reason
