@@ -77,7 +77,7 @@ class GameRun:
         self._seat_of = {c: s for s, c in enumerate(self.conns)}
         self._bank = [time_control.bank] * len(self.conns)
         self._interrupted = False
-        self.move_times: list[float] = []  # per answered Decision: seconds from send to Move
+        self.move_times: list[float] = []  # per answered Decision: seconds on its clock (written to Move read)
 
     def interrupt(self) -> None:
         """End the game as INTERRUPTED at the next opportunity (arena shutdown)."""
@@ -94,7 +94,7 @@ class GameRun:
             try:
                 rng = self.rng_seeds or (None,) * len(self.conns)
                 self._broadcast([
-                    game_start_pb(self.game_id, g.seat, self.bots, self.options, self.tc, rng[g.seat])
+                    game_start_pb(self.game_id, g.seat, self.bots, g.options, self.tc, rng[g.seat])
                     for g in referee.start()
                 ])
                 while (decision := referee.decision()) is not None:
