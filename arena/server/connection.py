@@ -14,7 +14,9 @@ write put a cross-thread completion wake-up on the game's critical path once
 per message.) A write that stays blocked, because the bot stopped reading and
 HTTP/2 flow control ran out, is found by ``write_blocked_for`` and the arena's
 watchdog drops the stream; ``send`` posts and waits, under ``write_timeout``,
-for callers that need the message out before they go on.
+for callers that need the message out before they go on. A poster may also
+ask to be told the loop time at which its message was written (``post``'s
+``written``): a move's clock starts then, not when the Decision was queued.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict, deque
+from collections.abc import Callable
 
 import grpc
 
@@ -89,6 +92,8 @@ class Deadline:
 
 
 InboxItem = Reply | Bad | Gone | Interrupt | Deadline
+# Called by the writer with the loop time at which a message's write completed.
+Written = Callable[[float], None]
 
 
 class Connection:
@@ -112,7 +117,7 @@ class Connection:
         self.outstanding: tuple[str, int] | None = None  # the Decision awaiting a Move
         self._seq = 0
         self._games: OrderedDict[str, list[int]] = OrderedDict()  # game id -> [first seq, last seq]
-        self._outbox: deque[tuple[pb.PlayResponse, asyncio.Future[None] | None]] = deque()
+        self._outbox: deque[tuple[pb.PlayResponse, asyncio.Future[None] | None, Written | None]] = deque()
         self._wakeup: asyncio.Future[None] | None = None  # the idle writer waits on it
         self._writer_done = False
         self._write_started: float | None = None  # loop time the write in progress began
@@ -141,15 +146,19 @@ class Connection:
 
     # ------------------------------------------------------------------ writes
 
-    def post(self, msg: pb.PlayResponse, done: asyncio.Future[None] | None = None) -> None:
+    def post(
+        self, msg: pb.PlayResponse, done: asyncio.Future[None] | None = None, written: Written | None = None
+    ) -> None:
         """Queue ``msg`` for the writer and return at once; ``done`` (if given)
-        gets the result of its write. ConnectionLost if the stream is gone."""
+        gets the result of its write, ``written`` (if given) is called with
+        the loop time its write completed (never if it fails). ConnectionLost
+        if the stream is gone."""
         if not self.alive or self._writer_done:
             raise ConnectionLost(self.close_reason or "stream closed")
         if len(self._outbox) >= _OUTBOX_MAX:
             self.drop(f"{_OUTBOX_MAX} messages waiting to be written: the bot is not reading")
             raise ConnectionLost(self.close_reason)
-        self._outbox.append((msg, done))
+        self._outbox.append((msg, done, written))
         wakeup = self._wakeup
         if wakeup is not None and not wakeup.done():
             wakeup.set_result(None)
@@ -199,10 +208,12 @@ class Connection:
                     await self._wakeup
                     self._wakeup = None
                     continue
-                msg, done = outbox.popleft()
+                msg, done, written = outbox.popleft()
                 self._write_started = loop.time()
                 await self.context.write(msg)
                 self._write_started = None
+                if written is not None:
+                    written(loop.time())
                 if done is not None and not done.done():
                     done.set_result(None)
         except asyncio.CancelledError:
@@ -212,7 +223,7 @@ class Connection:
         finally:
             self._writer_done = True
             lost = ConnectionLost(self.close_reason or "stream closed")
-            for _, done in outbox:
+            for _, done, _ in outbox:
                 if done is not None and not done.done():
                     done.set_exception(lost)
             outbox.clear()
