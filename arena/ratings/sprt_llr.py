@@ -80,10 +80,14 @@ def _secular_root(phat: Trinomial, b: Trinomial) -> float:
     of its real roots exactly one lies in the interval. Bisection is the fallback
     for when rounding puts the closed-form root a hair outside it.
     """
+    # Written out for three buckets: this runs twice per LLR, and simulations
+    # compute hundreds of thousands of LLRs.
+    p0, p1, p2 = phat
+    b0, b1, b2 = b
     lo, hi = -1.0 / max(b), -1.0 / min(b)
-    a_coef = b[0] * b[1] * b[2] * sum(phat)
-    b_coef = sum(pk * bk * (sum(b) - bk) for pk, bk in zip(phat, b, strict=True))
-    c_coef = sum(pk * bk for pk, bk in zip(phat, b, strict=True))
+    a_coef = b0 * b1 * b2 * (p0 + p1 + p2)
+    b_coef = p0 * b0 * (b1 + b2) + p1 * b1 * (b0 + b2) + p2 * b2 * (b0 + b1)
+    c_coef = p0 * b0 + p1 * b1 + p2 * b2
     if c_coef == 0.0:
         return 0.0
     roots: list[float] = []
@@ -117,14 +121,12 @@ def _bisect_secular(phat: Trinomial, b: Trinomial, lo: float, hi: float) -> floa
 
 def _tilted(phat: Trinomial, b: Trinomial) -> Trinomial:
     theta = _secular_root(phat, b)
-    p0, p1, p2 = (pk / (1.0 + theta * bk) for pk, bk in zip(phat, b, strict=True))
-    return (p0, p1, p2)
+    return (phat[0] / (1.0 + theta * b[0]), phat[1] / (1.0 + theta * b[1]), phat[2] / (1.0 + theta * b[2]))
 
 
 def mle_given_score(phat: Trinomial, s: float) -> Trinomial:
     """The trinomial of largest likelihood for ``phat`` among those with mean ``s``."""
-    b0, b1, b2 = (a - s for a in PAIR_SCORES)
-    return _tilted(phat, (b0, b1, b2))
+    return _tilted(phat, (PAIR_SCORES[0] - s, PAIR_SCORES[1] - s, PAIR_SCORES[2] - s))
 
 
 def mle_given_t(phat: Trinomial, t: float) -> Trinomial:
@@ -153,13 +155,12 @@ def llr(counts: PairCounts, elo0: float, elo1: float, model: SprtModel = SprtMod
     if not counts.pairs:
         return 0.0
     n = regularized(counts)
-    total = sum(n)
-    ll, dd, ww = (c / total for c in n)
-    phat = (ll, dd, ww)
+    total = n[0] + n[1] + n[2]
+    phat = (n[0] / total, n[1] / total, n[2] / total)
     if model is SprtModel.LOGISTIC:
         p0 = mle_given_score(phat, score_from_elo(elo0))
         p1 = mle_given_score(phat, score_from_elo(elo1))
     else:
         p0 = mle_given_t(phat, t_from_nelo(elo0))
         p1 = mle_given_t(phat, t_from_nelo(elo1))
-    return sum(nk * (math.log(q1) - math.log(q0)) for nk, q0, q1 in zip(n, p0, p1, strict=True))
+    return sum(nk * math.log(q1 / q0) for nk, q0, q1 in zip(n, p0, p1, strict=True))
