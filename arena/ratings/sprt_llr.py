@@ -41,9 +41,12 @@ from .sprt_counts import NELO_PER_T, PAIR_SCORES, PairCounts, score_from_elo
 
 # Stand-in count for an empty bucket.
 REGULARIZATION = 1e-3
-# The normalized fixed point stops when no probability moves by more than this.
-_FIXED_POINT_TOLERANCE = 1e-14
-_FIXED_POINT_MAX_STEPS = 200
+# The normalized fixed point stops when no probability moves by more than this
+# fraction of itself (the LLR's error is of that order per pair). It usually
+# takes under ten steps; when a bucket is nearly empty, rounding keeps the last
+# digits flickering at about 1e-12, which the tolerance must stay above.
+_FIXED_POINT_TOLERANCE = 1e-10
+_FIXED_POINT_MAX_STEPS = 100
 
 Trinomial = tuple[float, float, float]
 
@@ -137,7 +140,7 @@ def mle_given_t(phat: Trinomial, t: float) -> Trinomial:
         sigma = math.sqrt(var)
         b0, b1, b2 = (a - 0.5 - t * sigma * (1.0 + ((a - mu) / sigma) ** 2) / 2.0 for a in PAIR_SCORES)
         new = _tilted(phat, (b0, b1, b2))
-        moved = max(abs(x - y) for x, y in zip(new, p, strict=True))
+        moved = max(abs(x - y) / x for x, y in zip(new, p, strict=True))
         p = new
         if moved < _FIXED_POINT_TOLERANCE:
             break
