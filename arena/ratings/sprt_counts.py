@@ -88,7 +88,7 @@ class PairCounts:
         """Counts of A's pair scores, each exactly 0, 0.5 or 1."""
         tally = [0, 0, 0]
         for score in scores:
-            if score not in PAIR_SCORES:
+            if isinstance(score, bool) or score not in PAIR_SCORES:
                 raise ValueError(f"a pair score is 0, 0.5 or 1, got {score!r}")
             tally[PAIR_SCORES.index(score)] += 1
         return cls(*tally)

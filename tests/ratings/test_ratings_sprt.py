@@ -19,6 +19,7 @@ from arena.ratings import (
     llr,
     sprt_status,
 )
+from arena.ratings.sprt_llr import mle_given_score
 
 # --- an independent LLR: direct 1-D maximisation of the constrained likelihood ---
 #
@@ -139,6 +140,29 @@ def test_normalized_llr_matches_direct_maximisation(counts: tuple[int, int, int]
     assert got == pytest.approx(_reference_llr(counts, nelo0, nelo1, "normalized"), abs=1e-6)
 
 
+def test_llr_matches_direct_maximisation_on_random_counts() -> None:
+    rng = random.Random(7)
+    for _ in range(20):
+        counts = (rng.randrange(0, 300), rng.randrange(0, 300), rng.randrange(0, 300))
+        if sum(counts) == 0:
+            continue
+        elo0 = rng.uniform(-50.0, 40.0)
+        elo1 = elo0 + rng.uniform(1.0, 30.0)
+        for model in SprtModel:
+            got = llr(PairCounts(*counts), elo0, elo1, model)
+            assert got == pytest.approx(_reference_llr(counts, elo0, elo1, model.value), abs=1e-6), (counts, model)
+
+
+def test_even_hypothesis_keeps_the_splits_and_evens_the_sweeps() -> None:
+    # With s = 1/2 the secular equation is linear and the maximum is by hand:
+    # p = ((ll + ww) / 2n, dd / n, (ll + ww) / 2n). 22/58/40: (31/120, 58/120, 31/120).
+    phat = (22 / 120, 58 / 120, 40 / 120)
+    p = mle_given_score(phat, 0.5)
+    assert p == pytest.approx((31 / 120, 58 / 120, 31 / 120), abs=1e-15)
+    # And the LLR of H1 = 10 Elo is the worked example of docs/sprt.md.
+    assert llr(PairCounts(22, 58, 40), 0.0, 10.0) == pytest.approx(0.9098045, abs=1e-6)
+
+
 def test_llr_symmetries_and_empty_counts() -> None:
     c = PairCounts(22, 58, 40)
     mirrored = PairCounts(40, 58, 22)  # the same pairs seen from B's side
@@ -159,15 +183,37 @@ def test_llr_symmetries_and_empty_counts() -> None:
 
 SIMULATED_TESTS = 2000
 Z_999 = 3.090232306167813  # one-sided 99.9% normal quantile
+SPLIT_RATE = 0.5
+
+Trinomial = tuple[float, float, float]
+
+
+def _trinomial_for_elo(elo: float, split_rate: float) -> Trinomial:
+    """Pair-outcome shares (0-2, 1-1, 2-0) with mean score L(elo) and the given split share."""
+    s = _logistic_score(elo)
+    return (1.0 - s - split_rate / 2.0, split_rate, s - split_rate / 2.0)
+
+
+def _trinomial_for_nelo(nelo: float, split_rate: float) -> Trinomial:
+    """Pair-outcome shares with the given nElo (>= 0) and split share, by bisection on the score."""
+
+    def nelo_of(s: float) -> float:
+        var = s - split_rate / 4.0 - s * s  # E[a^2] - mu^2 with E[a^2] = p_ww + split/4
+        return (s - 0.5) / math.sqrt(2.0 * var) * 800.0 / math.log(10.0)
+
+    lo, hi = 0.5, 1.0 - split_rate / 2.0 - 1e-12
+    for _ in range(200):
+        mid = (lo + hi) / 2.0
+        lo, hi = (mid, hi) if nelo_of(mid) < nelo else (lo, mid)
+    s = (lo + hi) / 2.0
+    return (1.0 - s - split_rate / 2.0, split_rate, s - split_rate / 2.0)
 
 
 def _simulate(
-    true_elo: float, bounds: SprtBounds, split_rate: float, rng: random.Random, cache: dict[tuple[int, int, int], float]
+    truth: Trinomial, bounds: SprtBounds, rng: random.Random, cache: dict[tuple[int, int, int], float]
 ) -> tuple[SprtVerdict, int]:
-    """Run one SPRT on pairs drawn from the trinomial of ``true_elo`` and ``split_rate``."""
-    s = _logistic_score(true_elo)
-    p_ll = 1.0 - s - split_rate / 2.0  # mean s = p_ww + split/2 with p_ww + p_ll = 1 - split
-    p_ll_or_dd = p_ll + split_rate
+    """Run one SPRT on pairs drawn from ``truth``; its verdict and length in pairs."""
+    p_ll, p_ll_or_dd = truth[0], truth[0] + truth[1]
     lower, upper = bounds.lower, bounds.upper
     ll = dd = ww = 0
     while True:
@@ -187,34 +233,33 @@ def _simulate(
 
 
 def _error_rate_and_mean_pairs(
-    true_elo: float, wrong: SprtVerdict, bounds: SprtBounds, seed: int
+    truth: Trinomial, wrong: SprtVerdict, bounds: SprtBounds, seed: int, runs: int
 ) -> tuple[float, float]:
     rng = random.Random(seed)
     cache: dict[tuple[int, int, int], float] = {}
     wrong_count = total_pairs = 0
-    for _ in range(SIMULATED_TESTS):
-        verdict, pairs = _simulate(true_elo, bounds, 0.5, rng, cache)
+    for _ in range(runs):
+        verdict, pairs = _simulate(truth, bounds, rng, cache)
         wrong_count += verdict is wrong
         total_pairs += pairs
-    return wrong_count / SIMULATED_TESTS, total_pairs / SIMULATED_TESTS
+    return wrong_count / runs, total_pairs / runs
 
 
-def _tolerance(rate: float) -> float:
-    return Z_999 * math.sqrt(rate * (1.0 - rate) / SIMULATED_TESTS)
+def _tolerance(rate: float, runs: int) -> float:
+    return Z_999 * math.sqrt(rate * (1.0 - rate) / runs)
 
 
-def _wald_mean_pairs(true_elo: float, bounds: SprtBounds, split_rate: float) -> float:
-    """Wald's approximation of the mean number of pairs, for scale.
+def _wald_mean_pairs(truth: Trinomial, bounds: SprtBounds, h1_share: float) -> float:
+    """Wald's approximation of the mean number of pairs, for scale (logistic model).
 
     It ignores the overshoot past the bounds and takes the LLR's drift per pair
     from its normal approximation, (s1 - s0)(2s - s0 - s1) / (2 var).
     """
-    s, s0, s1 = (_logistic_score(e) for e in (true_elo, bounds.elo0, bounds.elo1))
-    p_ll, p_ww = 1.0 - s - split_rate / 2.0, s - split_rate / 2.0
-    var = p_ll * s**2 + split_rate * (0.5 - s) ** 2 + p_ww * (1.0 - s) ** 2
+    s0, s1 = _logistic_score(bounds.elo0), _logistic_score(bounds.elo1)
+    s = truth[1] / 2.0 + truth[2]
+    var = truth[0] * s**2 + truth[1] * (0.5 - s) ** 2 + truth[2] * (1.0 - s) ** 2
     drift = (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
-    accept_h1 = bounds.alpha if true_elo == bounds.elo0 else 1.0 - bounds.beta
-    return (accept_h1 * bounds.upper + (1.0 - accept_h1) * bounds.lower) / drift
+    return (h1_share * bounds.upper + (1.0 - h1_share) * bounds.lower) / drift
 
 
 @pytest.mark.parametrize(
@@ -223,16 +268,38 @@ def _wald_mean_pairs(true_elo: float, bounds: SprtBounds, split_rate: float) -> 
 )
 def test_simulated_error_rates_stay_within_alpha_and_beta(true_elo: float, wrong: SprtVerdict, seed: int) -> None:
     bounds = SprtBounds(elo0=0.0, elo1=40.0, alpha=0.05, beta=0.05)
+    truth = _trinomial_for_elo(true_elo, SPLIT_RATE)
     nominal = bounds.alpha if wrong is SprtVerdict.H1_ACCEPTED else bounds.beta
-    rate, mean_pairs = _error_rate_and_mean_pairs(true_elo, wrong, bounds, seed)
-    wald = _wald_mean_pairs(true_elo, bounds, 0.5)
+    rate, mean_pairs = _error_rate_and_mean_pairs(truth, wrong, bounds, seed, SIMULATED_TESTS)
+    h1_share = bounds.alpha if wrong is SprtVerdict.H1_ACCEPTED else 1.0 - bounds.beta
+    wald = _wald_mean_pairs(truth, bounds, h1_share)
     print(
-        f"true Elo {true_elo:+g}: wrong verdicts {rate:.4f} (nominal {nominal}), "
+        f"logistic, true Elo {true_elo:+g}: wrong verdicts {rate:.4f} (nominal {nominal}), "
         f"mean pairs {mean_pairs:.1f} (Wald, no overshoot: {wald:.1f})"
     )
-    assert rate <= nominal + _tolerance(nominal)
+    assert rate <= nominal + _tolerance(nominal, SIMULATED_TESTS)
     # Overshoot makes real runs longer than Wald's figure, never much shorter.
     assert 0.8 * wald <= mean_pairs <= 1.5 * wald
+
+
+NORMALIZED_RUNS = 1000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("true_nelo", "wrong", "seed"),
+    [(0.0, SprtVerdict.H1_ACCEPTED, 20261203), (40.0, SprtVerdict.H0_ACCEPTED, 20261204)],
+)
+def test_simulated_error_rates_of_the_normalized_model(true_nelo: float, wrong: SprtVerdict, seed: int) -> None:
+    # Slower per LLR (a fixed point instead of a closed form), so fewer runs.
+    bounds = SprtBounds(elo0=0.0, elo1=40.0, alpha=0.05, beta=0.05, model=SprtModel.NORMALIZED)
+    truth = _trinomial_for_nelo(true_nelo, 0.3)  # a split rate where nElo and Elo differ
+    nominal = bounds.alpha if wrong is SprtVerdict.H1_ACCEPTED else bounds.beta
+    rate, mean_pairs = _error_rate_and_mean_pairs(truth, wrong, bounds, seed, NORMALIZED_RUNS)
+    print(
+        f"normalized, true nElo {true_nelo:+g}: wrong verdicts {rate:.4f} (nominal {nominal}), mean pairs {mean_pairs:.1f}"
+    )
+    assert rate <= nominal + _tolerance(nominal, NORMALIZED_RUNS)
 
 
 # --- estimates against hand-computed values ---
@@ -322,6 +389,7 @@ def test_counts_from_scores_games_and_records_agree() -> None:
         (lambda: PairCounts(dd=1.5), "dd must be a whole number of pairs, got 1.5"),  # type: ignore[arg-type]
         (lambda: PairCounts(ww=True), "ww must be a whole number of pairs, got True"),
         (lambda: PairCounts.from_pair_scores([0.25]), "a pair score is 0, 0.5 or 1, got 0.25"),
+        (lambda: PairCounts.from_pair_scores([True]), "a pair score is 0, 0.5 or 1, got True"),
         (lambda: PairCounts.from_records([], "a", "a"), "bot and opponent are both 'a'"),
     ],
 )
