@@ -1,4 +1,5 @@
-"""The one-line live summary of an SPRT, for a match to print after each pair.
+"""The one-line live summary of an SPRT, for a match to print after each pair,
+and the line that states the test before the first pair.
 
 Example (alpha = beta = 0.05):
 ``games 240  W-L 138-102  pairs 40/58/22  Elo +52.5 +-45.0  nElo +52.4  LLR 1.85 [-2.94, 2.94]``
@@ -9,7 +10,8 @@ from __future__ import annotations
 
 import math
 
-from .sprt import SprtState
+from .sprt import SprtBounds, SprtState
+from .sprt_llr import SprtModel
 
 
 def _elo_text(state: SprtState) -> str:
@@ -40,3 +42,12 @@ def format_sprt_line(state: SprtState) -> str:
     if state.finished:
         parts.append(state.verdict.value)
     return "  ".join(parts)
+
+
+def format_sprt_header(bounds: SprtBounds) -> str:
+    """What is being tested, e.g. ``SPRT H0 Elo 0 vs H1 Elo 10  alpha 0.05  beta 0.05  LLR bounds [-2.94, 2.94]``."""
+    unit = "Elo" if bounds.model is SprtModel.LOGISTIC else "nElo"
+    return (
+        f"SPRT H0 {unit} {bounds.elo0:g} vs H1 {unit} {bounds.elo1:g}  alpha {bounds.alpha:g}  beta {bounds.beta:g}"
+        f"  LLR bounds [{bounds.lower:.2f}, {bounds.upper:.2f}]"
+    )

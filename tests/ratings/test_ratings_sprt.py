@@ -15,6 +15,7 @@ from arena.ratings import (
     SprtBounds,
     SprtModel,
     SprtVerdict,
+    format_sprt_header,
     format_sprt_line,
     llr,
     sprt_status,
@@ -470,3 +471,13 @@ def test_live_line() -> None:
     )
     swept = format_sprt_line(sprt_status(PairCounts(ww=3), bounds))
     assert swept.startswith("games 6  W-L 6-0  pairs 3/0/0  Elo +inf  nElo n/a  LLR ")
+
+
+def test_header_line_states_the_test() -> None:
+    assert format_sprt_header(SprtBounds(elo0=0, elo1=10)) == (
+        "SPRT H0 Elo 0 vs H1 Elo 10  alpha 0.05  beta 0.05  LLR bounds [-2.94, 2.94]"
+    )
+    normalized = SprtBounds(elo0=-2.5, elo1=5, alpha=0.01, beta=0.1, model=SprtModel.NORMALIZED)
+    assert format_sprt_header(normalized) == (
+        "SPRT H0 nElo -2.5 vs H1 nElo 5  alpha 0.01  beta 0.1  LLR bounds [-2.29, 4.50]"
+    )
