@@ -1,0 +1,98 @@
+"""What the checks share: the arena, the bot process under test, the games
+played so far, and the one way to play another game."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from arena.engine.options import make_options
+from arena.server import Arena, ArenaClosed, BotUnavailableError, GameRecord, TimeControl
+from arena.server.connection import Connection
+from arena.tournament.launcher import LaunchedBot
+
+from .faults import Fault, fault_of
+from .rejections import RejectionLog
+from .settings import OPPONENT_NAME, CheckSettings
+
+
+class CannotPlay(Exception):
+    """A game could not start: the message says why (e.g. the bot has no stream)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    check: str  # the check that played it
+    record: GameRecord
+
+
+@dataclass
+class CheckContext:
+    settings: CheckSettings
+    arena: Arena
+    address: str
+    rejections: RejectionLog
+    bot: LaunchedBot | None = None
+    connected: bool = False  # set by the hello check
+    games: list[PlayedGame] = field(default_factory=list)
+    _game_numbers: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    @property
+    def name(self) -> str:
+        return self.settings.name
+
+    # ------------------------------------------------------------- the bot
+
+    def exit_note(self) -> str | None:
+        """"the bot's process exited with code N" once it has, else None."""
+        if self.bot is None or not self.bot.exited:
+            return None
+        return f"the bot's process exited with code {self.bot.process.returncode} (see {self.bot.log_path})"
+
+    def streams(self) -> list[Connection]:
+        """The bot's open streams."""
+        return [c for c in self.arena.pool.connections() if c.name == self.name and c.alive]
+
+    # --------------------------------------------------------------- games
+
+    def seats_for(self, seats: int, bot_team: int) -> list[str]:
+        """Seat names: the bot in every seat of ``bot_team``, the opponent elsewhere."""
+        return [self.name if s % 2 == bot_team else OPPONENT_NAME for s in range(seats)]
+
+    async def play(
+        self, check: str, seat_names: Sequence[str], variant: str, time_control: TimeControl | None = None
+    ) -> GameRecord:
+        """Play one game with ``seat_names[s]`` in seat ``s``; CannotPlay if it cannot start."""
+        note = self.exit_note()
+        if note is not None:
+            raise CannotPlay(note)
+        number = next(self._game_numbers)
+        seed = self.settings.seed * 1000 + number
+        options = make_options(variant, {"seats": len(seat_names)})
+        try:
+            record = await self.arena.play_seats(
+                seat_names, options, seed, time_control or self.settings.time_control,
+                acquire_timeout=self.settings.timeout,
+                game_id=f"check-{number}-{variant}-{len(seat_names)}",
+                rng_seeds=[seed * 10 + s for s in range(len(seat_names))],
+            )
+        except BotUnavailableError as exc:
+            raise CannotPlay(f"{exc}" + (f"; {self.exit_note()}" if self.exit_note() else "")) from None
+        except ArenaClosed:
+            raise CannotPlay("the arena is shutting down") from None
+        self.games.append(PlayedGame(check, record))
+        return record
+
+    def fault(self, record: GameRecord) -> Fault | None:
+        return fault_of(record, self.name)
+
+    def faults(self) -> list[Fault]:
+        """The bot's faults over every game played so far, in order."""
+        return [f for g in self.games if (f := self.fault(g.record)) is not None]
+
+    def decisions_answered(self) -> int:
+        """Moves of the bot the arena accepted, over every game played so far."""
+        return sum(
+            1 for g in self.games for a in g.record.actions if g.record.bots[int(a.split(" ", 1)[0])] == self.name
+        )
