@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import click
 
+from .check_bot import check_bot
 from .demo import demo
 from .results import compare, standings
 from .rules import rules
@@ -29,5 +30,5 @@ def main() -> None:
     """
 
 
-for command in (demo, tournament, standings, compare, serve, token, rules):
+for command in (demo, tournament, standings, compare, serve, token, rules, check_bot):
     main.add_command(command)
