@@ -9,7 +9,13 @@ from pathlib import Path
 
 import click
 
-from ..compliance import CheckerError, CheckResult, CheckSettings, LaunchError, run_checks
+from ..compliance import (
+    CheckerError,
+    CheckResult,
+    CheckSettings,
+    LaunchError,
+    run_checks,
+)
 from ..compliance.render import as_json, line, summary
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 

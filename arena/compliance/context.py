@@ -3,18 +3,27 @@ played so far, and the one way to play another game."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from arena.engine.options import make_options
-from arena.server import Arena, ArenaClosed, BotUnavailableError, GameRecord, TimeControl
+from arena.server import (
+    Arena,
+    ArenaClosed,
+    BotUnavailableError,
+    GameRecord,
+    TimeControl,
+)
 from arena.server.connection import Connection
 from arena.tournament.launcher import LaunchedBot
 
 from .faults import Fault, fault_of
 from .rejections import RejectionLog
 from .settings import OPPONENT_NAME, CheckSettings
+
+_ACQUIRE_SLICE = 0.5  # seconds
 
 
 class CannotPlay(Exception):
@@ -70,19 +79,35 @@ class CheckContext:
         number = next(self._game_numbers)
         seed = self.settings.seed * 1000 + number
         options = make_options(variant, {"seats": len(seat_names)})
-        try:
-            record = await self.arena.play_seats(
-                seat_names, options, seed, time_control or self.settings.time_control,
-                acquire_timeout=self.settings.timeout,
-                game_id=f"check-{number}-{variant}-{len(seat_names)}",
-                rng_seeds=[seed * 10 + s for s in range(len(seat_names))],
-            )
-        except BotUnavailableError as exc:
-            raise CannotPlay(f"{exc}" + (f"; {self.exit_note()}" if self.exit_note() else "")) from None
-        except ArenaClosed:
-            raise CannotPlay("the arena is shutting down") from None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settings.timeout
+        while True:
+            # Short waits for idle streams, so that a bot whose process died
+            # is reported at once rather than after the whole timeout.
+            slice_ = max(0.01, min(_ACQUIRE_SLICE, deadline - loop.time()))
+            try:
+                record = await self.arena.play_seats(
+                    seat_names, options, seed, time_control or self.settings.time_control,
+                    acquire_timeout=slice_,
+                    game_id=f"check-{number}-{variant}-{len(seat_names)}",
+                    rng_seeds=[seed * 10 + s for s in range(len(seat_names))],
+                )
+                break
+            except BotUnavailableError:
+                note = self.exit_note()
+                if note is not None:
+                    raise CannotPlay(note) from None
+                if loop.time() >= deadline:
+                    raise CannotPlay(self._unavailable(seat_names.count(self.name))) from None
+            except ArenaClosed:
+                raise CannotPlay("the arena is shutting down") from None
         self.games.append(PlayedGame(check, record))
         return record
+
+    def _unavailable(self, needed: int) -> str:
+        status = self.arena.bots().get(self.name)
+        have = "no stream open" if status is None else f"{status.streams} stream(s) open, {status.idle} idle"
+        return f"the game needs {needed} idle stream(s) of the bot; after {self.settings.timeout:g} s it has {have}"
 
     def fault(self, record: GameRecord) -> Fault | None:
         return fault_of(record, self.name)

@@ -40,9 +40,10 @@ class QuietSession(StreamSession):
 
 class StallingSession(QuietSession):
     """Plays like its bot, except that it never answers its ``STALL_AT``-th
-    Decision of each game (counted per game, from 1)."""
+    Decision of each game (counted per game, from 1). The first: a later one
+    may never come, as when an accepted falta envido ends the game at once."""
 
-    STALL_AT = 2
+    STALL_AT = 1
     _count = 0
 
     async def handle(self, msg: pb.PlayResponse, call: grpc.aio.StreamStreamCall) -> str | None:
@@ -57,7 +58,7 @@ class StallingSession(QuietSession):
         return await super().reply(d)
 
 
-def start_opponent(address: str, name: str, token: str, streams: int, stalling: bool = False) -> "asyncio.Task[None]":
+def start_opponent(address: str, name: str, token: str, streams: int, stalling: bool = False) -> asyncio.Task[None]:
     """Connect an opponent with ``streams`` streams, as a task of the running
     loop; it ends when the arena shuts down (or when cancelled)."""
     coro = run_async(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 from types import TracebackType
+from typing import Self
 
 _REJECTED = "rejected: "
 
@@ -32,7 +33,7 @@ class RejectionLog(logging.Handler):
         if isinstance(args, tuple) and len(args) == 2 and isinstance(args[1], str) and args[1].startswith(_REJECTED):
             self.reasons.append(args[1].removeprefix(_REJECTED))
 
-    def __enter__(self) -> "RejectionLog":
+    def __enter__(self) -> Self:
         self._saved_level = self._logger.level
         if self._logger.getEffectiveLevel() > logging.INFO:
             self._logger.setLevel(logging.INFO)

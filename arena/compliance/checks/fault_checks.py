@@ -15,13 +15,13 @@ def _fault_check(name: str, kind: FaultKind, summary: str, expected: str) -> Che
         if not games:
             return skipped("no game was played")
         faults = [f for f in ctx.faults() if f.kind is kind]
-        if kind is FaultKind.DISCONNECT:
-            note = ctx.exit_note()
-            if note is not None and not faults:
-                return failed(expected, note)
+        # A process that died is a disconnect, whether or not a game was on.
+        exit_note = ctx.exit_note() if kind is FaultKind.DISCONNECT else None
         if faults:
             more = f" (and {len(faults) - 1} more game(s))" if len(faults) > 1 else ""
-            return failed(expected, faults[0].describe() + more)
+            return failed(expected, faults[0].describe() + more + (f"; {exit_note}" if exit_note else ""))
+        if exit_note is not None:
+            return failed(expected, exit_note)
         return passed(f"{ctx.decisions_answered()} decisions over {len(games)} games")
 
     return Check(name, summary, run)

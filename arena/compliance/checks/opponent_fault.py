@@ -1,5 +1,6 @@
 """A game the opponent loses on time while the bot waits for its turn, then
-a normal game: the bot must take a GameEnd it did not expect in stride."""
+a normal game: the bot must take a GameEnd it did not expect in stride.
+The bot is mano (seat 0), so it has acted once when the opponent stalls."""
 
 from __future__ import annotations
 
