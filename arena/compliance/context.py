@@ -30,12 +30,6 @@ class CannotPlay(Exception):
     """A game could not start: the message says why (e.g. the bot has no stream)."""
 
 
-@dataclass(frozen=True, slots=True)
-class PlayedGame:
-    check: str  # the check that played it
-    record: GameRecord
-
-
 @dataclass
 class CheckContext:
     settings: CheckSettings
@@ -44,7 +38,7 @@ class CheckContext:
     rejections: RejectionLog
     bot: LaunchedBot | None = None
     connected: bool = False  # set by the hello check
-    games: list[PlayedGame] = field(default_factory=list)
+    games: list[GameRecord] = field(default_factory=list)  # every game played, in order
     _game_numbers: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     @property
@@ -89,7 +83,7 @@ class CheckContext:
                 record = await self.arena.play_seats(
                     seat_names, options, seed, time_control or self.settings.time_control,
                     acquire_timeout=slice_,
-                    game_id=f"check-{number}-{variant}-{len(seat_names)}",
+                    game_id=f"{check}-{number}",  # names the check in the bot's own logs
                     rng_seeds=[seed * 10 + s for s in range(len(seat_names))],
                 )
                 break
@@ -101,7 +95,7 @@ class CheckContext:
                     raise CannotPlay(self._unavailable(seat_names.count(self.name))) from None
             except ArenaClosed:
                 raise CannotPlay("the arena is shutting down") from None
-        self.games.append(PlayedGame(check, record))
+        self.games.append(record)
         return record
 
     def _unavailable(self, needed: int) -> str:
@@ -114,10 +108,10 @@ class CheckContext:
 
     def faults(self) -> list[Fault]:
         """The bot's faults over every game played so far, in order."""
-        return [f for g in self.games if (f := self.fault(g.record)) is not None]
+        return [f for r in self.games if (f := self.fault(r)) is not None]
 
     def decisions_answered(self) -> int:
         """Moves of the bot the arena accepted, over every game played so far."""
         return sum(
-            1 for g in self.games for a in g.record.actions if g.record.bots[int(a.split(" ", 1)[0])] == self.name
+            1 for r in self.games for a in r.actions if r.bots[int(a.split(" ", 1)[0])] == self.name
         )

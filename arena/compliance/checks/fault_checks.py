@@ -11,7 +11,7 @@ from ..faults import FaultKind
 
 def _fault_check(name: str, kind: FaultKind, summary: str, expected: str) -> Check:
     async def run(ctx: CheckContext) -> Finding:
-        games = [g for g in ctx.games if ctx.name in g.record.bots]
+        games = [r for r in ctx.games if ctx.name in r.bots]
         if not games:
             return skipped("no game was played")
         faults = [f for f in ctx.faults() if f.kind is kind]

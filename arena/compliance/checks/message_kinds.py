@@ -24,8 +24,7 @@ _SETTLE = 0.3  # seconds for a bot that chokes on the Status to close its stream
 
 async def _run(ctx: CheckContext) -> Finding:
     complete = [
-        g.record for g in ctx.games
-        if g.record.termination is Termination.TARGET_REACHED and ctx.name in g.record.bots
+        r for r in ctx.games if r.termination is Termination.TARGET_REACHED and ctx.name in r.bots
     ]
     if not complete:
         return skipped("no complete game was played yet, so GameStart, Decision, HandEnd and GameEnd are untested")
