@@ -15,10 +15,18 @@ def line(r: CheckResult) -> str:
     label = f"{r.name} (optional)" if r.optional else r.name
     head = f"{r.verdict.name:<4}  {label:<{_WIDTH}}"
     if r.verdict is Verdict.FAIL:
-        return f"{head}  expected: {r.expected}; got: {r.actual}"
-    if r.verdict is Verdict.SKIP:
-        return f"{head}  skipped: {r.actual}"
-    return f"{head}  {r.summary}" + (f" ({r.actual})" if r.actual else "")
+        text = f"{head}  expected: {r.expected}; got: {r.actual}"
+    elif r.verdict is Verdict.SKIP:
+        text = f"{head}  skipped: {r.actual}"
+    else:
+        text = f"{head}  {r.summary}" + (f" ({r.actual})" if r.actual else "")
+    return _printable(text)
+
+
+def _printable(text: str) -> str:
+    # What the bot sent (its version, an action) may hold newlines or
+    # terminal escapes: show them escaped, so one check stays one line.
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def summary(report: Report) -> str:

@@ -20,6 +20,12 @@ from .settings import OPPONENT_NAME, STALLER_NAME, CheckSettings
 
 # Streams of the random opponent: the other team of a 6-seat game.
 _OPPONENT_STREAMS = 3
+# Seconds a stream gets to half-close after the final SHUTDOWN Status: the
+# verdicts are in by then, so a bot that does not half-close costs little.
+_CLOSE_GRACE = 1.0
+# Characters of an expected/actual text: the arena's reasons quote what the
+# bot sent (an action, a game id), which may be up to 64 KiB.
+_CLIP = 1000
 
 
 class LaunchError(Exception):
@@ -39,7 +45,7 @@ async def run_checks(
     result as it comes. LaunchError when the command cannot start."""
     results: list[CheckResult] = []
     with RejectionLog() as rejections:
-        arena = Arena(hello_timeout=settings.timeout, write_timeout=settings.timeout)
+        arena = Arena(hello_timeout=settings.timeout, write_timeout=settings.timeout, close_grace=_CLOSE_GRACE)
         port = await arena.start("127.0.0.1:0")
         address = f"127.0.0.1:{port}"
         ctx = CheckContext(settings, arena, address, rejections)
@@ -75,7 +81,7 @@ async def run_checks(
 
 async def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
     def result(verdict: Verdict, expected: str = "", actual: str = "") -> CheckResult:
-        return CheckResult(check.name, check.summary, verdict, check.optional, expected, actual)
+        return CheckResult(check.name, check.summary, verdict, check.optional, _clip(expected), _clip(actual))
 
     if check.needs_connection and not ctx.connected:
         return result(Verdict.SKIP, actual="the bot never connected (see the hello check)")
@@ -84,3 +90,7 @@ async def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
     except CannotPlay as exc:
         return result(Verdict.FAIL, check.summary, str(exc))
     return result(finding.verdict, finding.expected, finding.actual)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _CLIP else text[: _CLIP - 1] + "…"

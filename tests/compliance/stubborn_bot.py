@@ -3,6 +3,7 @@
 
   no-hello  opens a Play stream and never sends anything
   deaf      says a valid Hello, then never reads the stream again
+  escapes   like deaf, with a newline and a terminal escape in its bot_version
 
 They find the arena, the token and the name in the environment the
 launcher sets (TRUCO_ARENA_ADDRESS, TRUCO_ARENA_TOKEN, TRUCO_ARENA_NAME)
@@ -28,9 +29,10 @@ async def main(mode: str) -> None:
     address = os.environ["TRUCO_ARENA_ADDRESS"]
     async with grpc.aio.insecure_channel(address) as channel:
         call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
-        if mode == "deaf":
+        if mode in ("deaf", "escapes"):
+            version = "1.0\n\x1b[31mred" if mode == "escapes" else "0"
             hello = pb.Hello(
-                bot_name=os.environ["TRUCO_ARENA_NAME"], bot_version="0", protocol_version=PROTOCOL_VERSION,
+                bot_name=os.environ["TRUCO_ARENA_NAME"], bot_version=version, protocol_version=PROTOCOL_VERSION,
                 token=os.environ["TRUCO_ARENA_TOKEN"],
             )
             await call.write(pb.PlayRequest(hello=hello))
@@ -38,6 +40,6 @@ async def main(mode: str) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2 or sys.argv[1] not in ("no-hello", "deaf"):
-        sys.exit("usage: stubborn_bot.py no-hello|deaf")
+    if len(sys.argv) < 2 or sys.argv[1] not in ("no-hello", "deaf", "escapes"):
+        sys.exit("usage: stubborn_bot.py no-hello|deaf|escapes")
     asyncio.run(main(sys.argv[1]))

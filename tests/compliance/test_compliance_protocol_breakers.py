@@ -12,6 +12,7 @@ from compliance_runner import FAST, HERE, check_bot_json
 from arena.compliance import CheckSettings, Verdict, run_checks
 from arena.compliance.checks.hello import HELLO
 from arena.compliance.checks.reading import KEEPS_READING
+from arena.compliance.render import line
 
 STUBBORN = [sys.executable, str(HERE / "stubborn_bot.py")]
 
@@ -44,3 +45,13 @@ def test_a_bot_that_stops_reading_fails_keeps_reading(tmp_path: Path) -> None:
     reading = report.result("keeps-reading")
     assert reading.verdict is Verdict.FAIL
     assert "stopped reading" in reading.actual and "a write blocked for 2 s" in reading.actual, reading
+
+
+def test_what_the_bot_says_cannot_break_the_one_line_report(tmp_path: Path) -> None:
+    settings = CheckSettings((*STUBBORN, "escapes"), tmp_path, timeout=2.0, streams=1)
+    report = asyncio.run(run_checks(settings, checks=(HELLO,)))
+    hello = report.result("hello")
+    assert hello.verdict is Verdict.PASS
+    shown = line(hello)
+    assert "\n" not in shown and "\x1b" not in shown
+    assert "1.0\\n\\x1b[31mred" in shown, shown

@@ -14,11 +14,18 @@ _POLL = 0.05
 _GRACE = 1.0
 
 
+_TAIL = 4096  # bytes of the log read for its last line
+
+
 def _last_line(ctx: CheckContext) -> str:
+    """"; its last line on stderr: ..." from the bot's log (its end only: it may be huge)."""
     if ctx.bot is None:
         return ""
     try:
-        lines = ctx.bot.log_path.read_text(errors="replace").strip().splitlines()
+        with open(ctx.bot.log_path, "rb") as f:
+            f.seek(0, 2)
+            f.seek(max(0, f.tell() - _TAIL))
+            lines = f.read().decode(errors="replace").strip().splitlines()
     except OSError:
         return ""
     return f"; its last line on stderr: {lines[-1][:300]!r}" if lines else "; it wrote nothing on stderr"
@@ -46,7 +53,7 @@ async def _run(ctx: CheckContext) -> Finding:
     version = streams[0].version
     if not version.strip():
         return failed(expected, "bot_version is empty: say which version of the bot this is")
-    return passed(f"{len(streams)} stream(s), bot_version {version!r}")
+    return passed(f"{len(streams)} stream(s), bot_version {version[:80]!r}")
 
 
 HELLO = Check(
