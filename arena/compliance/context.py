@@ -110,8 +110,18 @@ class CheckContext:
         """The bot's faults over every game played so far, in order."""
         return [f for r in self.games if (f := self.fault(r)) is not None]
 
+    def slowest_answer(self) -> float:
+        """Seconds, the longest the bot took for a Move the arena accepted (0 when none)."""
+        return max(
+            (t for r in self.games for a, t in zip(r.actions, r.move_times) if self._by_bot(r, a)), default=0.0
+        )
+
+    def _by_bot(self, record: GameRecord, action: str) -> bool:
+        """Whether ``action`` ("SEAT ACTION") of ``record`` was the bot's."""
+        return record.bots[int(action.split(" ", 1)[0])] == self.name
+
     def decisions_answered(self) -> int:
         """Moves of the bot the arena accepted, over every game played so far."""
         return sum(
-            1 for r in self.games for a in r.actions if r.bots[int(a.split(" ", 1)[0])] == self.name
+            1 for r in self.games for a in r.actions if self._by_bot(r, a)
         )

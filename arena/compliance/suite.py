@@ -64,6 +64,8 @@ async def run_checks(
                                        settings.log_dir)
             except RuntimeError as exc:  # the launcher's "cannot start" error
                 raise LaunchError(str(exc)) from None
+            except OSError as exc:  # the log directory cannot be written
+                raise LaunchError(f"cannot write the bot's log in {settings.log_dir}: {exc.strerror}") from None
             for check in checks:
                 result = await _run_one(check, ctx)
                 results.append(result)

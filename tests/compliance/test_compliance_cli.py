@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from compliance_runner import check_bot
 
 
@@ -12,6 +14,14 @@ def test_a_command_not_on_path_is_one_line_and_exit_2() -> None:
     lines = run.stderr.splitlines()
     assert len(lines) == 1 and "no-such-bot-command-xyz" in lines[0], run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_an_unwritable_log_directory_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    run = check_bot("--log-dir", str(blocker / "logs"), "--", "python", "-m", "sample_bots.random_bot")
+    assert run.code == 2
+    assert run.stderr.splitlines() == [f"error: cannot write the bot's log in {blocker / 'logs'}: Not a directory"]
 
 
 def test_no_command_is_a_usage_error() -> None:

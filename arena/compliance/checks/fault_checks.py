@@ -22,7 +22,11 @@ def _fault_check(name: str, kind: FaultKind, summary: str, expected: str) -> Che
             return failed(expected, faults[0].describe() + more + (f"; {exit_note}" if exit_note else ""))
         if exit_note is not None:
             return failed(expected, exit_note)
-        return passed(f"{ctx.decisions_answered()} decisions over {len(games)} games")
+        note = f"{ctx.decisions_answered()} decisions over {len(games)} games"
+        if kind is FaultKind.TIMEOUT:
+            # How close the bot came: a bot near the limit here will time out on a busy machine.
+            note += f"; slowest answer {ctx.slowest_answer():.3f} s of {ctx.settings.move_seconds:g} s"
+        return passed(note)
 
     return Check(name, summary, run)
 
