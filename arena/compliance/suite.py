@@ -46,13 +46,13 @@ async def run_checks(
     results: list[CheckResult] = []
     with RejectionLog() as rejections:
         arena = Arena(hello_timeout=settings.timeout, write_timeout=settings.timeout, close_grace=_CLOSE_GRACE)
-        port = await arena.start("127.0.0.1:0")
+        try:
+            port = await arena.start("127.0.0.1:0")
+        except OSError as exc:
+            raise CheckerError(f"cannot start an arena on loopback: {exc}") from None
         address = f"127.0.0.1:{port}"
         ctx = CheckContext(settings, arena, address, rejections)
-        opponents = [
-            start_opponent(address, OPPONENT_NAME, arena.add_token(OPPONENT_NAME), _OPPONENT_STREAMS),
-            start_opponent(address, STALLER_NAME, arena.add_token(STALLER_NAME), 1, stalling=True),
-        ]
+        opponents = _start_opponents(arena, address)
         try:
             try:
                 await arena.wait_for_bots({OPPONENT_NAME: _OPPONENT_STREAMS, STALLER_NAME: 1}, settings.timeout)
@@ -79,6 +79,13 @@ async def run_checks(
             await asyncio.gather(*opponents, return_exceptions=True)
     log_path = str(ctx.bot.log_path) if ctx.bot is not None else str(settings.log_dir)
     return Report(settings.name, settings.command, log_path, tuple(results))
+
+
+def _start_opponents(arena: Arena, address: str) -> list[asyncio.Task[None]]:
+    return [
+        start_opponent(address, OPPONENT_NAME, arena.add_token(OPPONENT_NAME), _OPPONENT_STREAMS),
+        start_opponent(address, STALLER_NAME, arena.add_token(STALLER_NAME), 1, stalling=True),
+    ]
 
 
 async def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
