@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import shutil
 import tempfile
 from pathlib import Path
@@ -63,6 +64,10 @@ def check_bot(games: int, move_seconds: float, bank_seconds: float, timeout: flo
                                  bank_seconds=bank_seconds, timeout=timeout, streams=streams, seed=seed)
     except ValueError as exc:
         raise fail(str(exc), USAGE_ERROR) from None
+
+    # The arena logs what it refuses (a bad Hello...) as warnings, which
+    # Python would print between the report's lines; the checks report it.
+    logging.getLogger("arena").addHandler(logging.NullHandler())
 
     def echo_line(result: CheckResult) -> None:
         if not as_json_output:
