@@ -50,6 +50,8 @@ def demo(variant: str, games: int, concurrency: int, seed: int, db: Path | None,
     }
     config = parse_config(raw)
     fmt = pick_format(fmt, as_json, as_csv)
+    pairings = len(SAMPLE_BOTS) * (len(SAMPLE_BOTS) - 1) // 2
+    click.echo(f"demo: {variant}, {pairings * config.games_per_pairing} games, seed {seed}", err=True)
     if db is not None:
         play(config, db, progress, fmt)
         return

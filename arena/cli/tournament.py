@@ -12,7 +12,7 @@ from ..results.tables import render, to_records, views
 from ..tournament.config import ConfigError, TournamentConfig, load_config, parse_config
 from ..tournament.runner import RunSummary, TournamentError, run_tournament, schedule_of
 from ..tournament.store import ResultsStore, StoreError
-from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
+from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail
 from .formatting import output_options, pick_format
 
 
@@ -28,7 +28,7 @@ def default_db(config_path: Path) -> Path:
 def play(config: TournamentConfig, db: Path, progress: bool, fmt: str) -> RunSummary:
     """Run the missing games of ``config`` into ``db`` and print the standings."""
     try:
-        with ResultsStore(db) as store:
+        with ResultsStore.create_or_open(db) as store:
             stored = store.get_meta("config")
             if stored is None:
                 store.set_meta("config", config.raw)
@@ -40,7 +40,7 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str) -> RunSum
         raise fail(str(exc), DOMAIN_ERROR) from None
     except KeyboardInterrupt:
         raise fail(f"interrupted: finished games are kept in {db}; continue with "
-                   f"`truco-arena tournament resume {db}`", DOMAIN_ERROR) from None
+                   f"`truco-arena tournament resume {db}`", INTERRUPTED) from None
     click.echo(render(views(records, ("standings",)), fmt))
     return summary
 

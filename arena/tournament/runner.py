@@ -62,6 +62,7 @@ def _row(game: ScheduledGame, seq: int, rec: ArenaRecord) -> GameRow:
         hands=rec.hands,
         duration=rec.duration,
         actions=rec.actions,
+        reason=rec.reason,
         finished_at=time.time(),
     )
 

@@ -24,6 +24,7 @@ def test_bots_heuristic_beats_random(variant: str) -> None:
     assert st.points_for > 2 * st.points_against
 
 
+@pytest.mark.slow
 def test_bots_simulation_beats_heuristic() -> None:
     # 6 worlds per decision (~10 ms) instead of the default ~30 ms budget.
     st = duplicate_match(lambda k: SimulationBot(k, worlds=6), lambda k: HeuristicBot(k), "uruguayo",
