@@ -112,8 +112,11 @@ class CheckContext:
 
     def slowest_answer(self) -> float:
         """Seconds, the longest the bot took for a Move the arena accepted (0 when none)."""
+        # move_times is aligned with actions; strict=False so that a record
+        # that ever differs costs a figure, not the run.
         return max(
-            (t for r in self.games for a, t in zip(r.actions, r.move_times) if self._by_bot(r, a)), default=0.0
+            (t for r in self.games for a, t in zip(r.actions, r.move_times, strict=False) if self._by_bot(r, a)),
+            default=0.0,
         )
 
     def _by_bot(self, record: GameRecord, action: str) -> bool:

@@ -16,9 +16,11 @@ from sdk.bot import Bot
 from sdk.client import StreamSession, run_async
 from sdk.pb import arena_pb2 as pb
 
+from .settings import OPPONENT_NAME
+
 
 class RandomOpponent(Bot):
-    name = "compliance-opponent"
+    name = OPPONENT_NAME  # each connection announces the name it is given
     version = "1"
 
     def __init__(self) -> None:

@@ -7,7 +7,7 @@ import json
 
 from .result import CheckResult, Report, Verdict
 
-_WIDTH = 22  # the longest check name, "game-argentino-6 (optional)", fits with the label below
+_WIDTH = 22  # columns for the name, so the texts line up: "reconnect (optional)" is 20
 
 
 def line(r: CheckResult) -> str:
