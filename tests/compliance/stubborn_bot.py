@@ -4,6 +4,7 @@
   no-hello  opens a Play stream and never sends anything
   deaf      says a valid Hello, then never reads the stream again
   escapes   like deaf, with a newline and a terminal escape in its bot_version
+  misnamed  like deaf, under a name other than the one its token is for
 
 They find the arena, the token and the name in the environment the
 launcher sets (TRUCO_ARENA_ADDRESS, TRUCO_ARENA_TOKEN, TRUCO_ARENA_NAME)
@@ -29,10 +30,11 @@ async def main(mode: str) -> None:
     address = os.environ["TRUCO_ARENA_ADDRESS"]
     async with grpc.aio.insecure_channel(address) as channel:
         call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
-        if mode in ("deaf", "escapes"):
+        if mode in ("deaf", "escapes", "misnamed"):
             version = "1.0\n\x1b[31mred" if mode == "escapes" else "0"
+            name = "someone-else" if mode == "misnamed" else os.environ["TRUCO_ARENA_NAME"]
             hello = pb.Hello(
-                bot_name=os.environ["TRUCO_ARENA_NAME"], bot_version=version, protocol_version=PROTOCOL_VERSION,
+                bot_name=name, bot_version=version, protocol_version=PROTOCOL_VERSION,
                 token=os.environ["TRUCO_ARENA_TOKEN"],
             )
             await call.write(pb.PlayRequest(hello=hello))
@@ -40,6 +42,6 @@ async def main(mode: str) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2 or sys.argv[1] not in ("no-hello", "deaf", "escapes"):
-        sys.exit("usage: stubborn_bot.py no-hello|deaf|escapes")
+    if len(sys.argv) < 2 or sys.argv[1] not in ("no-hello", "deaf", "escapes", "misnamed"):
+        sys.exit("usage: stubborn_bot.py no-hello|deaf|escapes|misnamed")
     asyncio.run(main(sys.argv[1]))

@@ -24,6 +24,14 @@ def test_a_stream_without_hello_fails_hello(tmp_path: Path) -> None:
     assert hello["verdict"] == "fail" and "no Hello within 5 s" in hello["actual"], hello
 
 
+def test_a_hello_under_another_name_fails_hello(tmp_path: Path) -> None:
+    settings = CheckSettings((*STUBBORN, "misnamed"), tmp_path, timeout=2.0, streams=1)
+    report = asyncio.run(run_checks(settings, checks=(HELLO,)))
+    hello = report.result("hello")
+    assert hello.verdict is Verdict.FAIL
+    assert "this token is for bot 'checked-bot', not 'someone-else'" in hello.actual, hello
+
+
 def test_a_process_that_never_dials_in_fails_hello(tmp_path: Path) -> None:
     run = check_bot_json(tmp_path / "logs", *FAST, command=[sys.executable, "-c", "import time; time.sleep(30)"])
     assert run.code == 1
