@@ -107,7 +107,7 @@ def observe(state: "State", seat: int, log: bool = True) -> Observation:
         announced=tuple(h.announced),
         flor_declared=tuple(h.flor_declared),
         to_act=to_act,
-        legal=tuple(state.legal_actions()) if to_act == seat else (),
+        legal=state.legal_actions() if to_act == seat else (),
         events=lines,
     )
 

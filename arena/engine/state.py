@@ -179,7 +179,7 @@ class State:
         self._malas_hands = 0
         self._deal: Deal | None = None
         self._pairs: list[tuple[int, ...]] = []
-        self._legal: list[Action] | None = None
+        self._legal: tuple[Action, ...] | None = None
         self._played: set[Card] = set()  # cards played from the current deal
         self.hand: _Hand = None  # type: ignore[assignment]  # set by _start_hand
         if max(self.scores) >= self.options.target:
@@ -250,10 +250,13 @@ class State:
 
     # ------------------------------------------------------------ legal actions
 
-    def legal_actions(self) -> list[Action]:
-        """Every action the seat to act may take now (empty when terminal)."""
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every action the seat to act may take now (empty when terminal).
+
+        The tuple is cached until the next ``apply`` and shared by every
+        caller, which is safe because neither it nor its actions can change."""
         if self._legal is None:
-            self._legal = [] if self.is_terminal() else self._compute_legal()
+            self._legal = () if self.is_terminal() else tuple(self._compute_legal())
         return self._legal
 
     def _compute_legal(self) -> list[Action]:
