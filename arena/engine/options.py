@@ -55,15 +55,25 @@ def make_options(variant: str, overrides: Mapping[str, Any] | None = None) -> Op
     """The preset of ``variant`` with ``overrides`` applied and checked."""
     if variant not in _PRESETS:
         raise OptionsError(f"variant: unknown variant {variant!r} (expected one of {', '.join(VARIANTS)})")
-    opts = _PRESETS[variant]
+    return _apply(_PRESETS[variant], overrides or {}, derive_pico=True)
+
+
+def with_overrides(options: Options, overrides: Mapping[str, Any]) -> Options:
+    """``options`` with ``overrides`` applied, checked exactly as ``make_options``
+    checks them (an ``OptionsError`` names the key). ``pico_a_pico`` follows
+    a changed ``seats`` unless it is given too; otherwise it is kept."""
+    return _apply(options, overrides, derive_pico="seats" in overrides)
+
+
+def _apply(opts: Options, overrides: Mapping[str, Any], derive_pico: bool) -> Options:
     changes: dict[str, Any] = {}
-    for key, value in (overrides or {}).items():
+    for key, value in overrides.items():
         if key not in _KEYS:
             raise OptionsError(f"options.{key}: unknown option (expected one of {', '.join(_KEYS)})")
         changes[key] = value
     opts = replace(opts, **changes)
     _check(opts, set(changes))
-    if "pico_a_pico" not in changes:
+    if derive_pico and "pico_a_pico" not in changes:
         opts = replace(opts, pico_a_pico=opts.variant == "argentino" and opts.seats == 6)
     return opts
 

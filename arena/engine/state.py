@@ -16,7 +16,7 @@ from .actions import ENVIDO_CALLS, TRUCO_CALLS, Action, Kind, play, raise_by, si
 from .cards import DECK, Card
 from .hierarchy import Table, envido_points, flor_kind, flor_points, table
 from .observation import Observation, observe
-from .options import Options, make_options
+from .options import Options, make_options, with_overrides
 from .outcome import Outcome, Termination
 
 PARDA = -1
@@ -51,8 +51,13 @@ class Game:
     """The settings of a game: variant and options (RULES.md 7)."""
 
     def __init__(self, options: Options | str = "argentino", **overrides: object) -> None:
+        """``Game("uruguayo", target=15)``: a variant's preset with overrides;
+        ``Game(options, target=15)``: given options with overrides. Either way
+        the overrides are checked like ``make_options`` checks them."""
         if isinstance(options, str):
             options = make_options(options, overrides)
+        elif overrides:
+            options = with_overrides(options, overrides)
         self.options = options
         self.truco_values = _TRUCO_VALUES.get(options.variant, _DEFAULT_TRUCO_VALUES)
         self.truco_calls = TRUCO_CALLS[:3] if options.variant != "venezolano" else (Kind.TRUCO, Kind.RETRUCO, Kind.VALE_NUEVE)

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from arena.engine import Game, Kind
+from arena.engine import Game, Kind, OptionsError, make_options
 
 
 def test_legal_actions_cannot_be_mutated_and_state_is_unaffected() -> None:
@@ -38,3 +38,32 @@ def test_legal_actions_is_a_tuple_through_a_whole_game() -> None:
         assert type(legal) is tuple and legal
         state.apply(rng.choice(legal))
     assert state.legal_actions() == ()
+
+
+def test_game_applies_overrides_to_given_options() -> None:
+    base = make_options("uruguayo")
+    game = Game(base, target=15, flor=False)
+    assert game.options == make_options("uruguayo", {"target": 15, "flor": False})
+    assert base.target == 30  # the given options are left as they were
+    assert Game(base).options is base
+
+
+def test_game_overrides_on_options_follow_seats_like_make_options() -> None:
+    six = make_options("argentino", {"seats": 6})
+    assert Game(six, target=20).options.pico_a_pico is True  # kept: seats unchanged
+    assert Game(six, seats=4).options == make_options("argentino", {"seats": 4})
+    assert Game(make_options("argentino"), seats=6).options.pico_a_pico is True
+    assert Game(six, seats=6, pico_a_pico=False).options.pico_a_pico is False
+
+
+@pytest.mark.parametrize(
+    ("overrides", "key"),
+    [({"trget": 30}, "options.trget"), ({"seats": 4}, "options.seats"), ({"target": 0}, "options.target"),
+     ({"flor": "yes"}, "options.flor"), ({"falta_envido": "everything"}, "options.falta_envido"),
+     ({"pico_a_pico": True}, "options.pico_a_pico"), ({"variant": "argentino"}, "options.variant")],
+)
+def test_game_rejects_bad_overrides_on_options_naming_the_key(overrides: dict[str, object], key: str) -> None:
+    with pytest.raises(OptionsError, match=key):
+        Game(make_options("uruguayo"), **overrides)
+    with pytest.raises(OptionsError, match=key):  # the same check as with a variant name
+        Game("uruguayo", **overrides)
