@@ -136,6 +136,31 @@ class _Hand:
         self.env_texts: list[str] = []  # the envido chain in canonical text
         self.start_scores = (0, 0)
 
+    def copy(self) -> "_Hand":
+        """An independent copy: what never changes after the deal (seat order,
+        dealt cards, points, flor kinds, the card table) is shared; every
+        container that play mutates is copied."""
+        new = _Hand.__new__(_Hand)
+        new.seats, new.nxt, new.order, new.dealt = self.seats, self.nxt, self.order, self.dealt
+        new.table, new.env_pts, new.flor, new.pico = self.table, self.env_pts, self.flor, self.pico
+        new.cards = {s: cards[:] for s, cards in self.cards.items()}
+        new.played = set(self.played)
+        new.trick = self.trick[:]
+        new.trick_no = self.trick_no
+        new.results = self.results[:]
+        new.turn = self.turn
+        new.truco_level, new.truco_right, new.truco_call = self.truco_level, self.truco_right, self.truco_call
+        new.env_state, new.env_chain, new.env_caller = self.env_state, self.env_chain[:], self.env_caller
+        new.env_stake, new.env_prev, new.env_texts = self.env_stake, self.env_prev, self.env_texts[:]
+        new.flor_declared, new.flor_void = self.flor_declared[:], set(self.flor_void)
+        new.flor_closed, new.reservada_paid = self.flor_closed, self.reservada_paid
+        new.contest = None if self.contest is None else self.contest.copy()
+        new.proofs = self.proofs[:]
+        new.history = self.history[:]
+        new.announced = self.announced[:]
+        new.start_scores = self.start_scores
+        return new
+
 
 class _Contest:
     """A declared flor that an opposing flor holder must answer (rule 5.3)."""
@@ -154,6 +179,12 @@ class _Contest:
     def facing(self) -> int:
         return self.answerer if self.caller == self.declarer else self.declarer
 
+    def copy(self) -> "_Contest":
+        new = _Contest.__new__(_Contest)
+        new.declarer, new.answerer, new.last, new.caller = self.declarer, self.answerer, self.last, self.caller
+        new.stake, new.prev, new.calls = self.stake, self.prev, self.calls[:]
+        return new
+
 
 class State:
     """A game in progress. Use ``Game.new_state``."""
@@ -170,6 +201,9 @@ class State:
         self.options = game.options
         self.seed = seed
         self._rng = random.Random(seed) if deals is None else None
+        # Copy on write: after copy() both states hold the same generator, and
+        # each takes a private copy of it before dealing with it.
+        self._rng_shared = False
         self._deals = list(deals) if deals is not None else None
         self.scores = [scores[0], scores[1]]
         self.mano = mano % self.options.seats
@@ -691,6 +725,10 @@ class State:
             self._deal = self._deals[self.hands_played]
         else:
             assert self._rng is not None
+            if self._rng_shared:
+                own = random.Random.__new__(random.Random)
+                own.setstate(self._rng.getstate())
+                self._rng, self._rng_shared = own, False
             self._deal = self.game.deal(self._rng)
         self._played = set()
         n, mano = self.options.seats, self.mano
@@ -803,8 +841,22 @@ class State:
 
     # ---------------------------------------------------------------- copying
 
-    def clone(self) -> "State":
-        """An independent copy (for search); the random generator is copied too."""
-        import copy
+    def copy(self) -> "State":
+        """An independent copy for search, in microseconds: the ``Game``, the
+        options, the deals and the (immutable) events are shared, and only what
+        play mutates is copied. The deal's random generator is copied when one
+        of the two next deals, so both deal the same cards from here on."""
+        new = State.__new__(State)
+        new.__dict__.update(self.__dict__)  # scalars and immutable values
+        new.scores = self.scores[:]
+        new.events = self.events[:]
+        new._event_texts = self._event_texts[:]
+        new._event_private = self._event_private[:]
+        new._pairs = self._pairs[:]
+        new._played = set(self._played)
+        self._rng_shared = new._rng_shared = self._rng is not None
+        if self.hand is not None:
+            new.hand = self.hand.copy()
+        return new
 
-        return copy.deepcopy(self)
+    clone = copy  # the older name
