@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from .actions import Action, Kind
 from .cards import Card
+from .variants import ContraflorResto, EnvidoMode, EnvidoState
 
 if TYPE_CHECKING:
     from .state import State
@@ -61,11 +62,12 @@ def observe(state: "State", seat: int, log: bool = True) -> Observation:
     if c is not None:
         stake = c.stake if c.last is not None else 3
         if c.last is Kind.CONTRAFLOR_AL_RESTO:
-            # Uruguayo: the falta; argentino: what the winner needs, so 0 (depends on the comparison).
-            stake = state._falta() if state.options.variant == "uruguayo" else 0
+            # The falta, or what the winner needs: 0, as it depends on the comparison.
+            falta = state.game.variant.contraflor_resto is ContraflorResto.FALTA
+            stake = state._falta() if falta else 0
         pending = PendingCall("flor", tuple(c.calls), c.caller, c.facing(), stake)
-    elif h.env_state == 1:
-        stake = h.env_stake if state.options.variant == "venezolano" else 0
+    elif h.env_state is EnvidoState.WAITING:
+        stake = h.env_stake if state.game.variant.envido_mode is EnvidoMode.RAISE else 0
         pending = PendingCall("envido", tuple(h.env_texts), h.env_caller, h.nxt[h.env_caller], stake)
     elif h.truco_call is not None:
         level, caller, answerer = h.truco_call

@@ -16,13 +16,11 @@ from .actions import ENVIDO_CALLS, TRUCO_CALLS, Action, Kind, play, raise_by, si
 from .cards import DECK, Card
 from .hierarchy import Table, envido_points, flor_kind, flor_points, table
 from .observation import Observation, observe
-from .options import Options, make_options, with_overrides
+from .options import Options, make_options, variant_named, with_overrides
+from .variants import ContraflorResto, EnvidoMode, EnvidoState, FaltaMode, FlorKind, Variant
 from .outcome import Outcome, Termination
 
 PARDA = -1
-_TRUCO_VALUES = {"venezolano": (1, 3, 6, 9)}
-_DEFAULT_TRUCO_VALUES = (1, 2, 3, 4)
-_ENVIDO_VALUE = {Kind.ENVIDO: 2, Kind.REAL_ENVIDO: 3}
 
 
 class IllegalAction(ValueError):
@@ -59,9 +57,10 @@ class Game:
         elif overrides:
             options = with_overrides(options, overrides)
         self.options = options
-        self.truco_values = _TRUCO_VALUES.get(options.variant, _DEFAULT_TRUCO_VALUES)
-        self.truco_calls = TRUCO_CALLS[:3] if options.variant != "venezolano" else (Kind.TRUCO, Kind.RETRUCO, Kind.VALE_NUEVE)
-        self.needs_up = options.variant in ("uruguayo", "venezolano")
+        self.variant: Variant = variant_named(options.variant)
+        self.truco_values = self.variant.truco_values
+        self.truco_calls = self.variant.truco_calls
+        self.needs_up = self.variant.up_card is not None
 
     def new_state(
         self,
@@ -105,7 +104,7 @@ class _Hand:
         self.cards = {s: list(deal.hands[s]) for s in seats}
         self.table = t
         self.env_pts = {s: envido_points(t, deal.hands[s]) for s in seats}
-        self.flor: dict[int, str] = {}
+        self.flor: dict[int, FlorKind] = {}
         if flor_on:
             for s in seats:
                 kind = flor_kind(t, deal.hands[s])
@@ -119,11 +118,11 @@ class _Hand:
         self.truco_level = 0  # accepted level: 0 none, 1 truco, 2 retruco, 3 vale cuatro/nueve
         self.truco_right: int | None = None  # team allowed to raise; None: either
         self.truco_call: tuple[int, int, int] | None = None  # (level, caller, answerer)
-        self.env_state = 0  # 0 not started, 1 chain waiting, 2 settled, 3 cancelled by a flor
+        self.env_state = EnvidoState.NOT_STARTED
         self.env_chain: list[Kind] = []
         self.env_caller = -1
-        self.env_stake = 0  # venezolano stake
-        self.env_prev = 1  # venezolano: the value of a decline
+        self.env_stake = 0  # raise mode: the stake
+        self.env_prev = 1  # raise mode: the value of a decline
         self.flor_declared: list[int] = []
         self.flor_void: set[int] = set()
         self.flor_closed = False
@@ -240,7 +239,7 @@ class State:
         c = h.contest
         if c is not None:
             return c.facing()
-        if h.env_state == 1:
+        if h.env_state is EnvidoState.WAITING:
             return h.nxt[h.env_caller]
         if h.truco_call is not None:
             return h.truco_call[2]
@@ -300,14 +299,14 @@ class State:
 
     def _compute_legal(self) -> list[Action]:
         h = self.hand
-        var = self.options.variant
+        v = self.game.variant
         c = h.contest
         if c is not None:
             return self._contest_answers(h, c)
-        if h.env_state == 1:
+        if h.env_state is EnvidoState.WAITING:
             seat = h.nxt[h.env_caller]
             acts = [simple(Kind.QUIERO), simple(Kind.NO_QUIERO)]
-            if var == "venezolano":
+            if v.envido_mode is EnvidoMode.RAISE:
                 acts += [raise_by(n) for n in range(1, self._envido_cap() - h.env_stake + 1)]
             else:
                 acts += [simple(k) for k in self._envido_next(h.env_chain)]
@@ -316,7 +315,7 @@ class State:
             return acts
         if h.truco_call is not None:
             level, caller, seat = h.truco_call
-            con_flor = var == "venezolano" and self._can_declare_flor(h, seat)
+            con_flor = v.flor_with_truco and self._can_declare_flor(h, seat)
             acts = [simple(Kind.QUIERO), simple(Kind.NO_QUIERO)]
             if con_flor:
                 acts.append(simple(Kind.QUIERO, True))
@@ -335,7 +334,7 @@ class State:
         if h.truco_level < 3 and (h.truco_right is None or h.truco_right == seat % 2):
             call = self.game.truco_calls[h.truco_level]
             acts.append(simple(call))
-            if var == "venezolano" and self._can_declare_flor(h, seat):
+            if v.flor_with_truco and self._can_declare_flor(h, seat):
                 acts.append(simple(call, True))
         if self._can_start_envido(h, seat):
             acts += self._envido_openers()
@@ -345,48 +344,44 @@ class State:
         return acts
 
     def _contest_answers(self, h: _Hand, c: _Contest) -> list[Action]:
-        var = self.options.variant
+        v = self.game.variant
+        raising = v.envido_mode is EnvidoMode.RAISE  # "flor + N más" bets like the envido
         if c.last is None and c.caller == c.declarer:  # facing the declared flor itself
-            if var == "venezolano":
-                return [simple(Kind.FLOR)] + [raise_by(n) for n in range(1, self._envido_cap() - 3 + 1)]
-            acts = [simple(Kind.FLOR), simple(Kind.CON_FLOR_ENVIDO)]
-            if var == "argentino":
-                acts.append(simple(Kind.CONTRAFLOR))
-            return acts + [simple(Kind.CONTRAFLOR_AL_RESTO), simple(Kind.CON_FLOR_ME_ACHICO)]
+            acts = [simple(k) for k in v.flor_answers]
+            if raising:
+                acts += [raise_by(n) for n in range(1, self._envido_cap() - c.stake + 1)]
+            return acts
         acts = [simple(Kind.QUIERO), simple(Kind.NO_QUIERO)]
-        if var == "venezolano":
+        if raising:
             acts += [raise_by(n) for n in range(1, self._envido_cap() - c.stake + 1)]
-        elif c.last in (Kind.CON_FLOR_ENVIDO, Kind.CONTRAFLOR):
+        elif v.contraflor_resto is not None and c.last in (Kind.CON_FLOR_ENVIDO, Kind.CONTRAFLOR):
             acts.append(simple(Kind.CONTRAFLOR_AL_RESTO))
         return acts
 
-    @staticmethod
-    def _envido_next(chain: list[Kind]) -> list[Kind]:
+    def _envido_next(self, chain: list[Kind]) -> list[Kind]:
         """Calls that may follow ``chain`` (rule 4.2: E, E, R, F in that order)."""
         out = []
         if len(chain) < 2 and all(k is Kind.ENVIDO for k in chain):
             out.append(Kind.ENVIDO)
         if Kind.REAL_ENVIDO not in chain and Kind.FALTA_ENVIDO not in chain:
             out.append(Kind.REAL_ENVIDO)
-        if Kind.FALTA_ENVIDO not in chain:
+        if Kind.FALTA_ENVIDO not in chain and self.game.variant.falta_modes:
             out.append(Kind.FALTA_ENVIDO)
         return out
 
     def _envido_openers(self) -> list[Action]:
-        if self.options.variant == "venezolano":
-            return [simple(Kind.ENVIDO)]
-        return [simple(Kind.ENVIDO), simple(Kind.REAL_ENVIDO), simple(Kind.FALTA_ENVIDO)]
+        return [simple(k) for k in self.game.variant.envido_openers]
 
     def _can_start_envido(self, h: _Hand, seat: int) -> bool:
         # Rule 4.2 window; rule 5.2: a declared flor cancels envido for the hand.
-        return h.env_state == 0 and h.trick_no == 0 and seat not in h.played and h.truco_level == 0
+        return h.env_state is EnvidoState.NOT_STARTED and h.trick_no == 0 and seat not in h.played and h.truco_level == 0
 
     def _can_declare_flor(self, h: _Hand, seat: int) -> bool:
         # Rule 5.2: before the seat's first card, once; a flor reservada needs no
         # declaration. Decision: after a flor contest is settled no new flor is
         # declared in that hand (it only matters in team games).
         return (
-            h.flor.get(seat) == "flor"
+            h.flor.get(seat) is FlorKind.FLOR
             and seat not in h.played
             and seat not in h.flor_void
             and seat not in h.flor_declared
@@ -394,13 +389,13 @@ class State:
         )
 
     def _envido_cap(self) -> int:
-        """Venezolano (4.3 Decision): no stake above what the leader still needs."""
+        """Raise mode (4.3 Decision): no stake above what the leader still needs."""
         return self.options.target - max(self.scores)
 
     def _falta(self) -> int:
         o = self.options
         leader = max(self.scores)
-        if o.falta_envido == "malas_buenas" and leader < o.half:
+        if o.falta_envido == FaltaMode.MALAS_BUENAS and leader < o.half:
             return o.half - leader
         return o.target - leader
 
@@ -431,7 +426,7 @@ class State:
             self._contest_action(h, h.contest, seat, a)
         elif k is Kind.FLOR:
             self._declare_flor(h, seat)
-        elif h.env_state == 1 or k in ENVIDO_CALLS or (k is Kind.RAISE):
+        elif h.env_state is EnvidoState.WAITING or k in ENVIDO_CALLS or (k is Kind.RAISE):
             self._envido_action(h, seat, a)
         elif k in TRUCO_CALLS or k in (Kind.QUIERO, Kind.NO_QUIERO):
             self._truco_action(h, seat, a)
@@ -491,9 +486,8 @@ class State:
     # ------------------------------------------------------------------ truco
 
     def _truco_action(self, h: _Hand, seat: int, a: Action) -> None:
-        var = self.options.variant
         k = a.kind
-        if var == "venezolano" and h.flor.get(seat) == "flor" and seat not in h.played:
+        if self.game.variant.flor_with_truco and h.flor.get(seat) is FlorKind.FLOR and seat not in h.played:
             # Rule 5.2 (venezolano): a truco call or quiero must carry the flor.
             if not a.con_flor and k is not Kind.NO_QUIERO:
                 h.flor_void.add(seat)
@@ -523,33 +517,34 @@ class State:
 
     def _envido_action(self, h: _Hand, seat: int, a: Action) -> None:
         k = a.kind
-        if h.flor.get(seat) == "flor" and seat not in h.flor_declared:
+        if h.flor.get(seat) is FlorKind.FLOR and seat not in h.flor_declared:
             h.flor_void.add(seat)  # rule 5.2: taking part in envido voids the flor
-        venezolano = self.options.variant == "venezolano"
+        v = self.game.variant
+        raising = v.envido_mode is EnvidoMode.RAISE
         if k is Kind.QUIERO:
-            h.env_state = 2
-            if venezolano:
+            h.env_state = EnvidoState.SETTLED
+            if raising:
                 value = h.env_stake
             elif h.env_chain[-1] is Kind.FALTA_ENVIDO:
                 value = self._falta()
             else:
-                value = sum(_ENVIDO_VALUE[c] for c in h.env_chain)
+                value = sum(v.envido_value(c) for c in h.env_chain)
             self._settle_envido(h, value)
             return
         if k is Kind.NO_QUIERO:
-            h.env_state = 2
-            if venezolano:
+            h.env_state = EnvidoState.SETTLED
+            if raising:
                 value = h.env_prev
             elif len(h.env_chain) == 1:
                 value = 1
             else:
-                value = sum(_ENVIDO_VALUE.get(c, 0) for c in h.env_chain[:-1])
+                value = sum(v.envido_value(c) for c in h.env_chain[:-1])
             self._score(h.env_caller % 2, value, "envido declined")
             return
         # A call that opens or raises the chain.
-        if h.env_state == 0:
-            h.env_state = 1
-            h.env_stake, h.env_prev = 2, 1
+        if h.env_state is EnvidoState.NOT_STARTED:
+            h.env_state = EnvidoState.WAITING
+            h.env_stake, h.env_prev = 2, 1  # raise mode: "envido" stakes 2, declined it pays 1
         elif k is Kind.RAISE:
             h.env_prev = h.env_stake
             h.env_stake += a.amount
@@ -577,14 +572,15 @@ class State:
 
     def _declare_flor(self, h: _Hand, seat: int) -> None:
         h.flor_declared.append(seat)
-        if h.env_state in (0, 1):
-            h.env_state = 3  # rule 5.2: la flor anula el envido (a waiting chain is unpaid)
+        if h.env_state in (EnvidoState.NOT_STARTED, EnvidoState.WAITING):
+            # Rule 5.2: la flor anula el envido (a waiting chain is unpaid).
+            h.env_state = EnvidoState.CANCELLED
         team = seat % 2
         # The first opposing seat after the declarer that can still show a flor.
         s = h.nxt[seat]
         while s != seat:
             if s % 2 != team and (
-                h.flor.get(s) == "reservada" and not h.reservada_paid or self._can_declare_flor(h, s)
+                h.flor.get(s) is FlorKind.RESERVADA and not h.reservada_paid or self._can_declare_flor(h, s)
             ):
                 h.contest = _Contest(seat, s)
                 return
@@ -594,7 +590,7 @@ class State:
 
     def _contest_action(self, h: _Hand, c: _Contest, seat: int, a: Action) -> None:
         k = a.kind
-        var = self.options.variant
+        v = self.game.variant
         if c.last is None and c.caller == c.declarer and k is not Kind.RAISE:
             # The answer to the declared flor itself.
             if k is Kind.CON_FLOR_ME_ACHICO:
@@ -603,14 +599,14 @@ class State:
                 return
             self._mark_declared(h, seat)
             if k is Kind.FLOR:
-                per = 3 * (2 if var == "argentino" else 1)  # argentino pays every declared flor
+                per = 3 * (2 if v.flor_pays_every_declared else 1)
                 self._close_contest(h, c, self._flor_winner(h, c), per, "flor")
                 return
             c.last, c.caller = k, seat
             c.calls.append(str(a))
-            c.stake = 5 if k is Kind.CON_FLOR_ENVIDO else 6
+            c.stake = v.flor_stake(k)
             return
-        if k is Kind.RAISE:  # venezolano "flor + N más"
+        if k is Kind.RAISE:  # raise mode: "flor + N más"
             if c.last is None:
                 self._mark_declared(h, seat)
             c.last, c.caller = k, seat
@@ -622,27 +618,30 @@ class State:
             c.calls.append(str(a))
             return
         if k is Kind.NO_QUIERO:
-            value = c.prev if var == "venezolano" else 3
+            value = c.prev  # 3, unless a "raise N" raised the stake since
             h.proofs.append((c.caller, h.dealt[c.caller]))
             self._close_contest(h, c, c.caller % 2, value, "flor declined")
             return
         assert k is Kind.QUIERO
         winner = self._flor_winner(h, c)
         if c.last is Kind.CONTRAFLOR_AL_RESTO:
-            stake = self.options.target - self.scores[winner] if var == "argentino" else self._falta()
+            if v.contraflor_resto is ContraflorResto.WINNER_NEEDS:
+                stake = self.options.target - self.scores[winner]
+            else:
+                stake = self._falta()
         else:
             stake = c.stake
         self._close_contest(h, c, winner, stake, "flor")
 
     def _mark_declared(self, h: _Hand, seat: int) -> None:
-        if h.flor.get(seat) == "flor" and seat not in h.flor_declared:
+        if h.flor.get(seat) is FlorKind.FLOR and seat not in h.flor_declared:
             h.flor_declared.append(seat)
 
     def _flor_winner(self, h: _Hand, c: _Contest) -> int:
         cards = h.dealt
         pts = {s: flor_points(h.table, cards[s]) for s in (c.declarer, c.answerer)}
         for s in (c.declarer, c.answerer):
-            if h.flor.get(s) == "reservada":
+            if h.flor.get(s) is FlorKind.RESERVADA:
                 pts[s] = 1000  # rule 5.4: a flor reservada always wins the comparison
         for s in sorted(pts, key=h.order.__getitem__):
             shown = flor_points(h.table, cards[s])
@@ -655,12 +654,12 @@ class State:
     def _close_contest(self, h: _Hand, c: _Contest, team: int, points: int, reason: str) -> None:
         h.contest = None
         h.flor_closed = True
-        reserved = next((s for s in (c.declarer, c.answerer) if h.flor.get(s) == "reservada"), None)
+        reserved = next((s for s in (c.declarer, c.answerer) if h.flor.get(s) is FlorKind.RESERVADA), None)
         self._score(team, points, reason)
         if reserved is not None and not h.reservada_paid:
             # Rule 5.4: answering a flor, the reservada collects the envido of 2 too.
             h.reservada_paid = True
-            if h.env_state != 2:
+            if h.env_state is not EnvidoState.SETTLED:
                 self._score(reserved % 2, 2, "envido (flor reservada)")
 
     # ------------------------------------------------------- scoring and hands
@@ -697,12 +696,12 @@ class State:
         h = self.hand
         h.truco_call = None
         for seat in h.seats:
-            if h.flor.get(seat) == "reservada" and not h.reservada_paid:
+            if h.flor.get(seat) is FlorKind.RESERVADA and not h.reservada_paid:
                 # Rule 5.4: 3 for the flor + 1 "envite asegurado" unless an envido was played.
                 h.reservada_paid = True
                 h.proofs.append((seat, h.dealt[seat]))
                 self._score(seat % 2, 3, "flor reservada")
-                if h.env_state != 2:
+                if h.env_state is not EnvidoState.SETTLED:
                     self._score(seat % 2, 1, "envido (flor reservada)")
         self._score(truco_team, points, reason)
         self._show_proofs(h)
@@ -754,7 +753,7 @@ class State:
     def _start_hand(self, seats: tuple[int, ...], pico: bool) -> None:
         deal = self._deal
         assert deal is not None
-        t = table(self.options.variant, deal.up)
+        t = table(self.game.variant, deal.up)
         self.hand = _Hand(seats, deal, t, self.options.flor, pico)
         self.hand.start_scores = (self.scores[0], self.scores[1])
         self._legal = None
@@ -772,7 +771,7 @@ class State:
             return "the game is over" if self.winner is not None else "no deals left"
         h = self.hand
         k = action.kind
-        pending = h.contest is not None or h.env_state == 1 or h.truco_call is not None
+        pending = h.contest is not None or h.env_state is EnvidoState.WAITING or h.truco_call is not None
         if seat is not None and seat != to_act:
             return self._why_not_your_turn(h, seat, to_act, action, pending)
         seat = to_act
@@ -802,11 +801,11 @@ class State:
             if pending:
                 return f"seat {seat} must answer the pending call first"
         if k in ENVIDO_CALLS or k is Kind.RAISE:
-            if h.env_state == 3 or h.flor_declared:
+            if h.env_state is EnvidoState.CANCELLED or h.flor_declared:
                 return "a declared flor cancels the envido for this hand"
-            if h.env_state == 2:
+            if h.env_state is EnvidoState.SETTLED:
                 return "only one envido chain per hand"
-            if h.env_state == 1:
+            if h.env_state is EnvidoState.WAITING:
                 return f"{action} cannot follow {'-'.join(c.value for c in h.env_chain)} here"
             if h.trick_no > 0:
                 return "envido is only possible in the first trick"
@@ -827,7 +826,7 @@ class State:
         if seat not in h.order:
             return f"seat {seat} does not take part in this pico-a-pico mini hand"
         if pending:
-            callers = [h.truco_call[1] if h.truco_call else None, h.env_caller if h.env_state == 1 else None,
+            callers = [h.truco_call[1] if h.truco_call else None, h.env_caller if h.env_state is EnvidoState.WAITING else None,
                        h.contest.caller if h.contest else None]
             if seat in callers or any(c is not None and c % 2 == seat % 2 for c in callers):
                 if action.kind in TRUCO_CALLS or action.kind in ENVIDO_CALLS or action.kind is Kind.RAISE:
