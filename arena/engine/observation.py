@@ -53,11 +53,9 @@ class Observation:
     events: tuple[str, ...]  # the public log of this hand, human-readable
 
 
-def observe(state: "State", seat: int, log: bool = True) -> Observation:
-    """``seat``'s view of ``state``. ``log=False`` leaves ``events`` empty: the
-    text log is the costly part, and searching bots do not read it."""
+def pending_call(state: "State") -> PendingCall | None:
+    """The bet of ``state``'s hand waiting for an answer, if any (public)."""
     h = state.hand
-    pending: PendingCall | None = None
     c = h.contest
     if c is not None:
         stake = c.stake if c.last is not None else 3
@@ -65,14 +63,22 @@ def observe(state: "State", seat: int, log: bool = True) -> Observation:
             # The falta, or what the winner needs: 0, as it depends on the comparison.
             falta = state.game.variant.contraflor_resto is ContraflorResto.FALTA
             stake = state._falta() if falta else 0
-        pending = PendingCall("flor", tuple(c.calls), c.caller, c.facing(), stake)
-    elif h.env_state is EnvidoState.WAITING:
+        return PendingCall("flor", tuple(c.calls), c.caller, c.facing(), stake)
+    if h.env_state is EnvidoState.WAITING:
         stake = h.env_stake if state.game.variant.envido_mode is EnvidoMode.RAISE else 0
-        pending = PendingCall("envido", tuple(h.env_texts), h.env_caller, h.nxt[h.env_caller], stake)
-    elif h.truco_call is not None:
+        return PendingCall("envido", tuple(h.env_texts), h.env_caller, h.nxt[h.env_caller], stake)
+    if h.truco_call is not None:
         level, caller, answerer = h.truco_call
         calls = tuple(k.value for k in state.game.truco_calls[:level])
-        pending = PendingCall("truco", calls, caller, answerer, state.game.truco_values[level])
+        return PendingCall("truco", calls, caller, answerer, state.game.truco_values[level])
+    return None
+
+
+def observe(state: "State", seat: int, log: bool = True) -> Observation:
+    """``seat``'s view of ``state``. ``log=False`` leaves ``events`` empty: the
+    text log is the costly part, and searching bots do not read it."""
+    h = state.hand
+    pending = pending_call(state)
     tricks: list[tuple[tuple[int, Card], ...]] = []
     current: list[tuple[int, Card]] = []
     for s, a in h.history:

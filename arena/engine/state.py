@@ -15,7 +15,7 @@ from . import events as ev
 from .actions import ENVIDO_CALLS, TRUCO_CALLS, Action, Kind, play, raise_by, simple
 from .cards import DECK, Card
 from .hierarchy import Table, envido_points, flor_kind, flor_points, table
-from .observation import Observation, observe
+from .observation import Observation, observe, pending_call
 from .options import Options, make_options, variant_named, with_overrides
 from .variants import ContraflorResto, EnvidoMode, EnvidoState, FaltaMode, FlorKind, Variant
 from .outcome import Outcome, Termination
@@ -61,6 +61,9 @@ class Game:
         self.truco_values = self.variant.truco_values
         self.truco_calls = self.variant.truco_calls
         self.needs_up = self.variant.up_card is not None
+
+    def __repr__(self) -> str:
+        return f"Game({self.options!r})"
 
     def new_state(
         self,
@@ -224,6 +227,23 @@ class State:
             self._finish(0 if self.scores[0] >= self.scores[1] else 1)
         else:
             self._next_deal()
+
+    def __repr__(self) -> str:
+        """One line for a debugger or a log: variant, hand, scores, who acts
+        and the call waiting for an answer. Shows no card."""
+        o = self.options
+        head = f"State({o.variant}, {o.seats} seats, hand {self.hands_played + 1}, scores {self.scores[0]}-{self.scores[1]}"
+        if self.winner is not None:
+            return f"{head}, over: team {self.winner} won)"
+        if self.out_of_deals:
+            return f"{head}, out of deals)"
+        text = f"{head}, seat {self.current_player()} to act"
+        p = pending_call(self)
+        if p is not None:
+            text += f", pending {p.chain} call {' '.join(p.calls)!r} by seat {p.caller}"
+            if p.stake:
+                text += f" for {p.stake}"
+        return text + ")"
 
     # ------------------------------------------------------------------ queries
 

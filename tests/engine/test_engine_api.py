@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from arena.engine import Game, Kind, OptionsError, make_options
+from arena.engine import Action, Game, Kind, OptionsError, make_options
 
 
 def test_legal_actions_cannot_be_mutated_and_state_is_unaffected() -> None:
@@ -67,3 +67,35 @@ def test_game_rejects_bad_overrides_on_options_naming_the_key(overrides: dict[st
         Game(make_options("uruguayo"), **overrides)
     with pytest.raises(OptionsError, match=key):  # the same check as with a variant name
         Game("uruguayo", **overrides)
+
+
+def test_state_repr_says_variant_hand_scores_who_acts_and_the_pending_call() -> None:
+    state = Game("argentino").new_state(seed=1)
+    assert repr(state) == "State(argentino, 2 seats, hand 1, scores 0-0, seat 0 to act)"
+    state.apply(Action.parse("truco"))
+    state.apply(Action.parse("retruco"))
+    assert repr(state) == ("State(argentino, 2 seats, hand 1, scores 0-0, seat 0 to act, "
+                           "pending truco call 'truco retruco' by seat 1 for 3)")
+    state.apply(Action.parse("no_quiero"))
+    assert repr(state) == "State(argentino, 2 seats, hand 2, scores 0-2, seat 1 to act)"
+    over = Game("venezolano").new_state(seed=1, scores=(24, 3))
+    assert repr(over) == "State(venezolano, 2 seats, hand 1, scores 24-3, over: team 0 won)"
+
+
+def test_repr_shows_no_card() -> None:
+    state = Game("uruguayo").new_state(seed=8)
+    rng = random.Random(8)
+    while not state.is_terminal():
+        text = repr(state)
+        assert not any(str(card) in text.split() for card in state.unplayed(0) + state.unplayed(1))
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def test_the_package_exports_what_a_user_needs() -> None:
+    import arena.engine as engine
+
+    for name in ("Game", "State", "Options", "make_options", "Observation", "PendingCall", "Outcome",
+                 "Termination", "Card", "Action", "Kind", "Event", "HandStarted", "Dealt", "Acted", "TrickWon",
+                 "PointsAnnounced", "Scored", "Shown", "HandEnded", "GameEnded", "OptionsError", "Variant"):
+        assert name in engine.__all__ and hasattr(engine, name), name
+    assert all(hasattr(engine, name) for name in engine.__all__)
