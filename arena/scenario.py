@@ -12,17 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import Action, Card, Deal, Game, IllegalAction, OptionsError, State, make_options
+from .engine import Action, Card, Deal, Game, IllegalActionError, OptionsError, State, make_options
 
 _KEYS = {"variant", "options", "scores", "mano", "deals", "actions", "description", "expect"}
 
 
 class ScenarioError(ValueError):
     """A malformed scenario; the message names the field."""
-
-
-class IllegalActionError(ValueError):
-    """A scripted action the referee rejects; the message is one line."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +134,8 @@ def play_scenario(scenario: Scenario) -> dict[str, Any]:
         if state.out_of_deals:
             break  # SCENARIOS.md: actions past the last deal just stop the scenario
         if state.current_player() != seat or action not in state.legal_actions():
-            raise IllegalActionError(f'action {i} ("{text}"): {state.why_illegal(action, seat)}')
+            # The engine's own error, its message one line naming the action.
+            raise IllegalActionError(seat, action, f'action {i} ("{text}"): {state.why_illegal(action, seat)}')
         state.apply(action)
     return result_of(state)
 
@@ -156,4 +153,4 @@ def result_of(state: State) -> dict[str, Any]:
     }
 
 
-__all__ = ["Scenario", "ScenarioError", "IllegalActionError", "IllegalAction", "load_scenario", "play_scenario"]
+__all__ = ["Scenario", "ScenarioError", "IllegalActionError", "load_scenario", "play_scenario"]

@@ -6,7 +6,7 @@
     while not state.is_terminal():
         seat = state.current_player()
         obs = state.observation(seat)         # what that seat may see
-        state.apply(obs.legal[0])             # IllegalAction on anything not legal
+        state.apply(obs.legal[0])             # IllegalActionError on anything not legal
     print(state.outcome())
 
 ``State.copy()`` is a cheap independent copy for search. The variants are
@@ -31,7 +31,7 @@ from .events import (
 from .observation import Observation, PendingCall
 from .options import VARIANTS, Options, OptionsError, make_options
 from .outcome import Outcome, Termination
-from .state import Deal, Game, IllegalAction, State
+from .state import Deal, Game, IllegalActionError, State
 from .variants import (
     VARIANT_BY_NAME,
     ContraflorResto,
@@ -53,7 +53,7 @@ __all__ = [
     "Event", "HandStarted", "Dealt", "Acted", "TrickWon", "PointsAnnounced", "Scored", "Shown",
     "HandEnded", "GameEnded",
     # Errors
-    "IllegalAction", "OptionsError",
+    "IllegalActionError", "OptionsError",
     # Variants as data
     "Variant", "VARIANT_BY_NAME", "Special", "EnvidoMode", "EnvidoState", "FlorKind", "FaltaMode",
     "ContraflorResto",

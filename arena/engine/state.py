@@ -1,7 +1,7 @@
 """The referee: ``Game`` holds the settings, ``State`` holds what changes.
 
 Pure rules, no I/O and no global random state. ``legal_actions()`` is the one
-source of legality; ``apply()`` rejects anything else with ``IllegalAction``.
+source of legality; ``apply()`` rejects anything else with ``IllegalActionError``.
 Rule numbers in comments refer to RULES.md.
 """
 
@@ -17,13 +17,13 @@ from .cards import DECK, Card
 from .hierarchy import Table, envido_points, flor_kind, flor_points, table
 from .observation import Observation, observe, pending_call
 from .options import Options, make_options, variant_named, with_overrides
-from .variants import ContraflorResto, EnvidoMode, EnvidoState, FaltaMode, FlorKind, Variant
 from .outcome import Outcome, Termination
+from .variants import ContraflorResto, EnvidoMode, EnvidoState, FaltaMode, FlorKind, Variant
 
 PARDA = -1
 
 
-class IllegalAction(ValueError):
+class IllegalActionError(ValueError):
     """An action that is not in ``legal_actions()``; ``reason`` says why."""
 
     def __init__(self, seat: int | None, action: Action | str, reason: str) -> None:
@@ -422,10 +422,10 @@ class State:
     # -------------------------------------------------------------------- apply
 
     def apply(self, action: Action) -> None:
-        """Apply ``action`` for the seat to act; raise ``IllegalAction`` if it
+        """Apply ``action`` for the seat to act; raise ``IllegalActionError`` if it
         is not one of ``legal_actions()``."""
         if action not in self.legal_actions():
-            raise IllegalAction(self.current_player(), action, self.why_illegal(action))
+            raise IllegalActionError(self.current_player(), action, self.why_illegal(action))
         seat = self.current_player()
         assert seat is not None
         self._legal = None
@@ -508,7 +508,7 @@ class State:
     def _truco_action(self, h: _Hand, seat: int, a: Action) -> None:
         k = a.kind
         if self.game.variant.flor_with_truco and h.flor.get(seat) is FlorKind.FLOR and seat not in h.played:
-            # Rule 5.2 (venezolano): a truco call or quiero must carry the flor.
+            # Rule 5.2 (venezolano, flor_with_truco): a truco call or quiero must carry the flor.
             if not a.con_flor and k is not Kind.NO_QUIERO:
                 h.flor_void.add(seat)
         if k is Kind.NO_QUIERO:
@@ -878,4 +878,4 @@ class State:
             new.hand = self.hand.copy()
         return new
 
-    clone = copy  # the older name
+    clone = copy  # the name search code used before copy() existed
