@@ -31,6 +31,7 @@ from .events import (
 from .observation import Observation, PendingCall
 from .options import VARIANTS, Options, OptionsError, make_options
 from .outcome import Outcome, Termination
+from .rules import card_rank, envido_points, flor_kind, flor_points
 from .state import Deal, Game, IllegalActionError, State
 from .variants import (
     VARIANT_BY_NAME,
@@ -54,6 +55,8 @@ __all__ = [
     "HandEnded", "GameEnded",
     # Errors
     "IllegalActionError", "OptionsError",
+    # Rules helpers
+    "card_rank", "envido_points", "flor_kind", "flor_points",
     # Variants as data
     "Variant", "VARIANT_BY_NAME", "Special", "EnvidoMode", "EnvidoState", "FlorKind", "FaltaMode",
     "ContraflorResto",

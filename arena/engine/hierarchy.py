@@ -57,12 +57,11 @@ def _card(rank: int, suit: Suit) -> Card:
 
 def table(variant: Variant | str, up: Card | None) -> Table:
     """The table of ``variant`` (a record or its name) with ``up`` turned up."""
-    return _table(variant if isinstance(variant, str) else variant.name, up)
+    return _table(VARIANT_BY_NAME[variant] if isinstance(variant, str) else variant, up)
 
 
 @lru_cache(maxsize=None)
-def _table(name: str, up: Card | None) -> Table:
-    v = VARIANT_BY_NAME[name]
+def _table(v: Variant, up: Card | None) -> Table:
     rank = _base_rank()
     special = [0] * 40
     top = max(rank)
@@ -106,6 +105,8 @@ def envido_points(t: Table, cards: tuple[Card, ...]) -> tuple[int, tuple[Card, .
     if specials:
         top = max(specials, key=lambda c: t.special[c.index])
         others = [c for c in cards if c is not top]
+        if not others:  # a single card (a rules helper's question; hands hold three)
+            return t.special[top.index], (top,)
         other = max(others, key=lambda c: c.number)
         return t.special[top.index] + other.number, (top, other)
     return _pair_points(cards)
