@@ -97,7 +97,7 @@ def observe(state: "State", seat: int, log: bool = True) -> Observation:
         variant=state.options.variant,
         seats=state.options.seats,
         target=state.options.target,
-        scores=(state.scores[0], state.scores[1]),
+        scores=state.scores,
         hand_number=state.hands_played,
         mano=h.seats[0],
         hand_seats=h.seats,
@@ -123,7 +123,7 @@ def observe(state: "State", seat: int, log: bool = True) -> Observation:
 
 def _log(state: "State", seat: int) -> tuple[str, ...]:
     """This hand's events that ``seat`` may see, as text."""
-    texts, private = state.event_log()
+    texts, private = state._event_lists()
     return tuple([
         texts[i] for i in range(state.hand_events_start(), len(texts))
         if private[i] is None or private[i] == seat

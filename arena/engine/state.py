@@ -19,6 +19,7 @@ from .observation import Observation, observe, pending_call
 from .options import Options, make_options, variant_named, with_overrides
 from .outcome import Outcome, Termination
 from .variants import ContraflorResto, EnvidoMode, EnvidoState, FaltaMode, FlorKind, Variant
+from .views import ReadOnlyList
 
 PARDA = -1
 
@@ -207,13 +208,13 @@ class State:
         # each takes a private copy of it before dealing with it.
         self._rng_shared = False
         self._deals = list(deals) if deals is not None else None
-        self.scores = [scores[0], scores[1]]
+        self._scores = [scores[0], scores[1]]
         self.mano = mano % self.options.seats
         self.hands_played = 0
         self.winner: int | None = None
         self.termination: Termination | None = None
         self.out_of_deals = False
-        self.events: list[ev.Event] = []
+        self._events: list[ev.Event] = []
         self._event_texts: list[str] = []  # str() of events[i], filled lazily by event_log()
         self._event_private: list[int | None] = []  # events[i].private_to, filled alongside
         self._hand_events = 0  # index in events where the current hand's events begin
@@ -223,8 +224,8 @@ class State:
         self._legal: tuple[Action, ...] | None = None
         self._played: set[Card] = set()  # cards played from the current deal
         self.hand: _Hand = None  # type: ignore[assignment]  # set by _start_hand
-        if max(self.scores) >= self.options.target:
-            self._finish(0 if self.scores[0] >= self.scores[1] else 1)
+        if max(self._scores) >= self.options.target:
+            self._finish(0 if self._scores[0] >= self._scores[1] else 1)
         else:
             self._next_deal()
 
@@ -232,7 +233,7 @@ class State:
         """One line for a debugger or a log: variant, hand, scores, who acts
         and the call waiting for an answer. Shows no card."""
         o = self.options
-        head = f"State({o.variant}, {o.seats} seats, hand {self.hands_played + 1}, scores {self.scores[0]}-{self.scores[1]}"
+        head = f"State({o.variant}, {o.seats} seats, hand {self.hands_played + 1}, scores {self._scores[0]}-{self._scores[1]}"
         if self.winner is not None:
             return f"{head}, over: team {self.winner} won)"
         if self.out_of_deals:
@@ -274,18 +275,33 @@ class State:
     def outcome(self) -> Outcome | None:
         if self.winner is None or self.termination is None:
             return None
-        return Outcome(self.termination, self.winner, (self.scores[0], self.scores[1]), self.hands_played)
+        return Outcome(self.termination, self.winner, (self._scores[0], self._scores[1]), self.hands_played)
 
     def observation(self, seat: int, log: bool = True) -> "Observation":
         """What ``seat`` may see now (RULES.md 9); the only view bots get.
         ``log=False`` skips the human-readable event log."""
         return observe(self, seat, log)
 
-    def event_log(self) -> tuple[list[str], list[int | None]]:
+    @property
+    def scores(self) -> tuple[int, int]:
+        """The two teams' scores now."""
+        return (self._scores[0], self._scores[1])
+
+    @property
+    def events(self) -> ReadOnlyList[ev.Event]:
+        """Every event so far, in order: a read-only view that grows as the
+        game goes on (a slice of it is a tuple that does not)."""
+        return ReadOnlyList(self._events)
+
+    def event_log(self) -> tuple[ReadOnlyList[str], ReadOnlyList[int | None]]:
         """``str()`` and ``private_to`` of every event so far, index for index
-        with ``events``. Each event is formatted once (events never change);
-        the lists are the state's own: read, do not modify."""
-        texts, private, events = self._event_texts, self._event_private, self.events
+        with ``events``, as read-only views. Each event is formatted once
+        (events never change)."""
+        texts, private = self._event_lists()
+        return ReadOnlyList(texts), ReadOnlyList(private)
+
+    def _event_lists(self) -> tuple[list[str], list[int | None]]:
+        texts, private, events = self._event_texts, self._event_private, self._events
         for i in range(len(texts), len(events)):
             e = events[i]
             texts.append(str(e))
@@ -410,11 +426,11 @@ class State:
 
     def _envido_cap(self) -> int:
         """Raise mode (4.3 Decision): no stake above what the leader still needs."""
-        return self.options.target - max(self.scores)
+        return self.options.target - max(self._scores)
 
     def _falta(self) -> int:
         o = self.options
-        leader = max(self.scores)
+        leader = max(self._scores)
         if o.falta_envido == FaltaMode.MALAS_BUENAS and leader < o.half:
             return o.half - leader
         return o.target - leader
@@ -431,7 +447,7 @@ class State:
         self._legal = None
         h = self.hand
         h.history.append((seat, action))
-        self.events.append(ev.Acted(seat, action))
+        self._events.append(ev.Acted(seat, action))
         try:
             self._dispatch(h, seat, action)
         except _GameOver:
@@ -476,7 +492,7 @@ class State:
         else:
             result, leader = top[0] % 2, top[0]
         h.results.append(result)
-        self.events.append(ev.TrickWon(h.trick_no, None if result == PARDA else result, leader))
+        self._events.append(ev.TrickWon(h.trick_no, None if result == PARDA else result, leader))
         h.trick = []
         h.trick_no += 1
         h.turn = leader
@@ -578,7 +594,7 @@ class State:
         for team in (h.seats[0] % 2, 1 - h.seats[0] % 2):
             seat = self._best_seat(h, [s for s in h.seats if s % 2 == team], pts)
             h.announced.append(("envido", seat, pts[seat]))
-            self.events.append(ev.PointsAnnounced("envido", seat, pts[seat]))
+            self._events.append(ev.PointsAnnounced("envido", seat, pts[seat]))
         winner = self._best_seat(h, list(h.seats), pts)
         h.proofs.append((winner, h.env_pts[winner][1]))
         self._score(winner % 2, value, "envido")
@@ -646,7 +662,7 @@ class State:
         winner = self._flor_winner(h, c)
         if c.last is Kind.CONTRAFLOR_AL_RESTO:
             if v.contraflor_resto is ContraflorResto.WINNER_NEEDS:
-                stake = self.options.target - self.scores[winner]
+                stake = self.options.target - self._scores[winner]
             else:
                 stake = self._falta()
         else:
@@ -666,7 +682,7 @@ class State:
         for s in sorted(pts, key=h.order.__getitem__):
             shown = flor_points(h.table, cards[s])
             h.announced.append(("flor", s, shown))
-            self.events.append(ev.PointsAnnounced("flor", s, shown))
+            self._events.append(ev.PointsAnnounced("flor", s, shown))
         winner = self._best_seat(h, [c.declarer, c.answerer], pts)
         h.proofs.append((winner, cards[winner]))
         return winner % 2
@@ -687,9 +703,9 @@ class State:
     def _score(self, team: int, points: int, reason: str) -> None:
         if points <= 0:
             return
-        self.scores[team] += points
-        self.events.append(ev.Scored(team, points, reason))
-        if self.scores[team] >= self.options.target:
+        self._scores[team] += points
+        self._events.append(ev.Scored(team, points, reason))
+        if self._scores[team] >= self.options.target:
             self._show_proofs(self.hand)
             self._finish(team)
             raise _GameOver
@@ -698,7 +714,7 @@ class State:
         self.winner = team
         self.termination = Termination.TARGET_REACHED
         self._legal = None
-        self.events.append(ev.GameEnded(team, (self.scores[0], self.scores[1])))
+        self._events.append(ev.GameEnded(team, (self._scores[0], self._scores[1])))
 
     def _show_proofs(self, h: _Hand | None) -> None:
         """Show every seat's proving cards once, as dealt (rule 9)."""
@@ -708,7 +724,7 @@ class State:
         for seat, proof in h.proofs:
             cards.setdefault(seat, set()).update(proof)
         for seat, shown in cards.items():
-            self.events.append(ev.Shown(seat, tuple(c for c in h.dealt[seat] if c in shown)))
+            self._events.append(ev.Shown(seat, tuple(c for c in h.dealt[seat] if c in shown)))
         h.proofs = []
 
     def _end_hand(self, truco_team: int, points: int, reason: str) -> None:
@@ -731,7 +747,7 @@ class State:
         if self._pairs:
             self._start_hand(self._pairs.pop(0), pico=True)
             return
-        self.events.append(ev.HandEnded(self.hands_played, (self.scores[0], self.scores[1])))
+        self._events.append(ev.HandEnded(self.hands_played, (self._scores[0], self._scores[1])))
         self.hands_played += 1
         self.mano = (self.mano + 1) % self.options.seats
         self._next_deal()
@@ -765,7 +781,7 @@ class State:
 
     def _is_pico_hand(self) -> bool:
         o = self.options
-        if not o.pico_a_pico or o.seats != 6 or max(self.scores) >= o.half:
+        if not o.pico_a_pico or o.seats != 6 or max(self._scores) >= o.half:
             return False
         self._malas_hands += 1
         return self._malas_hands % 2 == 0  # rule 8: normal hand first, then alternate
@@ -775,12 +791,12 @@ class State:
         assert deal is not None
         t = table(self.game.variant, deal.up)
         self.hand = _Hand(seats, deal, t, self.options.flor, pico)
-        self.hand.start_scores = (self.scores[0], self.scores[1])
+        self.hand.start_scores = (self._scores[0], self._scores[1])
         self._legal = None
-        self._hand_events = len(self.events)
-        self.events.append(ev.HandStarted(self.hands_played, seats[0], seats, deal.up, pico))
+        self._hand_events = len(self._events)
+        self._events.append(ev.HandStarted(self.hands_played, seats[0], seats, deal.up, pico))
         for s in seats:
-            self.events.append(ev.Dealt(s, deal.hands[s]))
+            self._events.append(ev.Dealt(s, deal.hands[s]))
 
     # ------------------------------------------------------------- explaining
 
@@ -867,8 +883,8 @@ class State:
         of the two next deals, so both deal the same cards from here on."""
         new = State.__new__(State)
         new.__dict__.update(self.__dict__)  # scalars and immutable values
-        new.scores = self.scores[:]
-        new.events = self.events[:]
+        new._scores = self._scores[:]
+        new._events = self._events[:]
         new._event_texts = self._event_texts[:]
         new._event_private = self._event_private[:]
         new._pairs = self._pairs[:]

@@ -99,3 +99,25 @@ def test_the_package_exports_what_a_user_needs() -> None:
                  "PointsAnnounced", "Scored", "Shown", "HandEnded", "GameEnded", "OptionsError", "Variant"):
         assert name in engine.__all__ and hasattr(engine, name), name
     assert all(hasattr(engine, name) for name in engine.__all__)
+
+
+def test_events_scores_and_event_log_are_read_only_views() -> None:
+    state = Game("argentino").new_state(seed=6)
+    state.apply(Action.parse("truco"))
+    state.apply(Action.parse("no_quiero"))
+    events, (texts, private) = state.events, state.event_log()
+    count = len(events)
+    assert state.scores == (1, 0) and isinstance(state.scores, tuple)
+    for view in (events, texts, private):
+        with pytest.raises(AttributeError):
+            view.append(view[0])  # type: ignore[union-attr]
+        with pytest.raises(TypeError):
+            view[0] = view[-1]  # type: ignore[index]
+        assert isinstance(view[0:2], tuple)
+    with pytest.raises(AttributeError):
+        state.scores = (29, 0)  # type: ignore[misc]
+    assert len(state.events) == count and list(texts) == [str(e) for e in events]
+    # A view follows the game as it goes on; a slice taken before does not.
+    before = events[:]
+    state.apply(next(a for a in state.legal_actions() if a.kind is Kind.PLAY))
+    assert len(events) == count + 1 and len(before) == count

@@ -44,7 +44,7 @@ def test_enums_replace_texts_and_codes() -> None:
     assert vs.ARGENTINO.envido_value(Kind.REAL_ENVIDO) == 3
 
 
-def _play(game: Game, deal: Deal, script: list[str]) -> list[int]:
+def _play(game: Game, deal: Deal, script: list[str]) -> tuple[int, int]:
     state = game.new_state(deals=[deal, deal])
     for text in script:
         state.apply(Action.parse(text))
@@ -62,11 +62,11 @@ def test_a_new_record_changes_the_bets_without_engine_code(monkeypatch: pytest.M
     game = Game(Options("uruguayo_trial", 2, 30, True, "leader", False))
     c = Card.parse
     plain = Deal(((c("1E"), c("7O"), c("3B")), (c("4C"), c("5O"), c("6B"))), c("12B"))
-    assert _play(game, plain, ["truco", "quiero", "play 1E", "play 4C", "play 7O", "play 5O"]) == [5, 0]
+    assert _play(game, plain, ["truco", "quiero", "play 1E", "play 4C", "play 7O", "play 5O"]) == (5, 0)
     # Both hold a flor (three of one suit); the answers are the record's.
     flores = Deal(((c("1E"), c("7E"), c("3E")), (c("4C"), c("5C"), c("6C"))), c("1O"))
     state = game.new_state(deals=[flores])
     state.apply(Action.parse("flor"))
     assert [str(a) for a in state.legal_actions()] == ["flor", "con_flor_me_achico"]
     state.apply(Action.parse("flor"))
-    assert state.scores == [0, 6]  # 3 for each declared flor; seat 1's 35 beats seat 0's 31
+    assert state.scores == (0, 6)  # 3 for each declared flor; seat 1's 35 beats seat 0's 31
