@@ -47,7 +47,15 @@ class _GameOver(Exception):
 
 
 class Game:
-    """The settings of a game: variant and options (RULES.md 7)."""
+    """The settings of a game: variant and options (RULES.md 7). Immutable, so
+    every state of the game (and every copy of one) shares it."""
+
+    __slots__ = ("options", "variant", "truco_values", "truco_calls", "needs_up")
+    options: Options
+    variant: Variant
+    truco_values: tuple[int, int, int, int]
+    truco_calls: tuple[Kind, Kind, Kind]
+    needs_up: bool
 
     def __init__(self, options: Options | str = "argentino", **overrides: object) -> None:
         """``Game("uruguayo", target=15)``: a variant's preset with overrides;
@@ -57,11 +65,26 @@ class Game:
             options = make_options(options, overrides)
         elif overrides:
             options = with_overrides(options, overrides)
-        self.options = options
-        self.variant: Variant = variant_named(options.variant)
-        self.truco_values = self.variant.truco_values
-        self.truco_calls = self.variant.truco_calls
-        self.needs_up = self.variant.up_card is not None
+        variant = variant_named(options.variant)
+        init = object.__setattr__
+        init(self, "options", options)
+        init(self, "variant", variant)
+        init(self, "truco_values", variant.truco_values)
+        init(self, "truco_calls", variant.truco_calls)
+        init(self, "needs_up", variant.up_card is not None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Game is immutable: cannot set {name}")
+
+    # Immutable: copies share it, and pickling rebuilds it from its options.
+    def __copy__(self) -> "Game":
+        return self
+
+    def __deepcopy__(self, memo: object) -> "Game":
+        return self
+
+    def __reduce__(self) -> tuple[type["Game"], tuple[Options]]:
+        return (Game, (self.options,))
 
     def __repr__(self) -> str:
         return f"Game({self.options!r})"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
 import pytest
@@ -121,3 +123,12 @@ def test_events_scores_and_event_log_are_read_only_views() -> None:
     before = events[:]
     state.apply(next(a for a in state.legal_actions() if a.kind is Kind.PLAY))
     assert len(events) == count + 1 and len(before) == count
+
+
+def test_game_is_immutable() -> None:
+    game = Game("uruguayo")
+    with pytest.raises(AttributeError, match="immutable"):
+        game.options = make_options("argentino")
+    assert game.options.variant == "uruguayo"
+    assert copy.deepcopy(game) is game
+    assert pickle.loads(pickle.dumps(game)).options == game.options
