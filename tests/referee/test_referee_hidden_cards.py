@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import pytest
@@ -71,11 +72,11 @@ def check_decision(referee: Referee, d: Decision) -> None:
     state = referee.state
     assert d.seat == state.current_player()
     assert d.observation == state.observation(d.seat)
-    assert list(d.legal) == state.legal_actions()
+    assert tuple(d.legal) == state.legal_actions()
     assert d.legal_texts == tuple(a.text for a in d.legal)
 
 
-def hand_slices(events: list[ev.Event]) -> list[list[ev.Event]]:
+def hand_slices(events: Sequence[ev.Event]) -> list[list[ev.Event]]:
     """The event log cut into hands: each ends with its HandEnded, the last
     one possibly cut short by the game's end."""
     out: list[list[ev.Event]] = []
