@@ -66,8 +66,10 @@ class GameRow:
     finished_at: float = 0.0
 
     @property
-    def pair_id(self) -> str:
-        return f"{self.pairing}#{self.pair_index}"
+    def pair_id(self) -> str | None:
+        """The duplicate pair this game is half of; None (pair_index < 0) for
+        a game of an independent pairing, which is nobody's twin."""
+        return f"{self.pairing}#{self.pair_index}" if self.pair_index >= 0 else None
 
 
 class StoreError(RuntimeError):
