@@ -10,9 +10,21 @@ from pathlib import Path
 import click
 
 from ..results.tables import render, to_records, views
-from ..tournament.config import ConfigError, TournamentConfig, check_environment, load_config, parse_config
+from ..tournament.config import (
+    ConfigError,
+    TournamentConfig,
+    check_environment,
+    load_config,
+    parse_config,
+)
 from ..tournament.runlock import DatabaseBusy, RunLock
-from ..tournament.runner import SECRET_META, RunSummary, TournamentError, run_tournament, schedule_of
+from ..tournament.runner import (
+    SECRET_META,
+    RunSummary,
+    TournamentError,
+    run_tournament,
+    schedule_of,
+)
 from ..tournament.stopping import StopRequest, TournamentInterrupted
 from ..tournament.store import ResultsStore, StoreError
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail

@@ -26,7 +26,7 @@ class RunLock:
         self.path = lock_path(db)
         self._fd: int | None = None
 
-    def __enter__(self) -> "RunLock":
+    def __enter__(self) -> RunLock:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

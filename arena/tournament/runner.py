@@ -175,7 +175,7 @@ async def run_tournament(
     return RunSummary(len(schedule), len(done), played, time.monotonic() - t0, failures)
 
 
-async def _play(arena: Arena, bots: "Supervisor", game: ScheduledGame, config: TournamentConfig,
+async def _play(arena: Arena, bots: Supervisor, game: ScheduledGame, config: TournamentConfig,
                 secret: TournamentSecret, timeout: float) -> ArenaRecord:
     """Play one game, restarting a launched bot that crashed in the meantime."""
     deadline = time.monotonic() + timeout

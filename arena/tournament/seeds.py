@@ -39,17 +39,17 @@ class TournamentSecret:
         return "TournamentSecret(<hidden>)"
 
     @classmethod
-    def fresh(cls) -> "TournamentSecret":
+    def fresh(cls) -> TournamentSecret:
         """A new random secret: nobody, the operator included, can predict the deals."""
         return cls(secrets.token_bytes(SECRET_BYTES))
 
     @classmethod
-    def from_seed(cls, seed: int) -> "TournamentSecret":
+    def from_seed(cls, seed: int) -> TournamentSecret:
         """The secret a user-given seed stands for: the same seed, the same run."""
         return cls(hashlib.sha256(_FROM_SEED + str(seed).encode()).digest())
 
     @classmethod
-    def from_hex(cls, text: str) -> "TournamentSecret":
+    def from_hex(cls, text: str) -> TournamentSecret:
         return cls(bytes.fromhex(text))
 
     @property
