@@ -12,7 +12,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
@@ -60,7 +59,7 @@ def test_tournament_run_records_every_game_and_prints_standings(tmp_path: Path) 
     assert len(rows) == 12 and {r[0] for r in rows} == {g.key for g in schedule_of(load_config(cfg))}
     # Every recorded game replays from its seed to the recorded score.
     game = Game(make_options("uruguayo", {"target": 9}))
-    for key, _b0, _b1, seed, s0, s1, winner, termination, actions in rows:
+    for key, _b0, _b1, seed, s0, s1, _winner, termination, actions in rows:
         assert termination == "target_reached"
         state = game.new_state(seed=seed)
         for text in actions:
