@@ -59,7 +59,12 @@ PYTHON_ALIASES = ("python", "python3")
 
 
 class ConfigError(ValueError):
-    """A config problem; the message names the key."""
+    """A config problem; the message names the key. Always one printable
+    line: a key or value holding a newline or a control character (TOML
+    allows them in quoted strings) is shown escaped."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in message))
 
 
 @dataclass(frozen=True)

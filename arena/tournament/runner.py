@@ -166,7 +166,9 @@ async def run_tournament(
                 w.cancel()
             await asyncio.gather(*workers, return_exceptions=True)
     finally:
-        watcher.cancel()
+        if stopper.signal is None:
+            watcher.cancel()
+        # Once a stop began, let it finish: cut short, the arena's server would stay half open.
         await asyncio.gather(watcher, return_exceptions=True)
         await arena.stop(grace=0)
         await bots.stop()
