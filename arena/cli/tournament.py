@@ -113,7 +113,12 @@ def run(config_path: Path, db: Path | None, concurrency: int | None, seed: int |
 
     Every game is written to the results database as it ends. If the run is
     interrupted (Ctrl-C, a crash, a power cut), `tournament resume` plays
-    exactly the missing games.
+    exactly the missing games. Ctrl-C and SIGTERM stop it cleanly: games
+    being played are recorded as interrupted, and the exit code is 130
+    (Ctrl-C) or 143 (SIGTERM). One process at a time per database.
+
+    Without a seed the deals come from a fresh secret that no bot can
+    predict; see docs/fair-play.md.
 
     \b
     Example:

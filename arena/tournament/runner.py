@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine.outcome import Termination
 from ..server import Arena, ArenaClosed, BotUnavailableError
 from ..server import GameRecord as ArenaRecord
 from .config import TournamentConfig
@@ -31,7 +32,7 @@ from .store import GameRow, ResultsStore
 log = logging.getLogger("arena.tournament")
 
 SECRET_META = "secret"  # hex of the tournament secret, in the store's meta table
-CRASH_WAIT = 2.0  # seconds to let a disconnected launched bot's process be seen exiting
+CRASH_WAIT = 1.0  # seconds to let a disconnected launched bot's process be seen exiting
 
 
 class TournamentError(RuntimeError):
@@ -229,7 +230,7 @@ class Supervisor:
         a little before the exit is seen."""
         seat, name = rec.faulty_seat, rec.faulty_bot
         bot = self.running.get(name) if name is not None else None
-        if bot is None or seat is None or rec.termination.value != "disconnect":
+        if bot is None or seat is None or rec.termination is not Termination.DISCONNECT:
             return rec.reason
         try:
             code = await asyncio.wait_for(asyncio.shield(bot.process.wait()), CRASH_WAIT)

@@ -5,7 +5,7 @@
 It plays uniformly at random (its play is not the point) and writes to
 FILE, one JSON object a line, everything it receives and every prediction
 it makes: "start" (game id, seat, seats, rng seed, time), "prediction" (the
-opponent's three cards in a hand, and how it came to them), "end" (time),
+opponent's three cards in a hand, and how it came to them), "end" (time, and when it last acted in the game),
 and "crack" (the outcome of the seed search).
 """
 
@@ -59,13 +59,14 @@ class Adversary(Bot):
         self.info: GameInfo | None = None
         self.memory: GameMemory | None = None
         self.predicted: set[int] = set()
+        self.last_move: float | None = None
         self.play_rng = random.Random()
 
     def on_game_info(self, info: GameInfo) -> None:
         sh = self.shared
         me, opponent = info.bots[info.seat], info.bots[1 - info.seat]
         with sh.lock:
-            self.info, self.predicted = info, set()
+            self.info, self.predicted, self.last_move = info, set(), None
             self.memory = GameMemory(info.game_id, opponent, info.seat, time.time())
             sh.games.append(self.memory)
             sh.write({"type": "start", "game_id": info.game_id, "seat": info.seat, "bots": list(info.bots),
@@ -82,12 +83,13 @@ class Adversary(Bot):
         with self.shared.lock:
             if self.memory is not None:
                 self.memory.ended = time.time()
-            self.shared.write({"type": "end", "game_id": game_id, "t": time.time()})
+            self.shared.write({"type": "end", "game_id": game_id, "t": time.time(), "last_move": self.last_move})
 
     def choose(self, obs: Observation) -> Action:
         if obs.hand_number not in self.predicted:
             self.predicted.add(obs.hand_number)
             self._predict(obs)
+        self.last_move = time.time()  # the last moment this bot acted in this game
         return self.play_rng.choice(obs.legal)
 
     def _predict(self, obs: Observation) -> None:
