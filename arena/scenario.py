@@ -5,15 +5,35 @@ runs it through the engine and returns what ``truco-arena rules play`` prints.
 Two extra keys are accepted and ignored by the referee: ``description`` and
 ``expect`` (the test suite's annotations of golden cases).
 Action positions in messages are 0-based indexes into ``actions``.
+
+``parse_scenario`` takes the file's bytes. Whatever they hold, the loader
+raises nothing but ``ScenarioError``: values are shown in messages through
+``_show``, which is bounded (no repr of a huge number or a deep list), and
+nesting deeper than any scenario needs is refused before anything walks it.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import Action, Card, Deal, Game, IllegalAction, OptionsError, State, make_options
+from .engine import (
+    Action,
+    Card,
+    Deal,
+    Game,
+    IllegalAction,
+    OptionsError,
+    State,
+    make_options,
+)
 
+MAX_BYTES = 1 << 20  # a scenario is a few KB; a bigger file is a mistake
+MAX_DEPTH = 8  # a scenario nests 4 deep (deals[i].hands[j][k])
+_LARGEST = 2**63  # whole numbers beyond this are refused rather than shown or compared
+_SEAT = re.compile(r"[0-9]{1,2}")  # ASCII digits only: str.isdigit() also accepts "٣" and "²"
 _KEYS = {"variant", "options", "scores", "mano", "deals", "actions", "description", "expect"}
 
 
@@ -34,25 +54,71 @@ class Scenario:
     actions: tuple[tuple[int, Action, str], ...]  # (seat, action, original text)
 
 
+def _show(value: Any, limit: int = 40) -> str:
+    """``value`` for a one-line message, bounded whatever it is."""
+    if isinstance(value, list):
+        return f"a list of {len(value)} items"
+    if isinstance(value, dict):
+        return f"an object with {len(value)} keys"
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _LARGEST:
+        return "a number too large"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _int(value: Any, field: str, low: int = 0) -> int:
     if type(value) is not int or value < low:
-        raise ScenarioError(f"{field}: expected a whole number >= {low}, got {value!r}")
+        raise ScenarioError(f"{field}: expected a whole number >= {low}, got {_show(value)}")
     return value
 
 
+def _check_shape(data: Any) -> None:
+    """Refuse nesting deeper than ``MAX_DEPTH`` and numbers beyond ``_LARGEST``,
+    without recursion, so that nothing later can overflow the stack."""
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    while stack:
+        value, field, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise ScenarioError(f"{field or 'scenario'}: nested deeper than any scenario ({MAX_DEPTH} levels)")
+        if isinstance(value, dict):
+            stack.extend((v, f"{field}.{str(k)[:20]}" if field else str(k)[:20], depth + 1) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, f"{field}[{i}]", depth + 1) for i, v in enumerate(value))
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _LARGEST:
+            raise ScenarioError(f"{field or 'scenario'}: number too large")
+
+
+def parse_scenario(raw: bytes) -> Scenario:
+    """Load a scenario from the bytes of its JSON file (UTF-8)."""
+    if len(raw) > MAX_BYTES:
+        raise ScenarioError(f"larger than {MAX_BYTES} bytes: not a scenario")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"not UTF-8 text (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise ScenarioError("not valid JSON for a scenario: nested far too deeply") from None
+    except ValueError:  # e.g. an integer beyond int's digit limit
+        raise ScenarioError("not valid JSON: a number too large") from None
+    return load_scenario(data)
+
+
 def load_scenario(data: Any) -> Scenario:
+    _check_shape(data)
     if not isinstance(data, dict):
         raise ScenarioError("scenario: expected a JSON object")
     for key in data:
         if key not in _KEYS:
-            raise ScenarioError(f"{key}: unknown field (expected {', '.join(sorted(_KEYS))})")
+            raise ScenarioError(f"{_show(key)}: unknown field (expected {', '.join(sorted(_KEYS))})")
     if "variant" not in data:
         raise ScenarioError("variant: missing")
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise ScenarioError("options: expected an object")
     if not isinstance(data["variant"], str):
-        raise ScenarioError(f"variant: expected a string, got {data['variant']!r}")
+        raise ScenarioError(f"variant: expected a string, got {_show(data['variant'])}")
     try:
         opts = make_options(data["variant"], options)
     except OptionsError as exc:
@@ -60,7 +126,7 @@ def load_scenario(data: Any) -> Scenario:
     game = Game(opts)
     scores = data.get("scores", [0, 0])
     if not isinstance(scores, list) or len(scores) != 2:
-        raise ScenarioError(f"scores: expected two team scores, got {scores!r}")
+        raise ScenarioError(f"scores: expected two team scores, got {_show(scores)}")
     s0, s1 = (_int(v, f"scores[{i}]") for i, v in enumerate(scores))
     mano = _int(data.get("mano", 0), "mano")
     if mano >= opts.seats:
@@ -78,7 +144,7 @@ def load_scenario(data: Any) -> Scenario:
 
 def _card(text: Any, field: str) -> Card:
     if not isinstance(text, str):
-        raise ScenarioError(f"{field}: expected a card like \"7O\", got {text!r}")
+        raise ScenarioError(f"{field}: expected a card like \"7O\", got {_show(text)}")
     try:
         return Card.parse(text)
     except ValueError as exc:
@@ -91,7 +157,7 @@ def _load_deal(d: Any, field: str, game: Game) -> Deal:
     up_key = {"uruguayo": "muestra", "venezolano": "vira"}.get(game.options.variant)
     for key in d:
         if key not in ("hands", "muestra", "vira"):
-            raise ScenarioError(f"{field}.{key}: unknown field")
+            raise ScenarioError(f"{field}.{_show(key)}: unknown field")
         if key in ("muestra", "vira") and key != up_key:
             raise ScenarioError(f"{field}.{key}: not used in {game.options.variant}")
     hands = d.get("hands")
@@ -121,10 +187,10 @@ def _load_deal(d: Any, field: str, game: Game) -> Deal:
 
 def _load_action(text: Any, field: str, seats: int) -> tuple[int, Action, str]:
     if not isinstance(text, str):
-        raise ScenarioError(f"{field}: expected \"SEAT ACTION\", got {text!r}")
+        raise ScenarioError(f"{field}: expected \"SEAT ACTION\", got {_show(text)}")
     seat_text, _, rest = text.strip().partition(" ")
-    if not seat_text.isdigit() or int(seat_text) >= seats:
-        raise ScenarioError(f"{field}: {text!r} does not start with a seat 0..{seats - 1}")
+    if not _SEAT.fullmatch(seat_text) or int(seat_text) >= seats:
+        raise ScenarioError(f"{field}: {_show(text)} does not start with a seat 0..{seats - 1}")
     try:
         action = Action.parse(rest)
     except ValueError as exc:
@@ -156,4 +222,12 @@ def result_of(state: State) -> dict[str, Any]:
     }
 
 
-__all__ = ["Scenario", "ScenarioError", "IllegalActionError", "IllegalAction", "load_scenario", "play_scenario"]
+__all__ = [
+    "IllegalAction",
+    "IllegalActionError",
+    "Scenario",
+    "ScenarioError",
+    "load_scenario",
+    "parse_scenario",
+    "play_scenario",
+]

@@ -35,7 +35,7 @@ def config(bots: int, games: int, concurrency: int, variant: str) -> dict[str, o
 async def one_run(raw: dict[str, object], tmp: Path) -> tuple[int, float, float]:
     cfg = parse_config(raw)
     db = tmp / f"run-{time.monotonic_ns()}.sqlite"
-    with ResultsStore(db) as store:
+    with ResultsStore.create_or_open(db) as store:
         store.set_meta("config", raw)
         t0 = time.monotonic()
         summary = await run_tournament(cfg, store, log_dir=tmp / "logs", progress=False)

@@ -51,6 +51,9 @@ def demo(variant: str, games: int, concurrency: int, seed: int | None, db: Path 
         raw["seed"] = seed
     config = parse_config(raw)
     fmt = pick_format(fmt, as_json, as_csv)
+    pairings = len(SAMPLE_BOTS) * (len(SAMPLE_BOTS) - 1) // 2
+    dealt = "a fresh secret" if seed is None else f"seed {seed}"
+    click.echo(f"demo: {variant}, {pairings * config.games_per_pairing} games, {dealt}", err=True)
     if db is not None:
         play(config, db, progress, fmt, new=True)
         return

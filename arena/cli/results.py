@@ -3,29 +3,50 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
+from ..ratings import GameRecord
 from ..results.tables import VIEWS, compare_table, render, to_records, views
+from ..tournament.config import ConfigError, parse_config
 from ..tournament.store import ResultsStore, StoreError
 from .errors import DOMAIN_ERROR, fail
 from .formatting import output_options, pick_format
 
 
-def load_records(db: Path) -> list:  # type: ignore[type-arg]
+def load_results(db: Path) -> tuple[list[GameRecord], Any]:
+    """The records and the stored tournament config of ``db``, opened read-only."""
     try:
         with ResultsStore.open_existing(db) as store:
-            return to_records(list(store.games()))
+            return to_records(list(store.games())), store.get_meta("config")
     except StoreError as exc:
         raise fail(str(exc), DOMAIN_ERROR) from None
+    except ValueError as exc:  # a row edited by hand into nonsense
+        raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
+
+
+def load_records(db: Path) -> list[GameRecord]:
+    return load_results(db)[0]
+
+
+def rules_played(raw_config: Any) -> dict[str, Any] | None:
+    """The variant and options a stored config was played with, or None if it cannot be read."""
+    if not isinstance(raw_config, dict):
+        return None
+    try:
+        config = parse_config(raw_config)
+    except (ConfigError, ValueError, TypeError):
+        return None
+    return config.options.to_dict()
 
 
 @click.command()
 @click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--view", "view_names", multiple=True, type=click.Choice(VIEWS + ("all",)),
+@click.option("--view", "view_names", multiple=True, type=click.Choice((*VIEWS, "all")),
               help="Which tables (repeatable). Default: standings. 'all' prints every view.")
 @click.option("--anchor", metavar="BOT", help="Fix this bot at Elo 1500 instead of the mean.")
-@click.option("--bootstrap", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--bootstrap", type=click.IntRange(0, 100_000), default=0, show_default=True,
               help="Intervals from N bootstrap resamples of duplicate pairs instead of the fit.")
 @output_options
 def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstrap: int,
@@ -35,7 +56,10 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
     Views: standings (rank, Elo from a joint Bradley-Terry fit with 95%
     interval, likelihood of superiority over the next bot), cross (each
     pair's score), pairs (duplicate-pair statistics), failures (timeouts,
-    disconnects, illegal actions per bot), ladder (+30/-20 points).
+    disconnects, illegal actions per bot, then each such game with its id
+    and reason), ladder (+30/-20 points).
+
+    The database is opened read-only: looking never changes it.
 
     \b
     Example:
@@ -47,8 +71,12 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
         raise fail(f"{db}: no finished games yet", DOMAIN_ERROR)
     names = VIEWS if "all" in view_names else (view_names or ("standings",))
     if anchor is not None and anchor not in {r.bot_a for r in records} | {r.bot_b for r in records}:
-        raise click.BadParameter(f"no bot named {anchor!r} in {db}", param_hint="--anchor")
-    click.echo(render(views(records, names, anchor=anchor, bootstrap=bootstrap), pick_format(fmt, as_json, as_csv)))
+        raise click.BadParameter(f"no bot named {anchor!r} in this database", param_hint="--anchor")
+    try:
+        tables = views(records, names, anchor=anchor, bootstrap=bootstrap)
+    except ValueError as exc:  # rows that contradict each other, e.g. a duplicate pair without swapped seats
+        raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
+    click.echo(render(tables, pick_format(fmt, as_json, as_csv)))
 
 
 @click.command()
@@ -59,9 +87,25 @@ def compare(a: Path, b: Path, fmt: str, as_json: bool, as_csv: bool) -> None:
     """Show how the ranking changed from results database A to B: rank moves,
     Elo deltas with 95% intervals, Spearman and Kendall rank correlation.
 
+    Warns on stderr when A and B were played with a different variant or
+    options, since their ratings then measure different games.
+
     \b
     Example:
       truco-arena compare last-week.sqlite this-week.sqlite --format github
     """
-    old, new = load_records(a), load_records(b)
-    click.echo(render([compare_table(old, new)], pick_format(fmt, as_json, as_csv)))
+    (old, old_config), (new, new_config) = load_results(a), load_results(b)
+    old_rules, new_rules = rules_played(old_config), rules_played(new_config)
+    if old_rules is None or new_rules is None:
+        click.echo("warning: cannot tell which rules A or B was played with", err=True)
+    elif old_rules != new_rules:
+        differences = ", ".join(f"{key} {old_rules.get(key)} vs {new_rules.get(key)}"
+                                for key in sorted(old_rules.keys() | new_rules.keys())
+                                if old_rules.get(key) != new_rules.get(key))
+        click.echo(f"warning: A and B were played with different rules ({differences})", err=True)
+    try:
+        table = compare_table(old, new)
+    except ValueError as exc:
+        raise fail(str(exc), DOMAIN_ERROR) from None
+    click.echo(render([table], pick_format(fmt, as_json, as_csv)))
+

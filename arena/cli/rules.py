@@ -7,7 +7,13 @@ from pathlib import Path
 
 import click
 
-from ..scenario import IllegalActionError, ScenarioError, load_scenario, play_scenario
+from ..scenario import (
+    MAX_BYTES,
+    IllegalActionError,
+    ScenarioError,
+    parse_scenario,
+    play_scenario,
+)
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 
 
@@ -30,13 +36,12 @@ def play(file: Path) -> None:
       truco-arena rules play tests/scenarios/s4_1_truco_accepted__argentino.json
     """
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
+        with file.open("rb") as stream:
+            raw = stream.read(MAX_BYTES + 1)  # one byte more, so the loader can say it is too large
     except OSError as exc:
         raise fail(f"{file}: cannot read: {exc.strerror}", USAGE_ERROR) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise fail(f"{file}: not valid JSON: {exc}", USAGE_ERROR) from None
     try:
-        scenario = load_scenario(data)
+        scenario = parse_scenario(raw)
     except ScenarioError as exc:
         raise fail(f"{file}: {exc}", USAGE_ERROR) from None
     try:

@@ -32,6 +32,8 @@ def serve(address: str, tokens_path: Path, verbose: bool) -> None:
         load_tokens(tokens_path)
     except TokenFileError as exc:
         raise fail(str(exc), USAGE_ERROR) from None
+    except UnicodeDecodeError:
+        raise fail(f"{tokens_path}: not a token file (not UTF-8 text)", USAGE_ERROR) from None
     try:
         serve_arena(address, tokens_path)
     except OSError as exc:
@@ -56,5 +58,7 @@ def mint(name: str, tokens_path: Path) -> None:
     """
     try:
         click.echo(mint_token(tokens_path, name))
+    except UnicodeDecodeError:
+        raise fail(f"{tokens_path}: not a token file (not UTF-8 text)", USAGE_ERROR) from None
     except (ValueError, TokenFileError) as exc:
         raise fail(str(exc), USAGE_ERROR) from None

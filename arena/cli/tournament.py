@@ -17,7 +17,7 @@ from ..tournament.config import (
     load_config,
     parse_config,
 )
-from ..tournament.runlock import DatabaseBusy, RunLock
+from ..tournament.runlock import RunLock, RunLockError
 from ..tournament.runner import (
     SECRET_META,
     RunSummary,
@@ -27,7 +27,7 @@ from ..tournament.runner import (
 )
 from ..tournament.stopping import StopRequest, TournamentInterrupted
 from ..tournament.store import ResultsStore, StoreError
-from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
+from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail
 from .formatting import output_options, pick_format
 
 
@@ -52,20 +52,20 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     except ConfigError as exc:
         raise fail(str(exc), USAGE_ERROR) from None
     try:
-        with RunLock(db), ResultsStore(db) as store:
+        with RunLock(db), ResultsStore.create_or_open(db) as store:
             if new:
                 _start_afresh(store, config, db)
             log_dir = db.parent / f"{db.stem}-logs"
             summary = asyncio.run(_run(config, store, log_dir, progress))
             records = to_records(list(store.games()))
-    except (TournamentError, StoreError, DatabaseBusy) as exc:
+    except (TournamentError, StoreError, RunLockError) as exc:
         raise fail(str(exc), DOMAIN_ERROR) from None
     except TournamentInterrupted as exc:
         raise fail(f"{exc}: finished games are kept in {db} and running ones were recorded as interrupted; "
                    f"continue with `truco-arena tournament resume {db}`", exc.exit_code) from None
     except KeyboardInterrupt:  # a Ctrl-C before the run's own handler was in place
         raise fail(f"interrupted: finished games are kept in {db}; continue with "
-                   f"`truco-arena tournament resume {db}`", 128 + signal.SIGINT) from None
+                   f"`truco-arena tournament resume {db}`", INTERRUPTED) from None
     for key, reason in summary.failures.items():
         click.echo(f"game {key}: {reason}", err=True)
     click.echo(render(views(records, ("standings",)), fmt))

@@ -1,4 +1,5 @@
-"""Failure counts per bot: the games a bot lost by breaking the protocol.
+"""Failures per bot: the games a bot lost by breaking the protocol, counted
+per kind (``failure_counts``) and listed one by one (``failed_games``).
 
 A failure is a game ended by ``timeout``, ``disconnect``, ``illegal_action`` or
 ``protocol_error``, charged to ``loser_fault``. If the referee left
@@ -30,7 +31,30 @@ class FailureCounts:
         return self.timeouts + self.disconnects + self.illegal_actions + self.protocol_errors
 
 
+@dataclass(frozen=True, slots=True)
+class FailedGame:
+    """One game a bot lost by failing, with what the referee said about it."""
+
+    game_id: str | None
+    bot: str  # the bot charged with the failure
+    kind: str  # one of FAULT_TERMINATIONS
+    reason: str
+
+
 _KIND_INDEX = {"timeout": 0, "disconnect": 1, "illegal_action": 2, "protocol_error": 3}
+
+
+def _culprit(record: GameRecord) -> str | None:
+    return record.loser_fault if record.loser_fault is not None else record.loser
+
+
+def failed_games(records: Sequence[GameRecord]) -> tuple[FailedGame, ...]:
+    """Every failure that ``failure_counts`` counts, in input order."""
+    return tuple(
+        FailedGame(r.game_id, culprit, r.termination, r.reason)
+        for r in records
+        if r.termination in _KIND_INDEX and (culprit := _culprit(r)) is not None
+    )
 
 
 def failure_counts(records: Sequence[GameRecord]) -> tuple[FailureCounts, ...]:
@@ -40,7 +64,7 @@ def failure_counts(records: Sequence[GameRecord]) -> tuple[FailureCounts, ...]:
         kind = _KIND_INDEX.get(r.termination)
         if kind is None:
             continue
-        culprit = r.loser_fault if r.loser_fault is not None else r.loser
+        culprit = _culprit(r)
         if culprit is not None:
             counts[culprit][kind] += 1
     return tuple(FailureCounts(b, *c) for b, c in counts.items())

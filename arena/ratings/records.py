@@ -36,6 +36,8 @@ class GameRecord:
     termination: str
     loser_fault: str | None = None
     pair_id: str | None = None
+    game_id: str | None = None  # the game's key in the results store, to point people at it
+    reason: str = ""  # why the game ended, one line for people
 
     def __post_init__(self) -> None:
         if self.bot_a == self.bot_b:

@@ -6,8 +6,9 @@ numbers are the same whatever the format.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from ..ratings import (
     GameRecord,
@@ -20,7 +21,9 @@ from ..ratings import (
     pair_stats,
     standings,
 )
+from ..ratings.failures import failed_games
 from ..tournament.store import GameRow
+from .html import html_page
 
 Cell = str | int | float | None
 
@@ -38,17 +41,23 @@ class Table:
 
 
 def to_records(rows: Sequence[GameRow]) -> list[GameRecord]:
-    return [
-        GameRecord(
-            bot_a=r.bot0,
-            bot_b=r.bot1,
-            winner=r.winner,
-            termination=r.termination,
-            loser_fault=r.faulty_bot,
-            pair_id=r.pair_id,
-        )
-        for r in rows
-    ]
+    """The rating inputs of stored rows; ValueError names a row that contradicts itself."""
+    records = []
+    for r in rows:
+        try:
+            records.append(GameRecord(
+                bot_a=r.bot0,
+                bot_b=r.bot1,
+                winner=r.winner,
+                termination=r.termination,
+                loser_fault=r.faulty_bot,
+                pair_id=r.pair_id,
+                game_id=r.game_key,
+                reason=r.reason,
+            ))
+        except ValueError as exc:
+            raise ValueError(f"game {r.game_key}: {exc}") from None
+    return records
 
 
 def _r(x: float | None, nd: int = 1) -> float | None:
@@ -107,6 +116,12 @@ def failures_table(records: Sequence[GameRecord]) -> Table:
                  ("bot", "timeouts", "disconnects", "illegal actions", "protocol errors", "total"), rows)
 
 
+def failed_games_table(records: Sequence[GameRecord]) -> Table:
+    rows = tuple((f.game_id, f.bot, f.kind, f.reason or None) for f in failed_games(records))
+    return Table("failed_games", "Games lost by a failure", ("game", "bot", "failure", "reason"), rows,
+                 () if rows else ("No game was lost by a failure.",))
+
+
 def ladder_table(records: Sequence[GameRecord]) -> Table:
     rows = tuple((r.rank, r.bot, r.points, r.wins, r.losses) for r in ladder(records))
     return Table("ladder", "Ladder points (+30 per win, -20 per loss, never below zero)",
@@ -146,8 +161,9 @@ def views(records: Sequence[GameRecord], names: Sequence[str] = VIEWS, anchor: s
             out.append(cross_table_view(records))
         elif name == "pairs":
             out.append(pairs_table(records))
-        elif name == "failures":
+        elif name == "failures":  # the counts, then each game behind them
             out.append(failures_table(records))
+            out.append(failed_games_table(records))
         elif name == "ladder":
             out.append(ladder_table(records))
         else:
@@ -177,6 +193,8 @@ def render(tables: Sequence[Table], fmt: str) -> str:
             if i + 1 < len(tables):
                 buf.write("\n")
         return buf.getvalue().rstrip("\n")
+    if fmt == "html":
+        return html_page(tables)
     from tabulate import tabulate
 
     parts = []

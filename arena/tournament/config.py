@@ -239,14 +239,17 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament") -> Tour
 
 
 def load_config(path: Path) -> TournamentConfig:
+    # Messages leave the file name to the caller, which knows how it was given.
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not valid TOML: not UTF-8 text") from None
+        raise ConfigError(f"cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not valid TOML: not UTF-8 text (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        raise ConfigError(f"not valid TOML: {exc}") from None
+    except (ValueError, RecursionError):  # an integer beyond int's digit limit, arrays nested too deep
+        raise ConfigError("not valid TOML for a tournament: a number too large or nesting too deep") from None
     return parse_config(data, default_name=path.stem)
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from types import TracebackType
 
 
-class DatabaseBusy(RuntimeError):
-    pass
+class RunLockError(RuntimeError):
+    """The database is in use by another run, or its lock file cannot be made."""
 
 
 def lock_path(db: Path) -> Path:
@@ -27,18 +27,21 @@ class RunLock:
         self._fd: int | None = None
 
     def __enter__(self) -> RunLock:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError as exc:
+            raise RunLockError(f"{self.path}: cannot create the run lock: {exc.strerror}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             pid = os.pread(fd, 32, 0).decode(errors="replace").strip()
             os.close(fd)
             who = f"tournament process {pid}" if pid.isdigit() else "another tournament process"
-            raise DatabaseBusy(f"{self.path.with_suffix('')} is in use by {who} "
+            raise RunLockError(f"{self.path.with_suffix('')} is in use by {who} "
                                f"(lock {self.path}); wait for it to end or stop it") from None
-        except OSError:
+        except OSError as exc:
             os.close(fd)
-            raise
+            raise RunLockError(f"{self.path}: cannot lock: {exc.strerror}") from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)  # who holds it, for the message above
         self._fd = fd

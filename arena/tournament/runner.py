@@ -70,7 +70,7 @@ def tournament_secret(store: ResultsStore, config: TournamentConfig) -> Tourname
     return secret
 
 
-def _row(game: ScheduledGame, seq: int, rec: ArenaRecord) -> GameRow:
+def _row(game: ScheduledGame, seq: int, rec: ArenaRecord, reason: str, finished_at: float) -> GameRow:
     return GameRow(
         game_key=game.key,
         seq=seq,
@@ -89,7 +89,8 @@ def _row(game: ScheduledGame, seq: int, rec: ArenaRecord) -> GameRow:
         hands=rec.hands,
         duration=rec.duration,
         actions=rec.actions,
-        finished_at=time.time(),
+        reason=reason,
+        finished_at=finished_at,
     )
 
 
@@ -139,11 +140,13 @@ async def run_tournament(
                 store.record_interrupted(game.key, rec.reason)
                 dispatcher.finished(game, recorded=False)
                 continue
-            store.record(_row(game, seq, rec))
+            ended = time.time()
+            reason = rec.reason
+            if rec.faulty_bot is not None:
+                reason = failures[game.key] = await bots.explain(rec)
+            store.record(_row(game, seq, rec, reason, ended))
             dispatcher.finished(game, recorded=True)
             played += 1
-            if rec.faulty_bot is not None:
-                failures[game.key] = await bots.explain(rec)
             bar.advance()
 
     async def stop_on_request() -> None:

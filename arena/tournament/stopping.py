@@ -10,7 +10,7 @@ import signal
 
 class TournamentInterrupted(Exception):
     def __init__(self, signum: int, played: int) -> None:
-        super().__init__(f"stopped by {signal.Signals(signum).name} after {played} game(s) this run")
+        super().__init__(f"interrupted by {signal.Signals(signum).name} after {played} game(s) this run")
         self.signum = signum
         self.played = played
 

@@ -3,45 +3,33 @@
 WAL journal with synchronous=FULL: a row that was committed survives a kill -9
 or a power cut, and a game that was not committed is simply played again on
 resume. Interrupted games are kept apart (``interrupted``) so they never count.
+
+Two ways in, so that looking at a file can never change it:
+
+* ``ResultsStore.open_existing``: read-only (a ``mode=ro`` URI), for the
+  views. It never creates a table, never switches the journal mode, never
+  writes; a database of an older schema is read as it is.
+* ``ResultsStore.create_or_open``: read-write, for running a tournament. It
+  creates the tables in a new or empty file and brings an older schema up to
+  date (see ``arena/tournament/schema.py``).
+
+Both refuse a file that is not ours (another program's SQLite database, not
+SQLite at all, a directory) and one written by a newer version, with a
+``StoreError`` of one line; the file is left as it was.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Self
 
-SCHEMA_VERSION = 1
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS games (
-    game_key     TEXT PRIMARY KEY,
-    seq          INTEGER NOT NULL,  -- position in the schedule: the order results are read in
-    pairing      TEXT NOT NULL,
-    pair_index   INTEGER NOT NULL,
-    bot0         TEXT NOT NULL,
-    bot1         TEXT NOT NULL,
-    mano         INTEGER NOT NULL,  -- seat that is mano in the first hand
-    seed         INTEGER NOT NULL,  -- deal seed
-    score0       INTEGER NOT NULL,
-    score1       INTEGER NOT NULL,
-    winner       TEXT,              -- bot name
-    winner_seat  INTEGER,
-    termination  TEXT NOT NULL,
-    faulty_bot   TEXT,
-    hands        INTEGER NOT NULL,
-    duration     REAL NOT NULL,
-    actions      TEXT NOT NULL,     -- JSON list of "SEAT ACTION", replayable from the seed
-    finished_at  REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS interrupted (
-    game_key TEXT NOT NULL, at REAL NOT NULL, reason TEXT NOT NULL
-);
-"""
+from .schema import LATEST_VERSION, SchemaError, migrate, stored_version
 
 
 @dataclass(frozen=True)
@@ -64,6 +52,7 @@ class GameRow:
     duration: float
     actions: tuple[str, ...]
     finished_at: float = 0.0
+    reason: str = ""  # why the game ended, one line for people (schema version 2)
 
     @property
     def pair_id(self) -> str | None:
@@ -72,70 +61,162 @@ class GameRow:
         return f"{self.pairing}#{self.pair_index}" if self.pair_index >= 0 else None
 
 
+_COLUMNS = tuple(f.name for f in dataclasses.fields(GameRow))
+# Columns that a database of an older schema version lacks, with the value read in their place.
+_ADDED_IN = {"reason": (2, "''")}
+
+
 class StoreError(RuntimeError):
-    pass
+    """The results database cannot be used; the message is one line."""
 
 
 class ResultsStore:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, db: sqlite3.Connection, path: Path, version: int, writable: bool) -> None:
+        """Use ``open_existing`` or ``create_or_open``."""
         self.path = path
-        self._db = sqlite3.connect(path, isolation_level=None, timeout=30)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(_SCHEMA)
+        self.version = version
+        self.writable = writable
+        self._db = db
 
     @classmethod
-    def open_existing(cls, path: Path) -> "ResultsStore":
-        if not path.exists():
-            raise StoreError(f"{path}: no results database here")
-        store = cls(path)
-        if store.get_meta("config") is None:
-            raise StoreError(f"{path}: not a truco-arena results database")
+    def open_existing(cls, path: Path) -> ResultsStore:
+        """Open an existing results database read-only, for the views."""
+        db = _connect_read_only(path)
+        try:
+            version = _version_of(db, path, fresh_ok=False)
+            store = cls(db, path, version, writable=False)
+            # Every run stores its config first; without one this is not a tournament's file.
+            if not isinstance(store.get_meta("config"), dict):
+                raise StoreError(f"{path}: not a truco-arena results database (no tournament config in it)")
+        except BaseException:
+            db.close()
+            raise
         return store
+
+    @classmethod
+    def create_or_open(cls, path: Path) -> ResultsStore:
+        """Open the results database at ``path`` to record games, creating it
+        if it does not exist (its directory must) and migrating an older schema."""
+        if path.exists():
+            # Look through a read-only connection first: a read-write one to another
+            # program's WAL database would checkpoint it on close, changing its bytes.
+            look = _connect_read_only(path)
+            try:
+                _version_of(look, path, fresh_ok=True)
+            finally:
+                look.close()
+        elif not path.parent.is_dir():
+            raise StoreError(f"{path}: cannot create: directory {path.parent} does not exist")
+        try:
+            db = sqlite3.connect(path, isolation_level=None, timeout=30)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{path}: cannot open: {exc}") from None
+        try:
+            _version_of(db, path, fresh_ok=True)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            version = migrate(db)
+        except SchemaError as exc:
+            db.close()
+            raise StoreError(f"{path}: {exc}") from None
+        except BaseException:
+            db.close()
+            raise
+        return cls(db, path, version, writable=True)
 
     def close(self) -> None:
         self._db.close()
 
-    def __enter__(self) -> "ResultsStore":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _check_writable(self) -> None:
+        if not self.writable:
+            raise StoreError(f"{self.path}: opened read-only")
+
     # -- metadata: the config the tournament was started with
     def set_meta(self, key: str, value: Any) -> None:
-        self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+        self._check_writable()
+        self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, json.dumps(value)))
 
     def get_meta(self, key: str) -> Any:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else json.loads(row[0])
+        if row is None:
+            return None
+        try:
+            return json.loads(row[0])
+        except (ValueError, RecursionError):
+            raise StoreError(f"{self.path}: stored {key} is not valid JSON") from None
 
     # -- games
     def record(self, row: GameRow) -> None:
         """Write one finished game; a game already recorded is an error (never twice)."""
+        self._check_writable()
+        values = dataclasses.asdict(row)
+        values["actions"] = json.dumps(list(row.actions))
+        values["finished_at"] = row.finished_at or time.time()
         try:
             self._db.execute(
-                "INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (row.game_key, row.seq, row.pairing, row.pair_index, row.bot0, row.bot1, row.mano, row.seed,
-                 row.score0, row.score1, row.winner, row.winner_seat, row.termination, row.faulty_bot,
-                 row.hands, row.duration, json.dumps(list(row.actions)), row.finished_at or time.time()),
+                f"INSERT INTO games ({', '.join(_COLUMNS)}) VALUES ({', '.join(':' + c for c in _COLUMNS)})",
+                values,
             )
         except sqlite3.IntegrityError:
             raise StoreError(f"game {row.game_key} is already recorded") from None
 
     def record_interrupted(self, game_key: str, reason: str) -> None:
-        self._db.execute("INSERT INTO interrupted VALUES (?, ?, ?)", (game_key, time.time(), reason))
+        self._check_writable()
+        self._db.execute("INSERT INTO interrupted (game_key, at, reason) VALUES (?, ?, ?)",
+                         (game_key, time.time(), reason))
 
     def recorded_keys(self) -> set[str]:
         return {k for (k,) in self._db.execute("SELECT game_key FROM games")}
 
     def games(self) -> Iterator[GameRow]:
-        cur = self._db.execute("SELECT * FROM games ORDER BY seq")
-        names = [d[0] for d in cur.description]
-        for values in cur:
-            row = dict(zip(names, values))
-            row["actions"] = tuple(json.loads(row["actions"]))
+        selected = ", ".join(
+            f"{_ADDED_IN[c][1]} AS {c}" if c in _ADDED_IN and self.version < _ADDED_IN[c][0] else c
+            for c in _COLUMNS
+        )
+        for values in self._db.execute(f"SELECT {selected} FROM games ORDER BY seq"):
+            row = dict(zip(_COLUMNS, values))
+            try:
+                row["actions"] = tuple(json.loads(row["actions"]))
+            except (ValueError, RecursionError, TypeError):
+                raise StoreError(f"{self.path}: game {row['game_key']}: stored actions are not valid JSON") from None
             yield GameRow(**row)
 
     def count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    if path.is_dir():
+        raise StoreError(f"{path}: is a directory, not a results database")
+    if not path.exists():
+        raise StoreError(f"{path}: no results database here")
+    try:
+        # mode=ro: SQLite opens the file read-only, so nothing here can change it.
+        db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, isolation_level=None, timeout=30)
+        db.execute("PRAGMA query_only=ON")
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot open: {exc}") from None
+    return db
+
+
+def _version_of(db: sqlite3.Connection, path: Path, fresh_ok: bool) -> int:
+    """The schema version of ``db``, or StoreError if it is not ours or too new.
+    With ``fresh_ok``, an empty database (no tables) is version 0."""
+    try:
+        version = stored_version(db)
+    except SchemaError as exc:
+        raise StoreError(f"{path}: {exc}") from None
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path}: not a SQLite database ({exc})") from None
+    if version == 0 and not fresh_ok:
+        raise StoreError(f"{path}: not a truco-arena results database (it is empty)")
+    if version > LATEST_VERSION:
+        raise StoreError(f"{path}: written by a newer truco-arena (schema version {version}; "
+                         f"this one knows up to {LATEST_VERSION}): upgrade truco-arena to read it")
+    return version

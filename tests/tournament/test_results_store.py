@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -18,12 +20,13 @@ def _row(key: str, seq: int, bot0: str, bot1: str, winner: str, termination: str
          faulty: str | None = None) -> GameRow:
     pairing = "|".join(sorted((bot0, bot1)))
     return GameRow(key, seq, pairing, seq // 2, bot0, bot1, 0, 1000 + seq // 2, 30, 12, winner,
-                   0 if winner == bot0 else 1, termination, faulty, 7, 1.25, ("0 play 1E", "1 mazo"))
+                   0 if winner == bot0 else 1, termination, faulty, 7, 1.25, ("0 play 1E", "1 mazo"),
+                   reason=f"{termination} in game {key}")
 
 
 def test_rows_round_trip_in_schedule_order_and_never_twice(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite"
-    with ResultsStore(path) as store:
+    with ResultsStore.create_or_open(path) as store:
         store.set_meta("config", {"name": "x"})
         store.record(_row("g2", 2, "a", "b", "a"))
         store.record(_row("g0", 0, "a", "b", "b"))
@@ -34,11 +37,168 @@ def test_rows_round_trip_in_schedule_order_and_never_twice(tmp_path: Path) -> No
         assert [r.game_key for r in rows] == ["g0", "g2"]
         assert rows[0].actions == ("0 play 1E", "1 mazo") and rows[0].duration == 1.25
         assert store.recorded_keys() == {"g0", "g2"} and store.get_meta("config") == {"name": "x"}
+        assert rows[1].reason == "target_reached in game g2"
 
 
 def test_open_existing_rejects_a_missing_file(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="no results database"):
         ResultsStore.open_existing(tmp_path / "nope.sqlite")
+
+
+# The schema as it was before versions were stamped (user_version 0), copied
+# verbatim: databases like this exist and must open with every row intact.
+_VERSION_1_DDL = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    game_key     TEXT PRIMARY KEY,
+    seq          INTEGER NOT NULL,  -- position in the schedule: the order results are read in
+    pairing      TEXT NOT NULL,
+    pair_index   INTEGER NOT NULL,
+    bot0         TEXT NOT NULL,
+    bot1         TEXT NOT NULL,
+    mano         INTEGER NOT NULL,  -- seat that is mano in the first hand
+    seed         INTEGER NOT NULL,  -- deal seed
+    score0       INTEGER NOT NULL,
+    score1       INTEGER NOT NULL,
+    winner       TEXT,              -- bot name
+    winner_seat  INTEGER,
+    termination  TEXT NOT NULL,
+    faulty_bot   TEXT,
+    hands        INTEGER NOT NULL,
+    duration     REAL NOT NULL,
+    actions      TEXT NOT NULL,     -- JSON list of "SEAT ACTION", replayable from the seed
+    finished_at  REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS interrupted (
+    game_key TEXT NOT NULL, at REAL NOT NULL, reason TEXT NOT NULL
+);
+"""
+_VERSION_1_GAMES = [
+    ("a|b:0:0", 0, "a|b", 0, "a", "b", 0, 11, 30, 12, "a", 0, "target_reached", None, 7, 1.5,
+     '["0 play 1E", "1 mazo"]', 1700000000.25),
+    ("a|b:0:1", 1, "a|b", 0, "b", "a", 0, 11, 3, 0, "b", 0, "timeout", "a", 1, 9.0, '["0 truco"]', 1700000001.5),
+]
+
+
+def _version_1_database(path: Path) -> None:
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.executescript(_VERSION_1_DDL)
+    db.execute("INSERT INTO meta VALUES (?, ?)", ("config", json.dumps({"name": "old", "variant": "argentino"})))
+    db.executemany("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", _VERSION_1_GAMES)
+    db.execute("INSERT INTO interrupted VALUES (?, ?, ?)", ("a|b:1:0", 1700000002.0, "arena stopped"))
+    db.commit()
+    db.close()
+
+
+def _version(path: Path) -> int:
+    with sqlite3.connect(path) as db:
+        return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _expected_version_1_rows() -> list[GameRow]:
+    return [GameRow(*g[:16], actions=tuple(json.loads(str(g[16]))), finished_at=float(str(g[17])))
+            for g in _VERSION_1_GAMES]
+
+
+def test_a_version_1_database_is_read_as_it_is_and_migrated_when_opened_to_write(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    _version_1_database(path)
+    before = _digest(path)
+    with ResultsStore.open_existing(path) as store:  # the views read it without touching it
+        assert store.version == 1 and list(store.games()) == _expected_version_1_rows()
+    assert _digest(path) == before and _version(path) == 0
+    with ResultsStore.create_or_open(path) as store:
+        assert store.version == 2
+        assert list(store.games()) == _expected_version_1_rows()  # reason reads as "" for old rows
+        assert store.get_meta("config") == {"name": "old", "variant": "argentino"}
+        store.record(_row("new", 2, "a", "b", "b"))
+    assert _version(path) == 2
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT * FROM interrupted").fetchall() == [("a|b:1:0", 1700000002.0, "arena stopped")]
+        columns = [c[1] for c in db.execute("PRAGMA table_info(games)")]
+        assert columns[-1] == "reason" and len(columns) == 19
+    with ResultsStore.open_existing(path) as store:
+        rows = list(store.games())
+        assert rows[:2] == _expected_version_1_rows() and rows[2].reason == "target_reached in game new"
+
+
+def test_a_new_database_is_stamped_with_the_latest_version(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite"
+    ResultsStore.create_or_open(path).close()
+    assert _version(path) == 2
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_database_from_a_newer_version_is_refused_by_both_ways_in(tmp_path: Path) -> None:
+    path = tmp_path / "future.sqlite"
+    ResultsStore.create_or_open(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 3")
+    before = _digest(path)
+    for opener in (ResultsStore.open_existing, ResultsStore.create_or_open):
+        with pytest.raises(StoreError, match="newer truco-arena") as info:
+            opener(path)
+        assert "\n" not in str(info.value)
+    assert _digest(path) == before
+
+
+def _foreign_database(path: Path, wal: bool) -> None:
+    db = sqlite3.connect(path)
+    if wal:
+        db.execute("PRAGMA journal_mode=WAL")
+    db.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")
+    db.execute("INSERT INTO users (name) VALUES ('ana')")
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("wal", [False, True])
+def test_another_programs_database_is_refused_and_left_byte_for_byte(tmp_path: Path, wal: bool) -> None:
+    path = tmp_path / "theirs.sqlite"
+    _foreign_database(path, wal)
+    before = _digest(path)
+    for opener in (ResultsStore.open_existing, ResultsStore.create_or_open):
+        with pytest.raises(StoreError, match="not a truco-arena results database"):
+            opener(path)
+    assert _digest(path) == before
+    # A read-only look at a WAL database may leave its side files; a rollback-journal one gets none.
+    assert sorted(p.name for p in tmp_path.iterdir() if wal is False or not p.name.endswith(("-wal", "-shm"))) == [
+        "theirs.sqlite"]
+
+
+def test_files_that_are_not_databases_are_refused(tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("hello, this is not SQLite at all\n" * 100)
+    before = _digest(text)
+    for opener in (ResultsStore.open_existing, ResultsStore.create_or_open):
+        with pytest.raises(StoreError, match="not a SQLite database"):
+            opener(text)
+        with pytest.raises(StoreError, match="is a directory"):
+            opener(tmp_path)
+    assert _digest(text) == before
+    with pytest.raises(StoreError, match="directory .* does not exist"):
+        ResultsStore.create_or_open(tmp_path / "no" / "such" / "x.sqlite")
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()
+    with pytest.raises(StoreError, match="empty"):
+        ResultsStore.open_existing(empty)
+    assert empty.stat().st_size == 0
+    ResultsStore.create_or_open(empty).close()  # an empty file holds nothing to lose
+    assert _version(empty) == 2
+
+
+def test_a_read_only_store_refuses_writes(tmp_path: Path) -> None:
+    path = tmp_path / "r.sqlite"
+    with ResultsStore.create_or_open(path) as store:
+        store.set_meta("config", {"name": "x"})
+    with ResultsStore.open_existing(path) as store, pytest.raises(StoreError, match="read-only"):
+        store.record(_row("g", 0, "a", "b", "a"))
 
 
 def _records() -> list[GameRecord]:
@@ -52,7 +212,7 @@ def _records() -> list[GameRecord]:
 
 def test_every_format_renders_the_same_numbers() -> None:
     tables = views(_records())
-    assert [t.name for t in tables] == ["standings", "cross", "pairs", "failures", "ladder"]
+    assert [t.name for t in tables] == ["standings", "cross", "pairs", "failures", "failed_games", "ladder"]
     standings = tables[0]
     assert [r[1] for r in standings.rows][0] == "a"  # a won 3 of 4
     payload = json.loads(render(tables, "json"))
@@ -61,6 +221,9 @@ def test_every_format_renders_the_same_numbers() -> None:
         {"bot": "a", "timeouts": 0, "disconnects": 0, "illegal actions": 0, "protocol errors": 0, "total": 0},
         {"bot": "b", "timeouts": 1, "disconnects": 0, "illegal actions": 0, "protocol errors": 0, "total": 1},
         {"bot": "c", "timeouts": 0, "disconnects": 0, "illegal actions": 0, "protocol errors": 0, "total": 0},
+    ]
+    assert payload["failed_games"]["rows"] == [
+        {"game": "5", "bot": "b", "failure": "timeout", "reason": "timeout in game 5"},
     ]
     ladder = {r["bot"]: r["points"] for r in payload["ladder"]["rows"]}
     # a: +30 +30 +30 -20 = 70; b: -20 (floor 0) -20 (0) -20 (0) +30 = 30; c: -20 (0) +30 +30 -20 = 40
@@ -71,3 +234,14 @@ def test_every_format_renders_the_same_numbers() -> None:
     lines = render(tables[:1], "github").splitlines()
     assert lines[0] == "Standings" and lines[1].split("|")[1].strip() == "rank"
     assert lines[3].split("|")[2].strip() == "a" and lines[3].split("|")[6].strip() == "75.0"
+
+
+def test_html_is_a_whole_page_with_every_table_escaped() -> None:
+    rows = [_row("1", 0, "<b>a</b>", "b", "<b>a</b>"), _row("2", 1, "b", "<b>a</b>", "b", "illegal_action", "<b>a</b>")]
+    page = render(views(to_records(rows), ("standings", "failures")), "html")
+    assert page.startswith("<!DOCTYPE html>\n<html") and page.rstrip().endswith("</html>")
+    head = page[page.index("<head>"):page.index("</head>")]
+    assert '<meta charset="utf-8">' in head and "<title>" in head
+    assert page.count("<table>") == 3  # standings, failure counts, failed games
+    assert "<b>a</b>" not in page and "&lt;b&gt;a&lt;/b&gt;" in page
+    assert "illegal_action in game 2" in page

@@ -161,6 +161,7 @@ def test_a_bot_that_crashes_loses_that_game_and_is_restarted(tmp_path: Path) -> 
     # The reason names the crash and the process's exit code (misbehaving exits with 3), not a disconnect.
     reasons = [line for line in res.stderr.splitlines() if line.startswith("game ")]
     assert len(reasons) == 4 and all("(crasher) crashed with exit code 3" in line for line in reasons), res.stderr
+    assert all(r.reason.endswith("(crasher) crashed with exit code 3") for r in rows)
     failures = json.loads(CliRunner().invoke(
         main, ["standings", str(path.with_suffix(".sqlite")), "--view", "failures", "--json"]).stdout)
     assert {r["bot"]: r["disconnects"] for r in failures["failures"]["rows"]} == {"crasher": 4, "steady": 0}

@@ -1,0 +1,93 @@
+"""The results database's schema: its version and the migrations that reach it.
+
+The version lives in ``PRAGMA user_version``. Migration N takes a database
+from version N-1 to N; a new database runs them all. Databases written before
+versions were stamped have user_version 0 but hold our tables and a
+``meta.config`` row: they are version 1. Never edit a migration that has
+shipped; add the next one.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+
+class SchemaError(RuntimeError):
+    """The database is not a results database, or not one this version can use."""
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int  # the version the database has once this has run
+    why: str
+    statements: tuple[str, ...]
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "one row per finished game, the tournament's config, interrupted games", (
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        """CREATE TABLE games (
+            game_key     TEXT PRIMARY KEY,
+            seq          INTEGER NOT NULL,  -- position in the schedule: the order results are read in
+            pairing      TEXT NOT NULL,
+            pair_index   INTEGER NOT NULL,
+            bot0         TEXT NOT NULL,
+            bot1         TEXT NOT NULL,
+            mano         INTEGER NOT NULL,  -- seat that is mano in the first hand
+            seed         INTEGER NOT NULL,  -- deal seed
+            score0       INTEGER NOT NULL,
+            score1       INTEGER NOT NULL,
+            winner       TEXT,              -- bot name
+            winner_seat  INTEGER,
+            termination  TEXT NOT NULL,
+            faulty_bot   TEXT,
+            hands        INTEGER NOT NULL,
+            duration     REAL NOT NULL,
+            actions      TEXT NOT NULL,     -- JSON list of "SEAT ACTION", replayable from the seed
+            finished_at  REAL NOT NULL
+        )""",
+        "CREATE TABLE interrupted (game_key TEXT NOT NULL, at REAL NOT NULL, reason TEXT NOT NULL)",
+    )),
+    Migration(2, "why each game ended, for the failures view", (
+        "ALTER TABLE games ADD COLUMN reason TEXT NOT NULL DEFAULT ''",
+    )),
+)
+LATEST_VERSION = MIGRATIONS[-1].version
+_OUR_TABLES = frozenset({"meta", "games", "interrupted"})
+_NOT_OURS = "not a truco-arena results database"
+
+
+def stored_version(db: sqlite3.Connection) -> int:
+    """The schema version of ``db``: 0 for an empty database (no tables at all).
+    Reads only. Raises SchemaError for another program's database."""
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if not tables and version == 0:
+        return 0
+    if not _OUR_TABLES <= tables:
+        raise SchemaError(_NOT_OURS)
+    if version == 0:
+        if db.execute("SELECT 1 FROM meta WHERE key = 'config'").fetchone() is None:
+            raise SchemaError(f"{_NOT_OURS} (no tournament config in it)")
+        return 1
+    return version
+
+
+def migrate(db: sqlite3.Connection) -> int:
+    """Bring ``db`` (in autocommit mode) to the latest version in one transaction; return it."""
+    db.execute("BEGIN IMMEDIATE")  # the write lock first, so two processes never migrate at once
+    try:
+        version = stored_version(db)
+        if version > LATEST_VERSION:
+            raise SchemaError(f"written by a newer truco-arena (schema version {version})")
+        for migration in MIGRATIONS[version:]:
+            for statement in migration.statements:
+                db.execute(statement)
+        if version != LATEST_VERSION:
+            db.execute(f"PRAGMA user_version = {LATEST_VERSION:d}")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    return LATEST_VERSION
