@@ -184,6 +184,7 @@ def status(db: Path, as_json: bool) -> None:
     info = {
         "name": config.name,
         "variant": config.variant,
+        "pairing": config.pairing.value,
         "bots": [b.name for b in config.bots],
         "scheduled": len(schedule),
         "recorded": len(done),

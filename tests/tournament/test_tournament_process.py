@@ -126,7 +126,7 @@ def test_a_killed_run_leaves_no_lock_behind(tmp_path: Path) -> None:
     db = cfg.with_suffix(".sqlite")
     assert Path(f"{db}.lock").exists()  # the file stays; the kernel dropped the lock
     status = CliRunner().invoke(main, ["tournament", "status", str(db), "--json"])
-    assert status.exit_code == 0
+    assert status.exit_code == 0 and '"pairing": "duplicate"' in status.stdout
     res = subprocess.run([*CLI, "tournament", "resume", str(db), "--no-progress"],
                          capture_output=True, text=True, timeout=300, check=False)
     assert res.returncode == 0, res.stderr
