@@ -117,7 +117,10 @@ async def run_tournament(
     if not todo:
         return RunSummary(len(schedule), len(done), 0, 0.0)
     arena = Arena(config.tokens)
-    await arena.start(config.address)
+    try:
+        await arena.start(config.address)
+    except OSError as exc:  # the port is taken, the host is not ours...
+        raise TournamentError(f"address: {exc}") from None
     host = config.address.rsplit(":", 1)[0]
     address = f"{'127.0.0.1' if host in ('0.0.0.0', '[::]', '') else host}:{arena.port}"
     streams = min(config.concurrency, len(todo))

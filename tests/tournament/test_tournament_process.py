@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -131,3 +132,14 @@ def test_a_killed_run_leaves_no_lock_behind(tmp_path: Path) -> None:
                          capture_output=True, text=True, timeout=300, check=False)
     assert res.returncode == 0, res.stderr
     assert _count(db) == len(schedule_of(load_config(cfg)))
+
+
+def test_an_address_already_in_use_is_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        cfg = _config(tmp_path, f'address = "127.0.0.1:{port}"', "games_per_pairing = 2")
+        res = CliRunner().invoke(main, ["tournament", "run", str(cfg), "--no-progress"])
+    assert res.exit_code == 1, res.output
+    assert res.stderr.startswith("error: address: ") and len(res.stderr.strip().splitlines()) == 1
