@@ -86,6 +86,8 @@ class TournamentConfig:
     time_control: TimeControl = DEFAULT_TIME_CONTROL
     address: str = "127.0.0.1:0"  # where the arena listens; external bots need a fixed port
     tokens: str | None = None  # token file for external bots
+    tls_cert: str | None = None  # PEM certificate and key: the arena serves TLS only
+    tls_key: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # as read, stored with results
 
     @property
@@ -94,7 +96,7 @@ class TournamentConfig:
 
 
 _TOP = {"name", "variant", "options", "bots", "games_per_pairing", "pairing", "seed", "concurrency",
-        "time_control", "address", "tokens"}
+        "time_control", "address", "tokens", "tls_cert", "tls_key"}
 
 
 def _expect(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> Any:
@@ -202,6 +204,10 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament") -> Tour
         options = make_options(variant, _expect(data.get("options", {}), dict, "options", "a table"))
     except OptionsError as exc:
         raise ConfigError(str(exc)) from None
+    tls_cert = _expect(data.get("tls_cert"), (str, type(None)), "tls_cert", "a path")
+    tls_key = _expect(data.get("tls_key"), (str, type(None)), "tls_key", "a path")
+    if (tls_cert is None) != (tls_key is None):
+        raise ConfigError("tls_cert, tls_key: give both or neither")
     if options.seats != 2:
         raise ConfigError(f"options.seats: tournaments run 2-seat games, got {options.seats}")
     games = _expect(data.get("games_per_pairing", 10), int, "games_per_pairing", "a whole number")
@@ -234,6 +240,8 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament") -> Tour
         time_control=time_control,
         address=check_address(_expect(data.get("address", "127.0.0.1:0"), str, "address", "HOST:PORT")),
         tokens=tokens,
+        tls_cert=tls_cert,
+        tls_key=tls_key,
         raw=data,
     )
 
