@@ -25,6 +25,7 @@ from typing import Any
 import click
 
 from ..tournament.store import StoreError
+from .check_bot import check_bot
 from .demo import demo
 from .errors import DOMAIN_ERROR, INTERRUPTED, one_line
 from .results import compare, standings
@@ -80,5 +81,5 @@ def main() -> None:
     """
 
 
-for command in (demo, tournament, standings, compare, serve, token, rules):
+for command in (demo, tournament, standings, compare, serve, token, rules, check_bot):
     main.add_command(command)
