@@ -4,13 +4,28 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 from pathlib import Path
 
 import click
 
 from ..results.tables import render, to_records, views
-from ..tournament.config import ConfigError, TournamentConfig, load_config, parse_config
-from ..tournament.runner import RunSummary, TournamentError, run_tournament, schedule_of
+from ..tournament.config import (
+    ConfigError,
+    TournamentConfig,
+    check_environment,
+    load_config,
+    parse_config,
+)
+from ..tournament.runlock import RunLock, RunLockError
+from ..tournament.runner import (
+    SECRET_META,
+    RunSummary,
+    TournamentError,
+    run_tournament,
+    schedule_of,
+)
+from ..tournament.stopping import StopRequest, TournamentInterrupted
 from ..tournament.store import ResultsStore, StoreError
 from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail
 from .formatting import output_options, pick_format
@@ -25,24 +40,61 @@ def default_db(config_path: Path) -> Path:
     return config_path.with_suffix(".sqlite")
 
 
-def play(config: TournamentConfig, db: Path, progress: bool, fmt: str) -> RunSummary:
-    """Run the missing games of ``config`` into ``db`` and print the standings."""
+def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: bool = False) -> RunSummary:
+    """Run the missing games of ``config`` into ``db`` and print the standings.
+
+    One process per database (a lock next to it); Ctrl-C or SIGTERM stop the
+    run cleanly: running games are recorded as interrupted and the exit code
+    is 130 or 143. ``new``: start the tournament afresh (``run``), refused
+    if ``db`` already holds games; otherwise continue it (``resume``)."""
     try:
-        with ResultsStore.create_or_open(db) as store:
-            stored = store.get_meta("config")
-            if stored is None:
-                store.set_meta("config", config.raw)
+        check_environment(config)
+    except ConfigError as exc:
+        raise fail(str(exc), USAGE_ERROR) from None
+    try:
+        with RunLock(db), ResultsStore.create_or_open(db) as store:
+            if new:
+                _start_afresh(store, config, db)
             log_dir = db.parent / f"{db.stem}-logs"
-            summary = asyncio.run(run_tournament(config, store, log_dir=log_dir, progress=progress,
-                                                 announce=lambda line: click.echo(line, err=True)))
+            summary = asyncio.run(_run(config, store, log_dir, progress))
             records = to_records(list(store.games()))
-    except (TournamentError, StoreError) as exc:
+    except (TournamentError, StoreError, RunLockError) as exc:
         raise fail(str(exc), DOMAIN_ERROR) from None
-    except KeyboardInterrupt:
+    except TournamentInterrupted as exc:
+        raise fail(f"{exc}: finished games are kept in {db} and running ones were recorded as interrupted; "
+                   f"continue with `truco-arena tournament resume {db}`", exc.exit_code) from None
+    except KeyboardInterrupt:  # a Ctrl-C before the run's own handler was in place
         raise fail(f"interrupted: finished games are kept in {db}; continue with "
                    f"`truco-arena tournament resume {db}`", INTERRUPTED) from None
+    for key, reason in summary.failures.items():
+        click.echo(f"game {key}: {reason}", err=True)
     click.echo(render(views(records, ("standings",)), fmt))
     return summary
+
+
+def _start_afresh(store: ResultsStore, config: TournamentConfig, db: Path) -> None:
+    if store.count():
+        raise fail(f"{db} already holds {store.count()} games of a tournament: use "
+                   f"`truco-arena tournament resume {db}` or choose another --db", DOMAIN_ERROR)
+    # A database left by a run that recorded nothing: this config and its
+    # seed (or a fresh secret) replace what that run stored.
+    store.set_meta("config", config.raw)
+    store.set_meta(SECRET_META, None)
+
+
+async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, progress: bool) -> RunSummary:
+    """The run, with SIGINT and SIGTERM turned into a clean stop."""
+    stop = StopRequest()
+    loop = asyncio.get_running_loop()
+    signals = (signal.SIGINT, signal.SIGTERM)
+    for signum in signals:
+        loop.add_signal_handler(signum, stop.request, signum)
+    try:
+        return await run_tournament(config, store, log_dir=log_dir, progress=progress, stop_request=stop,
+                                    announce=lambda line: click.echo(line, err=True))
+    finally:
+        for signum in signals:
+            loop.remove_signal_handler(signum)
 
 
 @tournament.command("run")
@@ -50,7 +102,9 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str) -> RunSum
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path),
               help="Results database. Default: CONFIG with the suffix .sqlite, next to it.")
 @click.option("--concurrency", type=click.IntRange(1), help="Games at once (overrides the config).")
-@click.option("--seed", type=int, help="Master seed (overrides the config).")
+@click.option("--seed", type=int,
+              help="Seed the deals derive from (overrides the config). Reproducible, but anyone who knows "
+                   "or guesses it can predict every deal: see docs/fair-play.md. Default: a fresh secret.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show the progress bar on stderr.")
 @output_options
 def run(config_path: Path, db: Path | None, concurrency: int | None, seed: int | None, progress: bool,
@@ -59,7 +113,12 @@ def run(config_path: Path, db: Path | None, concurrency: int | None, seed: int |
 
     Every game is written to the results database as it ends. If the run is
     interrupted (Ctrl-C, a crash, a power cut), `tournament resume` plays
-    exactly the missing games.
+    exactly the missing games. Ctrl-C and SIGTERM stop it cleanly: games
+    being played are recorded as interrupted, and the exit code is 130
+    (Ctrl-C) or 143 (SIGTERM). One process at a time per database.
+
+    Without a seed the deals come from a fresh secret that no bot can
+    predict; see docs/fair-play.md.
 
     \b
     Example:
@@ -75,16 +134,7 @@ def run(config_path: Path, db: Path | None, concurrency: int | None, seed: int |
         config = parse_config(raw, default_name=config.name)
     except ConfigError as exc:
         raise fail(f"{config_path}: {exc}", USAGE_ERROR) from None
-    db = db or default_db(config_path)
-    if db.exists():
-        try:
-            with ResultsStore.open_existing(db) as store:
-                if store.count():
-                    raise fail(f"{db} already holds {store.count()} games of a tournament: use "
-                               f"`truco-arena tournament resume {db}` or choose another --db", DOMAIN_ERROR)
-        except StoreError:
-            pass
-    play(config, db, progress, pick_format(fmt, as_json, as_csv))
+    play(config, db or default_db(config_path), progress, pick_format(fmt, as_json, as_csv), new=True)
 
 
 def _stored_config(db: Path) -> TournamentConfig:
@@ -134,6 +184,7 @@ def status(db: Path, as_json: bool) -> None:
     info = {
         "name": config.name,
         "variant": config.variant,
+        "pairing": config.pairing.value,
         "bots": [b.name for b in config.bots],
         "scheduled": len(schedule),
         "recorded": len(done),

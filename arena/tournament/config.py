@@ -1,19 +1,21 @@
-"""Tournament configuration from a TOML file; typos are errors naming the key.
+"""Tournament configuration from a TOML file; every problem is a ConfigError
+whose message starts with the key it is about.
 
 Example::
 
     name = "weekly"
     variant = "uruguayo"
-    games_per_pairing = 20     # even: games come in duplicate pairs
-    seed = 42
+    games_per_pairing = 20     # duplicate pairing: an even number
+    pairing = "duplicate"      # or "independent"; default: see below
+    seed = 42                  # optional: makes the run reproducible AND its deals predictable
     concurrency = 4
 
-    [options]                  # overrides of the variant preset (RULES.md 7)
+    [options]                  # overrides of the variant preset
     target = 30
 
     [time_control]
-    move_seconds = 2.0         # allowance per decision
-    bank_seconds = 30.0        # extra time a bot may spend over a whole game
+    move_seconds = 2.0         # allowance per decision, 0 < x <= 3600
+    bank_seconds = 30.0        # extra time over a whole game, 0 <= x <= 86400
 
     [[bots]]
     name = "random"
@@ -21,21 +23,48 @@ Example::
 
     [[bots]]
     name = "mybot"             # no command: it connects by itself with a token
+
+``pairing`` defaults to "duplicate" when the arena launches every bot (code
+under test, trusted) and to "independent" as soon as one bot connects by
+itself (docs/fair-play.md explains why).
 """
 
 from __future__ import annotations
 
+import math
 import shlex
+import shutil
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..engine import Options, OptionsError, make_options
+from ..server import TimeControl
+from ..server.tokens import TokenFileError, check_name, load_tokens
+from .schedule import Pairing, games_in
+
+# Bounds of the clock. A decision may take up to an hour and a game's bank a
+# day: far beyond any real use, yet finite, so every wait has a deadline
+# (inf, nan and 1e10 are refused).
+MAX_MOVE_SECONDS = 3600.0
+MAX_BANK_SECONDS = 86400.0
+# The schedule is built in memory, a few hundred bytes per game: 10 million
+# games is a few GB already and years of play.
+MAX_GAMES = 10_000_000
+MAX_CONCURRENCY = 1024
+DEFAULT_TIME_CONTROL = TimeControl(move_time=2.0, bank=30.0)
+# "python" in a command means the arena's own interpreter (see launcher).
+PYTHON_ALIASES = ("python", "python3")
 
 
 class ConfigError(ValueError):
-    """A config problem; the message names the key."""
+    """A config problem; the message names the key. Always one printable
+    line: a key or value holding a newline or a control character (TOML
+    allows them in quoted strings) is shown escaped."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in message))
 
 
 @dataclass(frozen=True)
@@ -45,21 +74,16 @@ class BotSpec:
 
 
 @dataclass(frozen=True)
-class TimeControl:
-    move_seconds: float = 2.0
-    bank_seconds: float = 30.0
-
-
-@dataclass(frozen=True)
 class TournamentConfig:
     name: str
     variant: str
     options: Options
     bots: tuple[BotSpec, ...]
     games_per_pairing: int = 10
-    seed: int = 0
+    pairing: Pairing = Pairing.DUPLICATE
+    seed: int | None = None  # None: a fresh secret, deals nobody can predict
     concurrency: int = 1
-    time_control: TimeControl = field(default_factory=TimeControl)
+    time_control: TimeControl = DEFAULT_TIME_CONTROL
     address: str = "127.0.0.1:0"  # where the arena listens; external bots need a fixed port
     tokens: str | None = None  # token file for external bots
     tls_cert: str | None = None  # PEM certificate and key: the arena serves TLS only
@@ -67,11 +91,11 @@ class TournamentConfig:
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # as read, stored with results
 
     @property
-    def options_overrides(self) -> dict[str, Any]:
-        return dict(self.raw.get("options", {}))
+    def all_launched(self) -> bool:
+        return all(b.command is not None for b in self.bots)
 
 
-_TOP = {"name", "variant", "options", "bots", "games_per_pairing", "seed", "concurrency",
+_TOP = {"name", "variant", "options", "bots", "games_per_pairing", "pairing", "seed", "concurrency",
         "time_control", "address", "tokens", "tls_cert", "tls_key"}
 
 
@@ -81,32 +105,33 @@ def _expect(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> A
     return value
 
 
-def parse_config(data: dict[str, Any], default_name: str = "tournament") -> TournamentConfig:
-    for key in data:
-        if key not in _TOP:
-            raise ConfigError(f"{key}: unknown key (expected one of {', '.join(sorted(_TOP))})")
-    variant = _expect(data.get("variant", "argentino"), str, "variant", "a variant name")
+def _seconds(table: dict[str, Any], key: str, default: float, low: float, high: float, low_ok: bool) -> float:
+    where = f"time_control.{key}"
+    given = _expect(table.get(key, default), (int, float), where, "a number of seconds")
     try:
-        options = make_options(variant, _expect(data.get("options", {}), dict, "options", "a table"))
-    except OptionsError as exc:
-        raise ConfigError(str(exc)) from None
-    games = _expect(data.get("games_per_pairing", 10), int, "games_per_pairing", "a whole number")
-    if games < 2 or games % 2:
-        raise ConfigError(f"games_per_pairing: must be an even number >= 2 (duplicate pairs), got {games}")
-    seed = _expect(data.get("seed", 0), int, "seed", "a whole number")
-    concurrency = _expect(data.get("concurrency", 1), int, "concurrency", "a whole number")
-    if concurrency < 1:
-        raise ConfigError(f"concurrency: must be at least 1, got {concurrency}")
-    tc_data = _expect(data.get("time_control", {}), dict, "time_control", "a table")
-    for key in tc_data:
+        value = float(given)
+    except OverflowError:  # an integer too large for a float
+        value = math.inf
+    above_low = value >= low if low_ok else value > low
+    if not (math.isfinite(value) and above_low and value <= high):
+        bound = ">=" if low_ok else ">"
+        raise ConfigError(f"{where}: must be a finite number of seconds {bound} {low:g} and <= {high:g}, "
+                          f"got {value!r}")
+    return value
+
+
+def _time_control(data: dict[str, Any]) -> TimeControl:
+    table = _expect(data.get("time_control", {}), dict, "time_control", "a table")
+    for key in table:
         if key not in ("move_seconds", "bank_seconds"):
             raise ConfigError(f"time_control.{key}: unknown key (expected move_seconds, bank_seconds)")
-    tc = TimeControl(
-        float(_expect(tc_data.get("move_seconds", 2.0), (int, float), "time_control.move_seconds", "seconds")),
-        float(_expect(tc_data.get("bank_seconds", 30.0), (int, float), "time_control.bank_seconds", "seconds")),
+    return TimeControl(
+        move_time=_seconds(table, "move_seconds", DEFAULT_TIME_CONTROL.move_time, 0.0, MAX_MOVE_SECONDS, False),
+        bank=_seconds(table, "bank_seconds", DEFAULT_TIME_CONTROL.bank, 0.0, MAX_BANK_SECONDS, True),
     )
-    if tc.move_seconds <= 0 or tc.bank_seconds < 0:
-        raise ConfigError("time_control: move_seconds must be > 0 and bank_seconds >= 0")
+
+
+def _bots(data: dict[str, Any]) -> tuple[BotSpec, ...]:
     bots_data = _expect(data.get("bots"), list, "bots", "a list of [[bots]] tables")
     bots: list[BotSpec] = []
     for i, b in enumerate(bots_data):
@@ -116,37 +141,105 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament") -> Tour
             if key not in ("name", "command"):
                 raise ConfigError(f"{where}.{key}: unknown key (expected name, command)")
         name = _expect(b.get("name"), str, f"{where}.name", "a bot name")
-        if not name or any(c.isspace() for c in name):
-            raise ConfigError(f"{where}.name: must be non-empty without spaces, got {name!r}")
+        try:
+            check_name(name)  # the rule the arena's tokens apply: a name it accepts can connect
+        except ValueError as exc:
+            raise ConfigError(f"{where}.name: {exc}") from None
         if any(x.name == name for x in bots):
             raise ConfigError(f"{where}.name: {name!r} appears twice")
         command = b.get("command")
         if isinstance(command, str):
-            command = shlex.split(command)
+            try:
+                command = shlex.split(command)
+            except ValueError as exc:
+                raise ConfigError(f"{where}.command: cannot split {command!r}: {exc}") from None
         if command is not None:
             _expect(command, list, f"{where}.command", "a command line (string or list)")
-            if not command or not all(isinstance(c, str) for c in command):
-                raise ConfigError(f"{where}.command: expected a non-empty list of strings")
+            if not command or not all(isinstance(c, str) and c for c in command):
+                raise ConfigError(f"{where}.command: expected a non-empty list of non-empty strings")
+            if any("\0" in c for c in command):
+                raise ConfigError(f"{where}.command: contains a NUL character")
         bots.append(BotSpec(name, tuple(command) if command else None))
     if len(bots) < 2:
         raise ConfigError("bots: a tournament needs at least two bots")
+    return tuple(bots)
+
+
+def check_address(address: str) -> str:
+    """HOST:PORT with a port 0-65535 (0: any free port); IPv6 hosts in brackets."""
+    host, sep, port = address.rpartition(":")
+    ok = bool(sep and host and port.isascii() and port.isdigit() and int(port) <= 65535)
+    if ok and ":" in host:
+        ok = host.startswith("[") and host.endswith("]") and len(host) > 2
+    if ok:
+        ok = host.isascii() and host.isprintable() and not any(c.isspace() for c in host)
+    if not ok:
+        raise ConfigError(f"address: expected HOST:PORT with a port from 0 to 65535, got {address!r}")
+    return address
+
+
+def _pairing(data: dict[str, Any], bots: tuple[BotSpec, ...], games: int) -> Pairing:
+    given = data.get("pairing")
+    if given is None:
+        pairing = Pairing.DUPLICATE if all(b.command is not None for b in bots) else Pairing.INDEPENDENT
+    else:
+        _expect(given, str, "pairing", '"duplicate" or "independent"')
+        try:
+            pairing = Pairing(given)
+        except ValueError:
+            raise ConfigError(f'pairing: expected "duplicate" or "independent", got {given!r}') from None
+    if pairing is Pairing.DUPLICATE and games % 2:
+        raise ConfigError(f"games_per_pairing: must be even with duplicate pairing (each deal is played "
+                          f"twice), got {games}")
+    return pairing
+
+
+def parse_config(data: dict[str, Any], default_name: str = "tournament") -> TournamentConfig:
+    for key in data:
+        if key not in _TOP:
+            raise ConfigError(f"{key}: unknown key (expected one of {', '.join(sorted(_TOP))})")
+    name = _expect(data.get("name", default_name), str, "name", "a string")
+    variant = _expect(data.get("variant", "argentino"), str, "variant", "a variant name")
+    try:
+        options = make_options(variant, _expect(data.get("options", {}), dict, "options", "a table"))
+    except OptionsError as exc:
+        raise ConfigError(str(exc)) from None
     tls_cert = _expect(data.get("tls_cert"), (str, type(None)), "tls_cert", "a path")
     tls_key = _expect(data.get("tls_key"), (str, type(None)), "tls_key", "a path")
     if (tls_cert is None) != (tls_key is None):
         raise ConfigError("tls_cert, tls_key: give both or neither")
     if options.seats != 2:
         raise ConfigError(f"options.seats: tournaments run 2-seat games, got {options.seats}")
+    games = _expect(data.get("games_per_pairing", 10), int, "games_per_pairing", "a whole number")
+    if games < 1:
+        raise ConfigError(f"games_per_pairing: must be at least 1, got {games}")
+    seed = _expect(data.get("seed"), (int, type(None)), "seed", "a whole number")
+    concurrency = _expect(data.get("concurrency", 1), int, "concurrency", "a whole number")
+    if not 1 <= concurrency <= MAX_CONCURRENCY:
+        raise ConfigError(f"concurrency: must be from 1 to {MAX_CONCURRENCY}, got {concurrency}")
+    time_control = _time_control(data)
+    bots = _bots(data)
+    # Before anything is built: the schedule's size is known from two numbers.
+    total = games_in(len(bots), games)
+    if total > MAX_GAMES:
+        raise ConfigError(f"games_per_pairing: {games} games for each of {total // games} pairings is "
+                          f"{total} games, more than the {MAX_GAMES} a tournament may have")
+    pairing = _pairing(data, bots, games)
+    tokens = _expect(data.get("tokens"), (str, type(None)), "tokens", "a path")
+    if tokens is not None and (not tokens or "\0" in tokens):
+        raise ConfigError(f"tokens: expected a file path, got {tokens!r}")
     return TournamentConfig(
-        name=_expect(data.get("name", default_name), str, "name", "a string"),
+        name=name,
         variant=variant,
         options=options,
-        bots=tuple(bots),
+        bots=bots,
         games_per_pairing=games,
+        pairing=pairing,
         seed=seed,
         concurrency=concurrency,
-        time_control=tc,
-        address=_expect(data.get("address", "127.0.0.1:0"), str, "address", "HOST:PORT"),
-        tokens=_expect(data.get("tokens"), (str, type(None)), "tokens", "a path"),
+        time_control=time_control,
+        address=check_address(_expect(data.get("address", "127.0.0.1:0"), str, "address", "HOST:PORT")),
+        tokens=tokens,
         tls_cert=tls_cert,
         tls_key=tls_key,
         raw=data,
@@ -166,3 +259,26 @@ def load_config(path: Path) -> TournamentConfig:
     except (ValueError, RecursionError):  # an integer beyond int's digit limit, arrays nested too deep
         raise ConfigError("not valid TOML for a tournament: a number too large or nesting too deep") from None
     return parse_config(data, default_name=path.stem)
+
+
+def check_environment(config: TournamentConfig) -> None:
+    """What the file alone cannot tell, checked before a run starts: the
+    token file is a readable file and every bot's program can be found."""
+    if config.tokens is not None:
+        path = Path(config.tokens)
+        if path.is_dir():
+            raise ConfigError(f"tokens: {path} is a directory, not a token file")
+        if not path.is_file():
+            raise ConfigError(f"tokens: no token file at {path} (create it with `truco-arena token mint`)")
+        try:
+            load_tokens(path)
+        except OSError as exc:
+            raise ConfigError(f"tokens: cannot read {path}: {exc.strerror}") from None
+        except (TokenFileError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"tokens: {exc}") from None
+    for i, bot in enumerate(config.bots):
+        if bot.command is None:
+            continue
+        program = bot.command[0]
+        if program not in PYTHON_ALIASES and shutil.which(program) is None:
+            raise ConfigError(f"bots[{i}].command: program {program!r} not found on PATH (bot {bot.name})")

@@ -1,9 +1,11 @@
 """Run a tournament: start an arena, launch the bots, play the missing games
 of the schedule with up to N at once, and record each game as it ends.
 
-Reproducible: every game's deal seed comes from the schedule, and each bot is
-given a per-game seed for its own randomness (``rng_seed``), so the results
-are the same whether games run one at a time or many at once.
+Reproducible: every game's deal seed and the seeds bots get for their own
+randomness derive from the tournament secret (kept in the results database),
+so the results are the same whether games run one at a time or many at once,
+and on resume. Fair: bots see only opaque game ids and unrelated seeds, and
+the second game of a duplicate pair starts only after the first has ended.
 """
 
 from __future__ import annotations
@@ -12,19 +14,25 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..server import Arena, BotUnavailableError, TimeControl
+from ..engine.outcome import Termination
+from ..server import Arena, ArenaClosed, BotUnavailableError
 from ..server import GameRecord as ArenaRecord
 from .config import TournamentConfig
+from .dispatch import Dispatcher
 from .launcher import LaunchedBot, launch, stop
 from .progress import Progress
 from .schedule import ScheduledGame, round_robin
-from .seeds import derive
+from .seeds import TournamentSecret
+from .stopping import StopRequest, TournamentInterrupted
 from .store import GameRow, ResultsStore
 
 log = logging.getLogger("arena.tournament")
+
+SECRET_META = "secret"  # hex of the tournament secret, in the store's meta table
+CRASH_WAIT = 1.0  # seconds to let a disconnected launched bot's process be seen exiting
 
 
 class TournamentError(RuntimeError):
@@ -37,13 +45,32 @@ class RunSummary:
     already_recorded: int
     played: int
     seconds: float
+    # Games this run that a bot lost by failing, with the reason (key -> reason).
+    failures: dict[str, str] = field(default_factory=dict)
 
 
 def schedule_of(config: TournamentConfig) -> list[ScheduledGame]:
-    return round_robin([b.name for b in config.bots], config.games_per_pairing, config.seed)
+    return round_robin([b.name for b in config.bots], config.games_per_pairing, config.pairing)
 
 
-def _row(game: ScheduledGame, seq: int, rec: ArenaRecord) -> GameRow:
+def tournament_secret(store: ResultsStore, config: TournamentConfig) -> TournamentSecret:
+    """The secret of the tournament in ``store``, chosen on its first run: from
+    the config's seed if it has one, fresh otherwise. Resume reuses it."""
+    stored = store.get_meta(SECRET_META)
+    if isinstance(stored, str):
+        try:
+            return TournamentSecret.from_hex(stored)
+        except ValueError:
+            raise TournamentError(f"{store.path}: the stored tournament secret is damaged") from None
+    if store.count():
+        raise TournamentError(f"{store.path}: its games were recorded without a tournament secret "
+                              f"(an older version); start a new tournament")
+    secret = TournamentSecret.fresh() if config.seed is None else TournamentSecret.from_seed(config.seed)
+    store.set_meta(SECRET_META, secret.hex)
+    return secret
+
+
+def _row(game: ScheduledGame, seq: int, rec: ArenaRecord, reason: str, finished_at: float) -> GameRow:
     return GameRow(
         game_key=game.key,
         seq=seq,
@@ -52,7 +79,7 @@ def _row(game: ScheduledGame, seq: int, rec: ArenaRecord) -> GameRow:
         bot0=game.bot0,
         bot1=game.bot1,
         mano=0,
-        seed=game.seed,
+        seed=rec.seed,
         score0=rec.scores[0],
         score1=rec.scores[1],
         winner=rec.winner_bot,
@@ -62,8 +89,8 @@ def _row(game: ScheduledGame, seq: int, rec: ArenaRecord) -> GameRow:
         hands=rec.hands,
         duration=rec.duration,
         actions=rec.actions,
-        reason=rec.reason,
-        finished_at=time.time(),
+        reason=reason,
+        finished_at=finished_at,
     )
 
 
@@ -75,7 +102,14 @@ async def run_tournament(
     progress: bool = True,
     connect_timeout: float = 60.0,
     announce: Callable[[str], None] = lambda line: None,
+    stop_request: StopRequest | None = None,
 ) -> RunSummary:
+    """Play the games of ``config`` not yet in ``store``. When ``stop_request``
+    fires, no new game starts, running games end as interrupted (recorded in
+    the store's ``interrupted`` table, played again on resume) and
+    ``TournamentInterrupted`` is raised."""
+    secret = tournament_secret(store, config)
+    stopper = stop_request or StopRequest()
     schedule = schedule_of(config)
     done = store.recorded_keys()
     todo = [(seq, g) for seq, g in enumerate(schedule) if g.key not in done]
@@ -92,28 +126,45 @@ async def run_tournament(
     streams = min(config.concurrency, len(todo))
     bots = Supervisor(arena, config, address, streams, log_dir)
     bar = Progress(len(schedule), len(schedule) - len(todo), enabled=progress)
-    tc = TimeControl(config.time_control.move_seconds, config.time_control.bank_seconds)
-    queue: asyncio.Queue[tuple[int, ScheduledGame]] = asyncio.Queue()
-    for item in todo:
-        queue.put_nowait(item)
+    dispatcher = Dispatcher(todo, done, secret)
+    failures: dict[str, str] = {}
+    played = 0
 
     async def worker() -> None:
-        while not queue.empty():
-            seq, game = queue.get_nowait()
-            rec = await _play(arena, bots, game, config, tc, connect_timeout)
+        nonlocal played
+        while (item := await dispatcher.next()) is not None:
+            seq, game = item
+            try:
+                rec = await _play(arena, bots, game, config, secret, connect_timeout)
+            except ArenaClosed:  # stopping: the game never started
+                dispatcher.finished(game, recorded=False)
+                return
             if rec.winner_team is None:  # interrupted: not a result, played again on resume
                 store.record_interrupted(game.key, rec.reason)
+                dispatcher.finished(game, recorded=False)
                 continue
-            store.record(_row(game, seq, rec))
+            ended = time.time()
+            reason = rec.reason
+            if rec.faulty_bot is not None:
+                reason = failures[game.key] = await bots.explain(rec)
+            store.record(_row(game, seq, rec, reason, ended))
+            dispatcher.finished(game, recorded=True)
+            played += 1
             bar.advance()
+
+    async def stop_on_request() -> None:
+        await stopper.wait()
+        dispatcher.close()
+        await arena.stop(grace=0)
 
     external = [b.name for b in config.bots if b.command is None]
     if external:
         announce(f"arena listening on {address}; waiting up to {connect_timeout:g} s for "
                  f"{', '.join(external)} to connect")
+    watcher = asyncio.create_task(stop_on_request())
     try:
         await bots.start()
-        await _wait_for_bots(arena, config, bots, connect_timeout)
+        await _wait_for_bots(arena, config, bots, connect_timeout, stopper)
         workers = [asyncio.create_task(worker()) for _ in range(streams)]
         try:
             await asyncio.gather(*workers)
@@ -122,22 +173,29 @@ async def run_tournament(
                 w.cancel()
             await asyncio.gather(*workers, return_exceptions=True)
     finally:
+        if stopper.signal is None:
+            watcher.cancel()
+        # Once a stop began, let it finish: cut short, the arena's server would stay half open.
+        await asyncio.gather(watcher, return_exceptions=True)
         await arena.stop(grace=0)
         await bots.stop()
-    return RunSummary(len(schedule), len(done), len(todo), time.monotonic() - t0)
+    if stopper.signal is not None:
+        raise TournamentInterrupted(stopper.signal, played)
+    return RunSummary(len(schedule), len(done), played, time.monotonic() - t0, failures)
 
 
-async def _play(arena: Arena, bots: "Supervisor", game: ScheduledGame, config: TournamentConfig,
-                tc: TimeControl, timeout: float) -> ArenaRecord:
+async def _play(arena: Arena, bots: Supervisor, game: ScheduledGame, config: TournamentConfig,
+                secret: TournamentSecret, timeout: float) -> ArenaRecord:
     """Play one game, restarting a launched bot that crashed in the meantime."""
     deadline = time.monotonic() + timeout
     while True:
         await bots.revive((game.bot0, game.bot1))
         try:
             return await arena.play_game(
-                game.bot0, game.bot1, config.options, game.seed, tc, game_id=game.key,
+                game.bot0, game.bot1, config.options, secret.deal_seed(game.deal), config.time_control,
+                game_id=secret.game_id(game.key),
                 acquire_timeout=min(2.0, max(0.1, deadline - time.monotonic())),
-                rng_seeds=(derive(config.seed, game.key, 0), derive(config.seed, game.key, 1)),
+                rng_seeds=(secret.rng_seed(game.key, 0), secret.rng_seed(game.key, 1)),
             )
         except BotUnavailableError:
             if time.monotonic() >= deadline:
@@ -172,6 +230,21 @@ class Supervisor:
     def exited(self) -> list[LaunchedBot]:
         return [b for b in self.running.values() if b.exited]
 
+    async def explain(self, rec: ArenaRecord) -> str:
+        """Why the faulty bot of ``rec`` lost. A launched bot whose stream
+        closed because its process died "crashed with exit code N": the
+        process is given a moment to be reaped, as the stream usually closes
+        a little before the exit is seen."""
+        seat, name = rec.faulty_seat, rec.faulty_bot
+        bot = self.running.get(name) if name is not None else None
+        if bot is None or seat is None or rec.termination is not Termination.DISCONNECT:
+            return rec.reason
+        try:
+            code = await asyncio.wait_for(asyncio.shield(bot.process.wait()), CRASH_WAIT)
+        except TimeoutError:
+            return rec.reason  # still running: it only closed its stream
+        return f"seat {seat} ({name}) crashed with exit code {code}"
+
     async def revive(self, names: tuple[str, ...]) -> None:
         async with self._lock:
             for name in names:
@@ -181,10 +254,10 @@ class Supervisor:
                 n = self.restarts.get(name, 0)
                 if n >= self.max_restarts:
                     raise TournamentError(
-                        f"bot {name} exited {n + 1} times (last exit code {bot.process.returncode}); "
+                        f"bot {name} crashed {n + 1} times (last exit code {bot.process.returncode}); "
                         f"see {bot.log_path}")
                 self.restarts[name] = n + 1
-                log.warning("bot %s exited with code %s; starting it again", name, bot.process.returncode)
+                log.info("bot %s crashed with exit code %s; starting it again", name, bot.process.returncode)
                 await stop(bot)
                 spec = next(b for b in self.config.bots if b.name == name)
                 assert spec.command is not None
@@ -194,19 +267,20 @@ class Supervisor:
         await asyncio.gather(*(stop(b) for b in self.running.values()))
 
 
-async def _wait_for_bots(arena: Arena, config: TournamentConfig, bots: Supervisor, timeout: float) -> None:
+async def _wait_for_bots(arena: Arena, config: TournamentConfig, bots: Supervisor, timeout: float,
+                         stopper: StopRequest) -> None:
     deadline = time.monotonic() + timeout
     need = {b.name for b in config.bots}
     while True:
         status = arena.bots()
         missing = [n for n in need if n not in status]
-        if not missing:
+        if not missing or stopper.signal is not None:
             return
         for b in bots.exited():
             if b.name in missing:
                 tail = b.log_path.read_text(errors="replace").strip().splitlines()[-1:] or ["no output"]
                 raise TournamentError(
-                    f"bot {b.name} exited with code {b.process.returncode} before connecting: {tail[0]}"
+                    f"bot {b.name} crashed with exit code {b.process.returncode} before connecting: {tail[0]}"
                     f" (log: {b.log_path})")
         if time.monotonic() > deadline:
             raise TournamentError(f"bots not connected after {timeout:g} s: {', '.join(sorted(missing))}")

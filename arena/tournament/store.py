@@ -55,8 +55,10 @@ class GameRow:
     reason: str = ""  # why the game ended, one line for people (schema version 2)
 
     @property
-    def pair_id(self) -> str:
-        return f"{self.pairing}#{self.pair_index}"
+    def pair_id(self) -> str | None:
+        """The duplicate pair this game is half of; None (pair_index < 0) for
+        a game of an independent pairing, which is nobody's twin."""
+        return f"{self.pairing}#{self.pair_index}" if self.pair_index >= 0 else None
 
 
 _COLUMNS = tuple(f.name for f in dataclasses.fields(GameRow))

@@ -12,7 +12,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
@@ -60,7 +59,7 @@ def test_tournament_run_records_every_game_and_prints_standings(tmp_path: Path) 
     assert len(rows) == 12 and {r[0] for r in rows} == {g.key for g in schedule_of(load_config(cfg))}
     # Every recorded game replays from its seed to the recorded score.
     game = Game(make_options("uruguayo", {"target": 9}))
-    for key, _b0, _b1, seed, s0, s1, winner, termination, actions in rows:
+    for key, _b0, _b1, seed, s0, s1, _winner, termination, actions in rows:
         assert termination == "target_reached"
         state = game.new_state(seed=seed)
         for text in actions:
@@ -145,8 +144,10 @@ def test_arena_killed_mid_tournament_then_resumed_records_each_game_once(tmp_pat
 
 def test_a_bot_that_crashes_loses_that_game_and_is_restarted(tmp_path: Path) -> None:
     path = tmp_path / "crash.toml"
+    # Seed 1: deals where no game is decided (say by an accepted falta envido)
+    # before the crasher's third decision.
     path.write_text("\n".join([
-        'variant = "argentino"', "games_per_pairing = 4", "seed = 3",
+        'variant = "argentino"', "games_per_pairing = 4", "seed = 1",
         "[[bots]]", 'name = "crasher"', 'command = "python -m sample_bots.misbehaving --mode exit --at 3"',
         "[[bots]]", 'name = "steady"', f'command = "{RANDOM}"',
     ]) + "\n")
@@ -157,6 +158,10 @@ def test_a_bot_that_crashes_loses_that_game_and_is_restarted(tmp_path: Path) -> 
     # Every process of the crasher dies at its 3rd decision: each game is a loss by disconnect.
     assert len(rows) == 4
     assert all(r.termination == "disconnect" and r.faulty_bot == "crasher" and r.winner == "steady" for r in rows)
+    # The reason names the crash and the process's exit code (misbehaving exits with 3), not a disconnect.
+    reasons = [line for line in res.stderr.splitlines() if line.startswith("game ")]
+    assert len(reasons) == 4 and all("(crasher) crashed with exit code 3" in line for line in reasons), res.stderr
+    assert all(r.reason.endswith("(crasher) crashed with exit code 3") for r in rows)
     failures = json.loads(CliRunner().invoke(
         main, ["standings", str(path.with_suffix(".sqlite")), "--view", "failures", "--json"]).stdout)
     assert {r["bot"]: r["disconnects"] for r in failures["failures"]["rows"]} == {"crasher": 4, "steady": 0}
@@ -171,6 +176,6 @@ def test_a_bot_that_keeps_crashing_stops_the_tournament_with_one_line(tmp_path: 
     ]) + "\n")
     res = CliRunner().invoke(main, ["tournament", "run", str(path), "--no-progress"])
     assert res.exit_code == 1
-    assert "crasher exited" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    assert "crasher crashed" in res.stderr and len(res.stderr.strip().splitlines()) == 1
     with ResultsStore.open_existing(path.with_suffix(".sqlite")) as store:
         assert store.count() == 4  # the games played before it gave up are kept

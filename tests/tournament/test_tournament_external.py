@@ -3,6 +3,7 @@ minted by the operator, to a tournament listening on a fixed address."""
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -54,3 +55,8 @@ def test_external_bot_joins_a_tournament(tmp_path: Path) -> None:
         rows = list(store.games())
     assert len(rows) == 2 and {r.bot0 for r in rows} == {"outsider", "random"}
     assert all(r.termination == "target_reached" for r in rows)
+    # A bot that connects by itself: independent pairing, so no game is half of a duplicate pair.
+    assert all(r.pair_index == -1 and r.pair_id is None for r in rows) and rows[0].seed != rows[1].seed
+    pairs = CliRunner().invoke(main, ["standings", str(cfg.with_suffix(".sqlite")), "--view", "all", "--json"])
+    assert pairs.exit_code == 0, pairs.output
+    assert json.loads(pairs.stdout)["pairs"]["rows"] == []
