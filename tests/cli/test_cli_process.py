@@ -79,7 +79,7 @@ def test_ctrl_c_in_any_command_exits_130(monkeypatch: pytest.MonkeyPatch, tmp_pa
 
 def _serve_on_a_taken_port(tmp_path: Path, env: dict[str, str]) -> tuple[int, int, str]:
     tokens = tmp_path / "tokens.txt"
-    tokens.write_text("a 0123456789abcdef0123456789abcdef\n")
+    tokens.write_text(f"a sha256:{'ab' * 32}\n")
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
