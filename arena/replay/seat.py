@@ -1,0 +1,25 @@
+"""A record cut down to what one seat saw: its own cards, the public table,
+and its own views; every other seat's deal and views are dropped."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .model import GameReplay, Views
+
+
+def restrict_to_seat(replay: GameReplay, seat: int) -> GameReplay:
+    """``replay`` as ``seat`` lived it. ValueError for a seat not in the game."""
+    seats = dict(replay.info.options).get("seats")
+    if not isinstance(seats, int) or not 0 <= seat < seats:
+        raise ValueError(f"no seat {seat} in this game (seats 0-{seats - 1 if isinstance(seats, int) else 0})")
+
+    def keep(views: Views) -> Views:
+        return replace(views, seats=tuple(v if s == seat else None for s, v in enumerate(views.seats)))
+
+    hands = tuple(
+        replace(h, deal=tuple(cards if s == seat else None for s, cards in enumerate(h.deal)), start=keep(h.start))
+        for h in replay.hands
+    )
+    steps = tuple(replace(step, views=keep(step.views)) for step in replay.steps)
+    return replace(replay, hands=hands, steps=steps, viewer=seat)
