@@ -62,7 +62,7 @@ def _encode(value: Any) -> Any:
     return value
 
 
-_DERIVED = {HandRecord: {"points"}}
+_DERIVED: dict[type, set[str]] = {HandRecord: {"points"}}
 
 
 def _decode(kind: Any, value: Any, where: str) -> Any:
@@ -88,7 +88,7 @@ def _decode(kind: Any, value: Any, where: str) -> Any:
             return tuple(_decode(args[0], v, f"{where}[{i}]") for i, v in enumerate(value))
         if len(args) != len(value):
             raise ExportError(f"{where}: expected {len(args)} items, got {len(value)}")
-        return tuple(_decode(a, v, f"{where}[{i}]") for i, (a, v) in enumerate(zip(args, value)))
+        return tuple(_decode(a, v, f"{where}[{i}]") for i, (a, v) in enumerate(zip(args, value, strict=True)))
     if kind is GameInfo:
         if not isinstance(value, dict) or not isinstance(value.get("options"), dict):
             raise ExportError(f"{where}: expected an object with an options object")
