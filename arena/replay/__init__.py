@@ -25,9 +25,10 @@ from .model import (
 from .replay import ReplayError, category_of, replay
 from .seat import restrict_to_seat
 from .stored import options_of, replay_row
+from .text import render_text
 
 __all__ = [
     "SCHEMA_VERSION", "Announcement", "Call", "Category", "ExportError", "GameInfo", "GameReplay", "HandRecord",
     "Pending", "PlayedCard", "ReplayError", "ScoreEntry", "ShownCards", "Step", "TableView", "Trick", "Views",
-    "category_of", "from_json", "options_of", "replay", "replay_row", "restrict_to_seat", "to_json",
+    "category_of", "from_json", "options_of", "render_text", "replay", "replay_row", "restrict_to_seat", "to_json",
 ]
