@@ -26,7 +26,7 @@
     var suit = code.slice(-1);
     return el("span", { "class": "card suit-" + suit, "data-card": code, title: code.slice(0, -1) + " de " + SUITS[suit] }, code);
   }
-  function back() { return el("span", { "class": "card back", title: "a card not seen" }, "🂠"); }
+  function back() { return el("span", { "class": "card back", title: "a card not seen" }, ""); }
   function seatName(s) { return "seat " + s + " (" + (bots[s] || "?") + ")"; }
   function clear(id) { var node = document.getElementById(id); node.innerHTML = ""; return node; }
 
