@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import plotly.offline  # type: ignore[import-untyped]
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment, PackageLoader
 from markupsafe import Markup
 
 from ..replay import ReplayError, options_of, replay_row, to_json
@@ -28,7 +28,7 @@ STATIC_FILES = ("viewer.js", "style.css")
 
 def _environment() -> Environment:
     # Autoescape: bot names and failure reasons come from untrusted bots and configs.
-    return Environment(loader=PackageLoader("arena.report", "templates"), autoescape=select_autoescape(),
+    return Environment(loader=PackageLoader("arena.report", "templates"), autoescape=True,
                        trim_blocks=True, lstrip_blocks=True)
 
 

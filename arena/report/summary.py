@@ -41,6 +41,10 @@ class Summary:
     failures: tuple[FailureCounts, ...]
     failed: tuple[FailedGame, ...]
 
+    def page_of(self, game_id: str | None) -> str | None:
+        """The viewer page of a game, None for an id not in the report."""
+        return next((g.page for g in self.games if g.row.game_key == game_id), None)
+
 
 def page_name(row: GameRow) -> str:
     """A file name for the game's viewer page: the schedule position keeps it

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sqlite3
@@ -113,3 +114,24 @@ def test_report_names_the_missing_extra(small_db: Path, tmp_path: Path, monkeypa
     code, _out, err = _run("report", str(small_db), "-o", str(tmp_path / "r"))
     assert code == 1
     assert err.count("\n") == 1 and "pip install 'truco-arena[report]'" in err
+
+
+def test_report_escapes_what_bots_and_configs_wrote(small_db: Path, tmp_path: Path) -> None:
+    from arena.report import build_report
+
+    with ResultsStore.open_existing(small_db) as store:
+        config = store.get_meta("config")
+        rows = list(store.games())
+    attack = "</script><script>alert(1)</script><b>&"
+    rows[0] = dataclasses.replace(rows[0], reason=attack)
+
+    def renamed(name: str) -> str:
+        return attack if name == "random" else name
+
+    rows = [dataclasses.replace(r, bot0=renamed(r.bot0), bot1=renamed(r.bot1),
+                                winner=None if r.winner is None else renamed(r.winner),
+                                faulty_bot=None if r.faulty_bot is None else renamed(r.faulty_bot)) for r in rows]
+    build_report(rows, {**config, "name": attack}, tmp_path / "r")
+    for page in (tmp_path / "r").rglob("*.html"):
+        html = page.read_text()
+        assert "<script>alert(1)" not in html and "<b>&" not in html, page

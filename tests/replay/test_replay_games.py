@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine import Action, Game, Options
+from arena.engine import Action, Game, Kind, Options
 from arena.replay import (
     Category,
     ExportError,
@@ -64,7 +64,9 @@ def test_seat_views_are_the_engines_observations(small_db: Path) -> None:
         state = Game(options).new_state(seed=row.seed, mano=row.mano)
         for step, text in zip(record.steps, row.actions, strict=True):
             hands_before = state.hands_played
-            state.apply(Action.parse(text.partition(" ")[2]))
+            before = [state.observation(seat) for seat in (0, 1)]
+            action = Action.parse(text.partition(" ")[2])
+            state.apply(action)
             views = step.views
             assert all(cards is None for cards in views.public.cards)
             for seat in (0, 1):
@@ -77,9 +79,14 @@ def test_seat_views_are_the_engines_observations(small_db: Path) -> None:
                     assert view.cards[seat] == obs.hand
                     assert view.log == obs.events
                     assert view.scores == obs.scores
-                elif state.hands_played != hands_before:
-                    # After a hand's last action the view is that finished hand, not the next deal.
-                    assert view.hand == step.hand
+                else:
+                    # After a hand's (or the game's) last action the view is that hand finished, not
+                    # the next deal: the seat's cards before it, less the card just played.
+                    played = action.card if action.kind is Kind.PLAY else None
+                    assert view.cards[seat] == tuple(c for c in before[seat].hand if c != played)
+                    assert view.hand == step.hand and view.to_act is None
+                    on_table = [p.card for t in view.tricks for p in t.cards]
+                    assert on_table == [c for t in before[seat].tricks for _, c in t] + ([played] if played else [])
 
 
 def test_spectator_sees_nothing_unplayed_and_unshown(small_db: Path) -> None:
