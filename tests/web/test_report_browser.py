@@ -11,7 +11,7 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from arena.engine import Action, Card, Game
+from arena.engine import Action, Card, Game, Kind
 from arena.replay import GameReplay, options_of, replay_row
 from arena.tournament.store import GameRow, ResultsStore
 
@@ -55,16 +55,24 @@ def test_viewer_steps_through_a_game_as_the_engine_replays_it(
     WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.ID, "score-0"))
     assert row.game_key in browser.find_element(By.CSS_SELECTOR, "p.meta").text
 
-    # The engine, independently: the first step of the second hand that leaves the hand running.
+    # The engine, independently: a step past the first hand that leaves its hand running,
+    # preferably one with a call and a finished trick on the table (more for the page to show).
     state = game.new_state(seed=row.seed, mano=row.mano)
-    target = None
+    running: list[int] = []
+    busy: list[int] = []
     for index, text in enumerate(row.actions):
         before = state.hands_played
         state.apply(Action.parse(text.partition(" ")[2]))
         if before >= 1 and state.hands_played == before and not state.is_terminal():
-            target = index
-            break
-    assert target is not None, "the game has no second hand"
+            running.append(index)
+            seen = state.observation(0)
+            if seen.trick_winners and any(a.kind is not Kind.PLAY for _, a in seen.history):
+                busy.append(index)
+    assert running, "the game has no second hand"
+    target = (busy or running)[0]
+    state = game.new_state(seed=row.seed, mano=row.mano)
+    for text in row.actions[:target + 1]:
+        state.apply(Action.parse(text.partition(" ")[2]))
     hand = record.steps[target].hand
     # Positions run hand by hand: each hand's deal, then one per action.
     for _ in range(target + hand + 1):

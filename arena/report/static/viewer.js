@@ -67,6 +67,9 @@
     if (p.step !== null) {
       var step = game.steps[p.step];
       last.textContent = seatName(step.seat) + ": " + step.action;
+      // What the action caused, as the referee announced it to everybody (tricks, points, shown cards).
+      var caused = step.events.filter(function (e) { return e !== step.seat + " " + step.action; });
+      if (caused.length) last.appendChild(el("span", { "class": "caused" }, " → " + caused.join(" · ")));
     } else {
       last.textContent = "cards dealt, " + seatName(hand.mano) + " is mano";
     }
