@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..replay import ReplayError
 from ..tournament.store import ResultsStore
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 
@@ -40,11 +41,12 @@ def report(db: Path, out: Path) -> None:
     with ResultsStore.open_existing(db) as store:
         raw_config = store.get_meta("config")
         rows = list(store.games())
-    from ..replay import ReplayError
     try:
         index = build_report(rows, raw_config, out)
-    except ReplayError as exc:  # the stored config cannot be read: no game can be replayed
+    except ReplayError as exc:  # the stored config cannot be read, so no game can be replayed
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
-    except (ValueError, OSError) as exc:
-        raise fail(f"{out}: {exc}" if isinstance(exc, OSError) else f"{db}: {exc}", DOMAIN_ERROR) from None
+    except ValueError as exc:  # rows edited by hand into nonsense (a winner who did not play ...)
+        raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
+    except OSError as exc:  # the output cannot be written
+        raise fail(f"{out}: {exc.strerror or exc}", DOMAIN_ERROR) from None
     click.echo(index)

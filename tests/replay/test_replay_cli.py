@@ -135,3 +135,18 @@ def test_report_escapes_what_bots_and_configs_wrote(small_db: Path, tmp_path: Pa
     for page in (tmp_path / "r").rglob("*.html"):
         html = page.read_text()
         assert "<script>alert(1)" not in html and "<b>&" not in html, page
+
+
+def test_a_game_that_does_not_replay_gets_a_page_saying_why(small_db: Path, tmp_path: Path) -> None:
+    from arena.report import build_report
+
+    with ResultsStore.open_existing(small_db) as store:
+        config = store.get_meta("config")
+        rows = list(store.games())
+    rows[1] = dataclasses.replace(rows[1], actions=("1 mazo",))  # seat 0 is to act first
+    index = build_report(rows, config, tmp_path / "r")
+    pages = sorted((tmp_path / "r" / "games").glob("*.html"))
+    assert len(pages) == len(rows) and index.exists()
+    broken = pages[1].read_text()
+    assert 'id="replay-error"' in broken and "seat 1 acted but seat 0 was to act" in broken
+    assert all('id="game-data"' in page.read_text() for i, page in enumerate(pages) if i != 1)
