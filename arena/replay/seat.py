@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .model import GameReplay, Views
+from ..engine import Card
+from .model import GameReplay, HandRecord, Views
 
 
 def restrict_to_seat(replay: GameReplay, seat: int) -> GameReplay:
@@ -17,9 +18,12 @@ def restrict_to_seat(replay: GameReplay, seat: int) -> GameReplay:
     def keep(views: Views) -> Views:
         return replace(views, seats=tuple(v if s == seat else None for s, v in enumerate(views.seats)))
 
-    hands = tuple(
-        replace(h, deal=tuple(cards if s == seat else None for s, cards in enumerate(h.deal)), start=keep(h.start))
-        for h in replay.hands
-    )
+    def own_deal(hand: HandRecord) -> tuple[tuple[Card, ...] | None, ...]:
+        # The seat's cards as its own observation showed them at the deal; nothing of the others.
+        view = hand.start.seats[seat]
+        mine = view.cards[seat] if view is not None and hand.deal[seat] is not None else None
+        return tuple(mine if s == seat else None for s in range(len(hand.deal)))
+
+    hands = tuple(replace(h, deal=own_deal(h), start=keep(h.start)) for h in replay.hands)
     steps = tuple(replace(step, views=keep(step.views)) for step in replay.steps)
     return replace(replay, hands=hands, steps=steps, viewer=seat)

@@ -112,6 +112,7 @@ def test_json_export_round_trips(small_db: Path) -> None:
             mine = restrict_to_seat(record, seat)
             assert from_json(json.loads(json.dumps(to_json(mine)))) == mine
             assert all(cards is None for h in mine.hands for s, cards in enumerate(h.deal) if s != seat)
+            assert [h.deal[seat] for h in mine.hands] == [h.deal[seat] for h in record.hands]
             assert all(v is None for st in mine.steps for s, v in enumerate(st.views.seats) if s != seat)
 
 
