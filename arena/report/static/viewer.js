@@ -156,6 +156,7 @@
   handSelect.addEventListener("change", function () { jumpToHand(Number(handSelect.value)); });
   viewSelect.addEventListener("change", function () { state.view = viewSelect.value; render(); });
   document.addEventListener("keydown", function (e) {
+    if (e.target && e.target.tagName === "SELECT") return;  // the arrows choose an option there
     if (e.key === "ArrowRight") go(state.pos + 1);
     if (e.key === "ArrowLeft") go(state.pos - 1);
   });
