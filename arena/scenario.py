@@ -19,16 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .engine import (
-    Action,
-    Card,
-    Deal,
-    Game,
-    IllegalAction,
-    OptionsError,
-    State,
-    make_options,
-)
+from .engine import Action, Card, Deal, Game, IllegalActionError, OptionsError, State, make_options
 
 MAX_BYTES = 1 << 20  # a scenario is a few KB; a bigger file is a mistake
 MAX_DEPTH = 8  # a scenario nests 4 deep (deals[i].hands[j][k])
@@ -39,10 +30,6 @@ _KEYS = {"variant", "options", "scores", "mano", "deals", "actions", "descriptio
 
 class ScenarioError(ValueError):
     """A malformed scenario; the message names the field."""
-
-
-class IllegalActionError(ValueError):
-    """A scripted action the referee rejects; the message is one line."""
 
 
 @dataclass(frozen=True)
@@ -204,7 +191,8 @@ def play_scenario(scenario: Scenario) -> dict[str, Any]:
         if state.out_of_deals:
             break  # SCENARIOS.md: actions past the last deal just stop the scenario
         if state.current_player() != seat or action not in state.legal_actions():
-            raise IllegalActionError(f'action {i} ("{text}"): {state.why_illegal(action, seat)}')
+            # The engine's own error, its message one line naming the action.
+            raise IllegalActionError(seat, action, f'action {i} ("{text}"): {state.why_illegal(action, seat)}')
         state.apply(action)
     return result_of(state)
 
@@ -223,7 +211,6 @@ def result_of(state: State) -> dict[str, Any]:
 
 
 __all__ = [
-    "IllegalAction",
     "IllegalActionError",
     "Scenario",
     "ScenarioError",

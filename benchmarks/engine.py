@@ -45,11 +45,19 @@ as closely as possible to the same workload:
 
 The ratio printed is ours (uruguayo 1v1 to 30) / pytruco, from the medians
 and also the median of the per-run ratios.  The project's goal is >= 20x.
+
+A second table gives the cost of copying a game in progress, as a search bot
+does before trying an action: ``State.copy()`` next to ``copy.deepcopy``, in
+microseconds per copy (median over ``--runs`` runs).  The states copied are
+taken from seeded random games of each configuration, after 10, 40 and 120
+actions (or at the end when the game is shorter), so early and late states
+with short and long event logs are all measured.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import gc
 import os
 import random
@@ -60,11 +68,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 try:
-    from arena.engine import Game, Kind
+    from arena.engine import Game, Kind, State
     from arena.engine.options import OptionsError
 except ImportError:  # run from a checkout without installing the package
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from arena.engine import Game, Kind
+    from arena.engine import Game, Kind, State
     from arena.engine.options import OptionsError
 
 GOAL_RATIO = 20.0
@@ -153,6 +161,53 @@ def pytruco_row() -> Row | None:
     return Row(f"pytruco {version} 1v1", 30, "uruguayo, verbose=False", run)
 
 
+# -------------------------------------------------------------- copy cost
+
+COPY_CONFIGS = (("argentino", 2), ("argentino", 6), ("uruguayo", 2), ("venezolano", 2))
+COPY_POINTS = (10, 40, 120)  # actions played before the copy
+
+
+def _states_to_copy(variant: str, seats: int, seed: int) -> list[State]:
+    states = []
+    for i, steps in enumerate(COPY_POINTS):
+        st = Game(variant, seats=seats).new_state(seed=seed + i)
+        rng = random.Random(seed + i)
+        for _ in range(steps):
+            if st.is_terminal():
+                break
+            st.apply(rng.choice(st.legal_actions()))
+        states.append(st)
+    return states
+
+
+def _per_copy_us(states: list[State], make: Callable[[State], object], repeat: int) -> float:
+    gc.collect()
+    t0 = time.perf_counter()
+    for _ in range(repeat):
+        for st in states:
+            make(st)
+    return (time.perf_counter() - t0) / (repeat * len(states)) * 1e6
+
+
+def print_copy_costs(runs: int, seed: int) -> None:
+    header = ("copy of a game in progress", "events", "copy() us", "deepcopy us", "ratio")
+    lines = []
+    for variant, seats in COPY_CONFIGS:
+        states = _states_to_copy(variant, seats, seed)
+        cheap = [_per_copy_us(states, State.copy, 2000) for _ in range(runs)]
+        deep = [_per_copy_us(states, copy.deepcopy, 50) for _ in range(runs)]
+        c, d = statistics.median(cheap), statistics.median(deep)
+        events = "/".join(str(len(st.events)) for st in states)
+        lines.append((f"{variant} {seats} seats", events, f"{c:.1f}", f"{d:,.0f}", f"{d / c:,.0f}x"))
+    widths = [max(len(x[c]) for x in lines + [header]) for c in range(len(header))]
+    print()
+    print("  ".join(h.ljust(w) if k == 0 else h.rjust(w) for k, (h, w) in enumerate(zip(header, widths))))
+    print("  ".join("-" * w for w in widths))
+    for line in lines:
+        print("  ".join(v.ljust(w) if k == 0 else v.rjust(w) for k, (v, w) in enumerate(zip(line, widths))))
+    print(f"(states after {', '.join(map(str, COPY_POINTS))} random actions; median of {runs} runs)")
+
+
 # -------------------------------------------------------------------- main
 
 
@@ -178,10 +233,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pytruco-games", type=int, default=None,
                     help="games per run for pytruco (default: --games)")
     ap.add_argument("--no-pytruco", action="store_true", help="skip pytruco even if installed")
+    ap.add_argument("--copy-only", action="store_true", help="only the copy-cost table")
     args = ap.parse_args(argv)
     if args.games < 1 or args.runs < 1:
         ap.error("--games and --runs must be >= 1")
     py_games = args.pytruco_games or args.games
+    if args.copy_only:
+        print_copy_costs(args.runs, args.seed)
+        return 0
 
     rows = our_rows()
     ref = None if args.no_pytruco else pytruco_row()
@@ -238,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
         apg_ref = ref.actions[0] / ref.games
         print(f"per action: {ours * apg_ours / (theirs * apg_ref):.1f}x "
               f"(games differ in length: {apg_ours:.1f} vs {apg_ref:.1f} actions/game)")
+    print_copy_costs(args.runs, args.seed)
     return 0
 
 

@@ -1,4 +1,4 @@
-"""In-process matches between bots, straight on the engine (no networking).
+"""In-process matches between bots through the referee (no networking).
 
 Used by the bot tests and ``benchmarks/bot_strength.py``; also handy for a bot
 author who wants to try a bot quickly::
@@ -14,30 +14,20 @@ swapped, which removes most of the luck of the cards from a comparison.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
-from arena.engine import Action, Card, Game
-from arena.engine import events as ev
+from arena.engine import Game
+from arena.referee import BadMove, Referee
+from arena.referee import HandSummary as RefereeSummary
 from sdk.bot import Bot, GameInfo, HandSummary
 
 
-def _summary(seat: int, number: int, scores: tuple[int, int], events: Sequence[ev.Event]) -> HandSummary:
-    shown: list[tuple[int, tuple[Card, ...]]] = []
-    history: list[tuple[int, Action]] = []
-    winners: list[int | None] = []
-    lines: list[str] = []
-    for e in events:
-        if e.private_to is not None and e.private_to != seat:
-            continue
-        lines.append(str(e))
-        if isinstance(e, ev.Acted):
-            history.append((e.seat, e.action))
-        elif isinstance(e, ev.TrickWon):
-            winners.append(e.team)
-        elif isinstance(e, ev.Shown):
-            shown.append((e.seat, e.cards))
-    return HandSummary(number, scores, tuple(shown), tuple(history), tuple(winners), tuple(lines))
+def _summary(h: RefereeSummary) -> HandSummary:
+    """The referee's summary for one seat, as the SDK hands it to a bot (the
+    same values the SDK decodes from the arena's HandEnd)."""
+    return HandSummary(h.hand_number, h.scores, h.shown, h.history, h.trick_winners, h.events)
 
 
 class IllegalChoice(AssertionError):
@@ -68,55 +58,43 @@ def play_game(
     overrides = dict(options or {})
     overrides.setdefault("seats", len(bots))
     game = Game(variant, **overrides)
-    state = game.new_state(seed=seed)
+    referee = Referee(game.options, seed)
     game_id = f"{variant}-{seed}"
     names = tuple(b.name for b in bots)
-    for i, bot in enumerate(bots):
-        bot.on_game_info(GameInfo(game_id, i, game.options, names, 10.0, 60.0))
-        bot.on_game_start(game_id, i, variant)
-    n = 0
-    hand_begin = scanned = 0
+    for start in referee.start():
+        bot = bots[start.seat]
+        bot.on_game_info(GameInfo(game_id, start.seat, start.options, names, 10.0, 60.0))
+        bot.on_game_start(game_id, start.seat, variant)
     wants = [type(b).on_hand_end is not Bot.on_hand_end for b in bots]
 
-    def announce(upto: int, final: bool) -> None:
-        # Like the arena: one HandSummary per HandEnded event (and for the hand
-        # the game's end cut short), from that hand's slice of the event log.
-        nonlocal hand_begin, scanned
-        events = state.events
-        for i in range(scanned, upto):
-            e = events[i]
-            if isinstance(e, ev.HandEnded) or (final and i == upto - 1 and hand_begin < upto):
-                chunk = events[hand_begin:i + 1]
-                hand_begin = i + 1
-                number = e.hand if isinstance(e, ev.HandEnded) else state.hands_played
-                for seat_, bot_ in enumerate(bots):
-                    if wants[seat_]:
-                        bot_.on_hand_end(game_id, _summary(seat_, number, (state.scores[0], state.scores[1]), chunk))
-        scanned = upto
+    def tell(summaries: Sequence[RefereeSummary]) -> None:
+        for h in summaries:
+            if wants[h.seat]:
+                bots[h.seat].on_hand_end(game_id, _summary(h))
 
-    while not state.is_terminal():
-        to_act = state.current_player()
-        assert to_act is not None
-        seat: int = to_act
-        obs = state.observation(seat)
-        action = bots[seat].choose(obs)
-        legal = state.legal_actions()
-        if action not in legal:
+    n = 0
+    while (decision := referee.decision()) is not None:
+        seat = decision.seat
+        action = bots[seat].choose(decision.observation)
+        try:
+            tell(referee.play(action))
+        except BadMove:
+            obs = decision.observation
             raise IllegalChoice(
                 f"{variant} seed {seed}: seat {seat} ({type(bots[seat]).__name__}) chose {action!s}, "
-                f"legal: {[str(a) for a in legal]}; history: {[f'{s} {a}' for s, a in obs.history]}"
-            )
-        state.apply(action)
-        if any(wants):
-            announce(len(state.events), state.is_terminal())
+                f"legal: {decision.legal_texts}; history: {[f'{s} {a}' for s, a in obs.history]}"
+            ) from None
         n += 1
         if n > max_actions:
             raise AssertionError(f"{variant} seed {seed}: game did not end after {max_actions} actions")
-    assert state.winner is not None
-    scores = (state.scores[0], state.scores[1])
-    for seat, bot in enumerate(bots):
-        bot.on_game_end(game_id, state.winner == seat % 2, scores)
-    return GameResult(state.winner, scores, state.hands_played, n)
+    outcome = referee.outcome()
+    cut_short = referee.cut_short(outcome)
+    if cut_short is not None:
+        tell(cut_short)
+    assert outcome.winner is not None
+    for end in referee.end(outcome):
+        bots[end.seat].on_game_end(game_id, end.won, outcome.scores)
+    return GameResult(outcome.winner, outcome.scores, outcome.hands_played, n)
 
 
 @dataclass

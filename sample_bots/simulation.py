@@ -54,7 +54,7 @@ import time
 from functools import lru_cache
 from typing import Sequence
 
-from arena.engine import Deal, Game, IllegalAction, State, make_options
+from arena.engine import Deal, Game, IllegalActionError, State, make_options
 from arena.engine import hierarchy
 from arena.engine.actions import Action, Kind
 from arena.engine.cards import DECK, Card
@@ -248,7 +248,7 @@ class SimulationBot(Bot):
                     agree += _cls(pred) == _cls(a)
             try:
                 st.apply(a)
-            except IllegalAction:
+            except IllegalActionError:
                 return
         self._agree[0] += agree
         self._agree[1] += total
@@ -416,7 +416,7 @@ class SimulationBot(Bot):
                         weight *= soft
             try:
                 st.apply(a)
-            except IllegalAction:
+            except IllegalActionError:
                 return None
         if st.current_player() != seat or len(st.legal_actions()) != len(obs.legal) or any(
                 a not in obs.legal for a in st.legal_actions()):

@@ -1,4 +1,6 @@
 """Truco Arena SDK: subclass ``Bot``, implement ``choose``, call ``run``.
+``sdk.rules`` answers rules questions as the referee does (card rank, envido
+and flor points).
 
     from sdk import Bot, main
 
@@ -19,6 +21,7 @@ from arena.engine.actions import Action, Kind
 from arena.engine.cards import Card, Suit
 from arena.engine.observation import Observation, PendingCall
 
+from . import rules
 from .bot import Bot, GameInfo, HandSummary
 
 if TYPE_CHECKING:
@@ -26,7 +29,7 @@ if TYPE_CHECKING:
     from .client import GaveUp, Rejected, run, run_async
 
 __all__ = [
-    "Bot", "GameInfo", "HandSummary", "Action", "Kind", "Card", "Suit", "Observation", "PendingCall",
+    "Bot", "GameInfo", "HandSummary", "Action", "Kind", "Card", "Suit", "Observation", "PendingCall", "rules",
     "run", "run_async", "main", "Rejected", "GaveUp",
 ]
 

@@ -1,9 +1,13 @@
 """``sdk.main``: the command line of a bot process.
 
-    python -m mybot --address HOST:PORT --token TOKEN [--streams N] [--name NAME]
+    TRUCO_ARENA_TOKEN=TOKEN python -m mybot --address HOST:PORT [--streams N] [--name NAME] [--tls [--ca FILE]]
 
-``--address`` and ``--token`` default to $TRUCO_ARENA_ADDRESS and
-$TRUCO_ARENA_TOKEN. Exit codes are those of ``sdk.run``.
+The token comes from $TRUCO_ARENA_TOKEN (prefer it: a command line is visible
+to every local user in ``ps``); ``--token`` remains for trying things by hand.
+The variable is removed from the environment once read, so processes the bot
+starts do not inherit it. ``--address`` defaults to $TRUCO_ARENA_ADDRESS,
+``--tls`` to $TRUCO_ARENA_TLS=1 and ``--ca`` to $TRUCO_ARENA_CA. Exit codes
+are those of ``sdk.run``.
 """
 
 from __future__ import annotations
@@ -26,8 +30,14 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
         help="arena HOST:PORT (default: $TRUCO_ARENA_ADDRESS or %(default)s)",
     )
     p.add_argument(
-        "--token", default=os.environ.get("TRUCO_ARENA_TOKEN", ""), help="access token (default: $TRUCO_ARENA_TOKEN)"
+        "--token",
+        help="access token; prefer $TRUCO_ARENA_TOKEN: a command line is visible to other local users",
     )
+    p.add_argument("--tls", action="store_true", default=os.environ.get("TRUCO_ARENA_TLS") == "1",
+                   help="connect with TLS, checking the arena's certificate (default: $TRUCO_ARENA_TLS=1)")
+    p.add_argument("--ca", default=os.environ.get("TRUCO_ARENA_CA") or None, metavar="FILE",
+                   help="PEM certificate(s) to trust for the arena instead of the system's; implies --tls "
+                        "(default: $TRUCO_ARENA_CA)")
     p.add_argument("--streams", type=int, default=1, help="games to play at once (default %(default)s)")
     p.add_argument("--name", help="bot name to announce (default: the bot's own); the token must be for it")
     mode = p.add_mutually_exclusive_group()
@@ -56,8 +66,12 @@ def main(
     if add_arguments is not None:
         add_arguments(p)
     args = p.parse_args(argv)
-    if not args.token:
-        p.error("no token: pass --token or set TRUCO_ARENA_TOKEN")
+    env_token = os.environ.pop("TRUCO_ARENA_TOKEN", "")
+    token = args.token or env_token
+    if not token:
+        p.error("no token: set TRUCO_ARENA_TOKEN (or pass --token)")
+    if args.ca is not None and not os.access(args.ca, os.R_OK):
+        p.error(f"--ca {args.ca}: cannot read the file")
     if args.streams < 1:
         p.error("--streams must be at least 1")
 
@@ -68,13 +82,15 @@ def main(
         run(
             make,
             args.address,
-            args.token,
+            token,
             args.streams,
             prog=p.prog,
             name=args.name,
             threaded=args.threaded,
             record=args.record,
             retry_for=args.retry_for,
+            tls=args.tls,
+            ca=args.ca,
             **run_options,
         )
     )

@@ -76,6 +76,24 @@ class Settings:
     protocol_version: int = PROTOCOL_VERSION
     threaded: bool = False
     retry_for: float = 30.0
+    tls: bool = False  # dial with TLS (implied by ``ca``)
+    ca: bytes | None = None  # PEM root certificates to trust; None: the system's
+
+
+def channel_credentials(settings: Settings) -> grpc.ChannelCredentials | None:
+    """TLS credentials for ``settings``, or None for plaintext."""
+    if not settings.tls and settings.ca is None:
+        return None
+    return grpc.ssl_channel_credentials(root_certificates=settings.ca)
+
+
+def open_channel(settings: Settings) -> grpc.aio.Channel:
+    """The one channel every stream of a bot uses, reconnects included, so the
+    TLS settings hold for every (re)connection."""
+    credentials = channel_credentials(settings)
+    if credentials is None:
+        return grpc.aio.insecure_channel(settings.address, options=CHANNEL_OPTIONS)
+    return grpc.aio.secure_channel(settings.address, credentials, options=CHANNEL_OPTIONS)
 
 
 class Recorder:
@@ -262,19 +280,24 @@ async def run_async(
     retry_for: float = 30.0,
     protocol_version: int = PROTOCOL_VERSION,
     session_cls: SessionFactory = StreamSession,
+    tls: bool = False,
+    ca: str | Path | None = None,
 ) -> None:
     """Play until the arena shuts down. ``bot`` is one instance shared by all
-    streams, or a zero-argument factory called once per stream. Raises
-    ``Rejected`` or ``GaveUp``; an exception in the bot propagates."""
+    streams, or a zero-argument factory called once per stream. With ``tls``
+    (or a ``ca`` file of PEM root certificates to trust instead of the
+    system's) the connection is encrypted and the arena's certificate checked.
+    Raises ``Rejected`` or ``GaveUp``; an exception in the bot propagates."""
     if streams < 1:
         raise ValueError(f"streams must be >= 1, got {streams}")
     threaded = streams > 1 if threaded is None else threaded
-    settings = Settings(address, token, name, protocol_version, threaded, retry_for)
+    ca_pem = Path(ca).read_bytes() if ca is not None else None
+    settings = Settings(address, token, name, protocol_version, threaded, retry_for, tls or ca_pem is not None, ca_pem)
     recorder = Recorder(record) if record else None
     executor = concurrent.futures.ThreadPoolExecutor(max_workers=streams) if threaded else None
     bots = [bot if isinstance(bot, Bot) else bot() for _ in range(streams)]
     try:
-        async with grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS) as channel:
+        async with open_channel(settings) as channel:
 
             def session_maker(i: int) -> Callable[[], StreamSession]:
                 return lambda: session_cls(bots[i], settings, i, recorder, executor)

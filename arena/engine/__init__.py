@@ -1,12 +1,63 @@
-"""The pure rules engine: no I/O, no grpc, no global random state."""
+"""The pure rules engine: no I/O, no grpc, no global random state.
+
+    from arena.engine import Game
+
+    state = Game("uruguayo", target=15).new_state(seed=7)
+    while not state.is_terminal():
+        seat = state.current_player()
+        obs = state.observation(seat)         # what that seat may see
+        state.apply(obs.legal[0])             # IllegalActionError on anything not legal
+    print(state.outcome())
+
+``State.copy()`` is a cheap independent copy for search. The variants are
+data (``variants.py``); the rules helpers (card rank, envido and flor points)
+are in ``rules.py``.
+"""
 
 from .actions import Action, Kind
 from .cards import DECK, Card, Suit
+from .events import (
+    Acted,
+    Dealt,
+    Event,
+    GameEnded,
+    HandEnded,
+    HandStarted,
+    PointsAnnounced,
+    Scored,
+    Shown,
+    TrickWon,
+)
+from .observation import Observation, PendingCall
 from .options import VARIANTS, Options, OptionsError, make_options
 from .outcome import Outcome, Termination
-from .state import Deal, Game, IllegalAction, State
+from .rules import card_rank, envido_points, flor_kind, flor_points
+from .state import Deal, Game, IllegalActionError, State
+from .variants import (
+    VARIANT_BY_NAME,
+    ContraflorResto,
+    EnvidoMode,
+    EnvidoState,
+    FaltaMode,
+    FlorKind,
+    Special,
+    Variant,
+)
 
 __all__ = [
-    "Action", "Kind", "Card", "Suit", "DECK", "Options", "OptionsError", "VARIANTS",
-    "make_options", "Outcome", "Termination", "Deal", "Game", "IllegalAction", "State",
+    # Playing a game
+    "Game", "State", "Deal", "Options", "make_options", "VARIANTS",
+    "Observation", "PendingCall", "Outcome", "Termination",
+    # Values
+    "Card", "Suit", "DECK", "Action", "Kind",
+    # Events
+    "Event", "HandStarted", "Dealt", "Acted", "TrickWon", "PointsAnnounced", "Scored", "Shown",
+    "HandEnded", "GameEnded",
+    # Errors
+    "IllegalActionError", "OptionsError",
+    # Rules helpers
+    "card_rank", "envido_points", "flor_kind", "flor_points",
+    # Variants as data
+    "Variant", "VARIANT_BY_NAME", "Special", "EnvidoMode", "EnvidoState", "FlorKind", "FaltaMode",
+    "ContraflorResto",
 ]

@@ -35,12 +35,6 @@ class Kind(enum.Enum):
 
 TRUCO_CALLS = (Kind.TRUCO, Kind.RETRUCO, Kind.VALE_CUATRO, Kind.VALE_NUEVE)
 ENVIDO_CALLS = (Kind.ENVIDO, Kind.REAL_ENVIDO, Kind.FALTA_ENVIDO)
-FLOR_ANSWERS = (
-    Kind.CON_FLOR_ENVIDO,
-    Kind.CONTRAFLOR,
-    Kind.CONTRAFLOR_AL_RESTO,
-    Kind.CON_FLOR_ME_ACHICO,
-)
 _KIND_BY_TEXT = {k.value: k for k in Kind}
 
 

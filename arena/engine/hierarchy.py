@@ -2,6 +2,7 @@
 
 Everything depends only on the variant and the card turned up (muestra or vira),
 so each variant/up-card pair gets one immutable ``Table`` that the state looks up.
+The variant's record says which cards the up card promotes (``Variant.specials``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .cards import DECK, Card, Suit
+from .variants import VARIANT_BY_NAME, FlorKind, Variant
 
 # Argentino order, strongest first; every other hierarchy builds on it.
 _BASE_ORDER: tuple[tuple[str, ...], ...] = (
@@ -29,9 +31,6 @@ _BASE_ORDER: tuple[tuple[str, ...], ...] = (
     ("4E", "4B", "4O", "4C"),
 )
 
-# Uruguayo piezas of the muestra's suit, strongest first, with envido values.
-_PIEZAS: tuple[tuple[int, int], ...] = ((2, 30), (4, 29), (5, 28), (11, 27), (10, 27))
-
 
 @dataclass(frozen=True, slots=True)
 class Table:
@@ -39,7 +38,7 @@ class Table:
     (higher wins), ``special[i]`` envido value of a pieza/perico/perica (0 for a
     common card)."""
 
-    variant: str
+    variant: Variant
     rank: tuple[int, ...]
     special: tuple[int, ...]
 
@@ -56,28 +55,25 @@ def _card(rank: int, suit: Suit) -> Card:
     return DECK[Card(rank, suit).index]
 
 
+def table(variant: Variant | str, up: Card | None) -> Table:
+    """The table of ``variant`` (a record or its name) with ``up`` turned up."""
+    return _table(VARIANT_BY_NAME[variant] if isinstance(variant, str) else variant, up)
+
+
 @lru_cache(maxsize=None)
-def table(variant: str, up: Card | None) -> Table:
+def _table(v: Variant, up: Card | None) -> Table:
     rank = _base_rank()
     special = [0] * 40
     top = max(rank)
-    if variant == "uruguayo":
-        assert up is not None, "uruguayo needs a muestra"
-        for place, (r, value) in enumerate(_PIEZAS):
-            card = _card(r, up.suit)
+    if v.specials:
+        assert up is not None, f"{v.name} needs a {v.up_card}"
+        for place, sp in enumerate(v.specials):
+            card = _card(sp.rank, up.suit)
             if card == up:  # "el 12 de su palo la reemplaza"
                 card = _card(12, up.suit)
-            rank[card.index] = top + len(_PIEZAS) - place
-            special[card.index] = value
-    elif variant == "venezolano":
-        assert up is not None, "venezolano needs a vira"
-        for r, value, strength in ((11, 30, top + 2), (10, 29, top + 1)):
-            card = _card(r, up.suit)
-            if card == up:
-                card = _card(12, up.suit)
-            rank[card.index] = strength
-            special[card.index] = value
-    return Table(variant, tuple(rank), tuple(special))
+            rank[card.index] = top + len(v.specials) - place
+            special[card.index] = sp.envido
+    return Table(v, tuple(rank), tuple(special))
 
 
 def _pair_points(cards: tuple[Card, ...]) -> tuple[int, tuple[Card, ...]]:
@@ -109,25 +105,26 @@ def envido_points(t: Table, cards: tuple[Card, ...]) -> tuple[int, tuple[Card, .
     if specials:
         top = max(specials, key=lambda c: t.special[c.index])
         others = [c for c in cards if c is not top]
+        if not others:  # a single card (a rules helper's question; hands hold three)
+            return t.special[top.index], (top,)
         other = max(others, key=lambda c: c.number)
         return t.special[top.index] + other.number, (top, other)
     return _pair_points(cards)
 
 
-def flor_kind(t: Table, cards: tuple[Card, ...]) -> str | None:
-    """``"flor"``, ``"reservada"`` (venezolano perico + perica) or None."""
+def flor_kind(t: Table, cards: tuple[Card, ...]) -> FlorKind | None:
+    """A flor: three cards of one suit, or special cards (piezas, perico and
+    perica) with commons of one suit; two specials make what the variant says
+    (``Variant.two_specials``: a flor, or a flor reservada). None otherwise."""
     specials = [c for c in cards if t.special[c.index]]
-    commons = [c for c in cards if not t.special[c.index]]
-    if t.variant == "venezolano" and len(specials) == 2:
-        return "reservada"
+    if len(specials) >= 2:
+        return t.variant.two_specials
     if cards[0].suit is cards[1].suit is cards[2].suit:
-        return "flor"
-    if t.variant == "argentino":
-        return None
-    if len(specials) >= 2:  # uruguayo: two or more piezas
-        return "flor"
-    if len(specials) == 1 and commons[0].suit is commons[1].suit:
-        return "flor"
+        return FlorKind.FLOR
+    if len(specials) == 1:
+        commons = [c for c in cards if not t.special[c.index]]
+        if commons[0].suit is commons[1].suit:
+            return FlorKind.FLOR
     return None
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from .actions import Action, Kind
 from .cards import Card
+from .variants import ContraflorResto, EnvidoMode, EnvidoState
 
 if TYPE_CHECKING:
     from .state import State
@@ -52,25 +53,32 @@ class Observation:
     events: tuple[str, ...]  # the public log of this hand, human-readable
 
 
-def observe(state: "State", seat: int, log: bool = True) -> Observation:
-    """``seat``'s view of ``state``. ``log=False`` leaves ``events`` empty: the
-    text log is the costly part, and searching bots do not read it."""
+def pending_call(state: "State") -> PendingCall | None:
+    """The bet of ``state``'s hand waiting for an answer, if any (public)."""
     h = state.hand
-    pending: PendingCall | None = None
     c = h.contest
     if c is not None:
         stake = c.stake if c.last is not None else 3
         if c.last is Kind.CONTRAFLOR_AL_RESTO:
-            # Uruguayo: the falta; argentino: what the winner needs, so 0 (depends on the comparison).
-            stake = state._falta() if state.options.variant == "uruguayo" else 0
-        pending = PendingCall("flor", tuple(c.calls), c.caller, c.facing(), stake)
-    elif h.env_state == 1:
-        stake = h.env_stake if state.options.variant == "venezolano" else 0
-        pending = PendingCall("envido", tuple(h.env_texts), h.env_caller, h.nxt[h.env_caller], stake)
-    elif h.truco_call is not None:
+            # The falta, or what the winner needs: 0, as it depends on the comparison.
+            falta = state.game.variant.contraflor_resto is ContraflorResto.FALTA
+            stake = state._falta() if falta else 0
+        return PendingCall("flor", tuple(c.calls), c.caller, c.facing(), stake)
+    if h.env_state is EnvidoState.WAITING:
+        stake = h.env_stake if state.game.variant.envido_mode is EnvidoMode.RAISE else 0
+        return PendingCall("envido", tuple(h.env_texts), h.env_caller, h.nxt[h.env_caller], stake)
+    if h.truco_call is not None:
         level, caller, answerer = h.truco_call
         calls = tuple(k.value for k in state.game.truco_calls[:level])
-        pending = PendingCall("truco", calls, caller, answerer, state.game.truco_values[level])
+        return PendingCall("truco", calls, caller, answerer, state.game.truco_values[level])
+    return None
+
+
+def observe(state: "State", seat: int, log: bool = True) -> Observation:
+    """``seat``'s view of ``state``. ``log=False`` leaves ``events`` empty: the
+    text log is the costly part, and searching bots do not read it."""
+    h = state.hand
+    pending = pending_call(state)
     tricks: list[tuple[tuple[int, Card], ...]] = []
     current: list[tuple[int, Card]] = []
     for s, a in h.history:
@@ -89,7 +97,7 @@ def observe(state: "State", seat: int, log: bool = True) -> Observation:
         variant=state.options.variant,
         seats=state.options.seats,
         target=state.options.target,
-        scores=(state.scores[0], state.scores[1]),
+        scores=state.scores,
         hand_number=state.hands_played,
         mano=h.seats[0],
         hand_seats=h.seats,
@@ -107,7 +115,7 @@ def observe(state: "State", seat: int, log: bool = True) -> Observation:
         announced=tuple(h.announced),
         flor_declared=tuple(h.flor_declared),
         to_act=to_act,
-        legal=tuple(state.legal_actions()) if to_act == seat else (),
+        legal=state.legal_actions() if to_act == seat else (),
         events=lines,
     )
 
@@ -115,7 +123,7 @@ def observe(state: "State", seat: int, log: bool = True) -> Observation:
 
 def _log(state: "State", seat: int) -> tuple[str, ...]:
     """This hand's events that ``seat`` may see, as text."""
-    texts, private = state.event_log()
+    texts, private = state._event_lists()
     return tuple([
         texts[i] for i in range(state.hand_events_start(), len(texts))
         if private[i] is None or private[i] == seat

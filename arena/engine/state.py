@@ -1,7 +1,7 @@
 """The referee: ``Game`` holds the settings, ``State`` holds what changes.
 
 Pure rules, no I/O and no global random state. ``legal_actions()`` is the one
-source of legality; ``apply()`` rejects anything else with ``IllegalAction``.
+source of legality; ``apply()`` rejects anything else with ``IllegalActionError``.
 Rule numbers in comments refer to RULES.md.
 """
 
@@ -15,17 +15,16 @@ from . import events as ev
 from .actions import ENVIDO_CALLS, TRUCO_CALLS, Action, Kind, play, raise_by, simple
 from .cards import DECK, Card
 from .hierarchy import Table, envido_points, flor_kind, flor_points, table
-from .observation import Observation, observe
-from .options import Options, make_options
+from .observation import Observation, observe, pending_call
+from .options import Options, make_options, variant_named, with_overrides
 from .outcome import Outcome, Termination
+from .variants import ContraflorResto, EnvidoMode, EnvidoState, FaltaMode, FlorKind, Variant
+from .views import ReadOnlyList
 
 PARDA = -1
-_TRUCO_VALUES = {"venezolano": (1, 3, 6, 9)}
-_DEFAULT_TRUCO_VALUES = (1, 2, 3, 4)
-_ENVIDO_VALUE = {Kind.ENVIDO: 2, Kind.REAL_ENVIDO: 3}
 
 
-class IllegalAction(ValueError):
+class IllegalActionError(ValueError):
     """An action that is not in ``legal_actions()``; ``reason`` says why."""
 
     def __init__(self, seat: int | None, action: Action | str, reason: str) -> None:
@@ -48,15 +47,47 @@ class _GameOver(Exception):
 
 
 class Game:
-    """The settings of a game: variant and options (RULES.md 7)."""
+    """The settings of a game: variant and options (RULES.md 7). Immutable, so
+    every state of the game (and every copy of one) shares it."""
+
+    __slots__ = ("options", "variant", "truco_values", "truco_calls", "needs_up")
+    options: Options
+    variant: Variant
+    truco_values: tuple[int, int, int, int]
+    truco_calls: tuple[Kind, Kind, Kind]
+    needs_up: bool
 
     def __init__(self, options: Options | str = "argentino", **overrides: object) -> None:
+        """``Game("uruguayo", target=15)``: a variant's preset with overrides;
+        ``Game(options, target=15)``: given options with overrides. Either way
+        the overrides are checked like ``make_options`` checks them."""
         if isinstance(options, str):
             options = make_options(options, overrides)
-        self.options = options
-        self.truco_values = _TRUCO_VALUES.get(options.variant, _DEFAULT_TRUCO_VALUES)
-        self.truco_calls = TRUCO_CALLS[:3] if options.variant != "venezolano" else (Kind.TRUCO, Kind.RETRUCO, Kind.VALE_NUEVE)
-        self.needs_up = options.variant in ("uruguayo", "venezolano")
+        elif overrides:
+            options = with_overrides(options, overrides)
+        variant = variant_named(options.variant)
+        init = object.__setattr__
+        init(self, "options", options)
+        init(self, "variant", variant)
+        init(self, "truco_values", variant.truco_values)
+        init(self, "truco_calls", variant.truco_calls)
+        init(self, "needs_up", variant.up_card is not None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Game is immutable: cannot set {name}")
+
+    # Immutable: copies share it, and pickling rebuilds it from its options.
+    def __copy__(self) -> "Game":
+        return self
+
+    def __deepcopy__(self, memo: object) -> "Game":
+        return self
+
+    def __reduce__(self) -> tuple[type["Game"], tuple[Options]]:
+        return (Game, (self.options,))
+
+    def __repr__(self) -> str:
+        return f"Game({self.options!r})"
 
     def new_state(
         self,
@@ -100,7 +131,7 @@ class _Hand:
         self.cards = {s: list(deal.hands[s]) for s in seats}
         self.table = t
         self.env_pts = {s: envido_points(t, deal.hands[s]) for s in seats}
-        self.flor: dict[int, str] = {}
+        self.flor: dict[int, FlorKind] = {}
         if flor_on:
             for s in seats:
                 kind = flor_kind(t, deal.hands[s])
@@ -114,11 +145,11 @@ class _Hand:
         self.truco_level = 0  # accepted level: 0 none, 1 truco, 2 retruco, 3 vale cuatro/nueve
         self.truco_right: int | None = None  # team allowed to raise; None: either
         self.truco_call: tuple[int, int, int] | None = None  # (level, caller, answerer)
-        self.env_state = 0  # 0 not started, 1 chain waiting, 2 settled, 3 cancelled by a flor
+        self.env_state = EnvidoState.NOT_STARTED
         self.env_chain: list[Kind] = []
         self.env_caller = -1
-        self.env_stake = 0  # venezolano stake
-        self.env_prev = 1  # venezolano: the value of a decline
+        self.env_stake = 0  # raise mode: the stake
+        self.env_prev = 1  # raise mode: the value of a decline
         self.flor_declared: list[int] = []
         self.flor_void: set[int] = set()
         self.flor_closed = False
@@ -130,6 +161,31 @@ class _Hand:
         self.announced: list[tuple[str, int, int]] = []
         self.env_texts: list[str] = []  # the envido chain in canonical text
         self.start_scores = (0, 0)
+
+    def copy(self) -> "_Hand":
+        """An independent copy: what never changes after the deal (seat order,
+        dealt cards, points, flor kinds, the card table) is shared; every
+        container that play mutates is copied."""
+        new = _Hand.__new__(_Hand)
+        new.seats, new.nxt, new.order, new.dealt = self.seats, self.nxt, self.order, self.dealt
+        new.table, new.env_pts, new.flor, new.pico = self.table, self.env_pts, self.flor, self.pico
+        new.cards = {s: cards[:] for s, cards in self.cards.items()}
+        new.played = set(self.played)
+        new.trick = self.trick[:]
+        new.trick_no = self.trick_no
+        new.results = self.results[:]
+        new.turn = self.turn
+        new.truco_level, new.truco_right, new.truco_call = self.truco_level, self.truco_right, self.truco_call
+        new.env_state, new.env_chain, new.env_caller = self.env_state, self.env_chain[:], self.env_caller
+        new.env_stake, new.env_prev, new.env_texts = self.env_stake, self.env_prev, self.env_texts[:]
+        new.flor_declared, new.flor_void = self.flor_declared[:], set(self.flor_void)
+        new.flor_closed, new.reservada_paid = self.flor_closed, self.reservada_paid
+        new.contest = None if self.contest is None else self.contest.copy()
+        new.proofs = self.proofs[:]
+        new.history = self.history[:]
+        new.announced = self.announced[:]
+        new.start_scores = self.start_scores
+        return new
 
 
 class _Contest:
@@ -149,6 +205,12 @@ class _Contest:
     def facing(self) -> int:
         return self.answerer if self.caller == self.declarer else self.declarer
 
+    def copy(self) -> "_Contest":
+        new = _Contest.__new__(_Contest)
+        new.declarer, new.answerer, new.last, new.caller = self.declarer, self.answerer, self.last, self.caller
+        new.stake, new.prev, new.calls = self.stake, self.prev, self.calls[:]
+        return new
+
 
 class State:
     """A game in progress. Use ``Game.new_state``."""
@@ -165,27 +227,47 @@ class State:
         self.options = game.options
         self.seed = seed
         self._rng = random.Random(seed) if deals is None else None
+        # Copy on write: after copy() both states hold the same generator, and
+        # each takes a private copy of it before dealing with it.
+        self._rng_shared = False
         self._deals = list(deals) if deals is not None else None
-        self.scores = [scores[0], scores[1]]
+        self._scores = [scores[0], scores[1]]
         self.mano = mano % self.options.seats
         self.hands_played = 0
         self.winner: int | None = None
         self.termination: Termination | None = None
         self.out_of_deals = False
-        self.events: list[ev.Event] = []
+        self._events: list[ev.Event] = []
         self._event_texts: list[str] = []  # str() of events[i], filled lazily by event_log()
         self._event_private: list[int | None] = []  # events[i].private_to, filled alongside
         self._hand_events = 0  # index in events where the current hand's events begin
         self._malas_hands = 0
         self._deal: Deal | None = None
         self._pairs: list[tuple[int, ...]] = []
-        self._legal: list[Action] | None = None
+        self._legal: tuple[Action, ...] | None = None
         self._played: set[Card] = set()  # cards played from the current deal
         self.hand: _Hand = None  # type: ignore[assignment]  # set by _start_hand
-        if max(self.scores) >= self.options.target:
-            self._finish(0 if self.scores[0] >= self.scores[1] else 1)
+        if max(self._scores) >= self.options.target:
+            self._finish(0 if self._scores[0] >= self._scores[1] else 1)
         else:
             self._next_deal()
+
+    def __repr__(self) -> str:
+        """One line for a debugger or a log: variant, hand, scores, who acts
+        and the call waiting for an answer. Shows no card."""
+        o = self.options
+        head = f"State({o.variant}, {o.seats} seats, hand {self.hands_played + 1}, scores {self._scores[0]}-{self._scores[1]}"
+        if self.winner is not None:
+            return f"{head}, over: team {self.winner} won)"
+        if self.out_of_deals:
+            return f"{head}, out of deals)"
+        text = f"{head}, seat {self.current_player()} to act"
+        p = pending_call(self)
+        if p is not None:
+            text += f", pending {p.chain} call {' '.join(p.calls)!r} by seat {p.caller}"
+            if p.stake:
+                text += f" for {p.stake}"
+        return text + ")"
 
     # ------------------------------------------------------------------ queries
 
@@ -201,7 +283,7 @@ class State:
         c = h.contest
         if c is not None:
             return c.facing()
-        if h.env_state == 1:
+        if h.env_state is EnvidoState.WAITING:
             return h.nxt[h.env_caller]
         if h.truco_call is not None:
             return h.truco_call[2]
@@ -216,18 +298,33 @@ class State:
     def outcome(self) -> Outcome | None:
         if self.winner is None or self.termination is None:
             return None
-        return Outcome(self.termination, self.winner, (self.scores[0], self.scores[1]), self.hands_played)
+        return Outcome(self.termination, self.winner, (self._scores[0], self._scores[1]), self.hands_played)
 
     def observation(self, seat: int, log: bool = True) -> "Observation":
         """What ``seat`` may see now (RULES.md 9); the only view bots get.
         ``log=False`` skips the human-readable event log."""
         return observe(self, seat, log)
 
-    def event_log(self) -> tuple[list[str], list[int | None]]:
+    @property
+    def scores(self) -> tuple[int, int]:
+        """The two teams' scores now."""
+        return (self._scores[0], self._scores[1])
+
+    @property
+    def events(self) -> ReadOnlyList[ev.Event]:
+        """Every event so far, in order: a read-only view that grows as the
+        game goes on (a slice of it is a tuple that does not)."""
+        return ReadOnlyList(self._events)
+
+    def event_log(self) -> tuple[ReadOnlyList[str], ReadOnlyList[int | None]]:
         """``str()`` and ``private_to`` of every event so far, index for index
-        with ``events``. Each event is formatted once (events never change);
-        the lists are the state's own: read, do not modify."""
-        texts, private, events = self._event_texts, self._event_private, self.events
+        with ``events``, as read-only views. Each event is formatted once
+        (events never change)."""
+        texts, private = self._event_lists()
+        return ReadOnlyList(texts), ReadOnlyList(private)
+
+    def _event_lists(self) -> tuple[list[str], list[int | None]]:
+        texts, private, events = self._event_texts, self._event_private, self._events
         for i in range(len(texts), len(events)):
             e = events[i]
             texts.append(str(e))
@@ -250,22 +347,25 @@ class State:
 
     # ------------------------------------------------------------ legal actions
 
-    def legal_actions(self) -> list[Action]:
-        """Every action the seat to act may take now (empty when terminal)."""
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Every action the seat to act may take now (empty when terminal).
+
+        The tuple is cached until the next ``apply`` and shared by every
+        caller, which is safe because neither it nor its actions can change."""
         if self._legal is None:
-            self._legal = [] if self.is_terminal() else self._compute_legal()
+            self._legal = () if self.is_terminal() else tuple(self._compute_legal())
         return self._legal
 
     def _compute_legal(self) -> list[Action]:
         h = self.hand
-        var = self.options.variant
+        v = self.game.variant
         c = h.contest
         if c is not None:
             return self._contest_answers(h, c)
-        if h.env_state == 1:
+        if h.env_state is EnvidoState.WAITING:
             seat = h.nxt[h.env_caller]
             acts = [simple(Kind.QUIERO), simple(Kind.NO_QUIERO)]
-            if var == "venezolano":
+            if v.envido_mode is EnvidoMode.RAISE:
                 acts += [raise_by(n) for n in range(1, self._envido_cap() - h.env_stake + 1)]
             else:
                 acts += [simple(k) for k in self._envido_next(h.env_chain)]
@@ -274,7 +374,7 @@ class State:
             return acts
         if h.truco_call is not None:
             level, caller, seat = h.truco_call
-            con_flor = var == "venezolano" and self._can_declare_flor(h, seat)
+            con_flor = v.flor_with_truco and self._can_declare_flor(h, seat)
             acts = [simple(Kind.QUIERO), simple(Kind.NO_QUIERO)]
             if con_flor:
                 acts.append(simple(Kind.QUIERO, True))
@@ -293,7 +393,7 @@ class State:
         if h.truco_level < 3 and (h.truco_right is None or h.truco_right == seat % 2):
             call = self.game.truco_calls[h.truco_level]
             acts.append(simple(call))
-            if var == "venezolano" and self._can_declare_flor(h, seat):
+            if v.flor_with_truco and self._can_declare_flor(h, seat):
                 acts.append(simple(call, True))
         if self._can_start_envido(h, seat):
             acts += self._envido_openers()
@@ -303,48 +403,44 @@ class State:
         return acts
 
     def _contest_answers(self, h: _Hand, c: _Contest) -> list[Action]:
-        var = self.options.variant
+        v = self.game.variant
+        raising = v.envido_mode is EnvidoMode.RAISE  # "flor + N más" bets like the envido
         if c.last is None and c.caller == c.declarer:  # facing the declared flor itself
-            if var == "venezolano":
-                return [simple(Kind.FLOR)] + [raise_by(n) for n in range(1, self._envido_cap() - 3 + 1)]
-            acts = [simple(Kind.FLOR), simple(Kind.CON_FLOR_ENVIDO)]
-            if var == "argentino":
-                acts.append(simple(Kind.CONTRAFLOR))
-            return acts + [simple(Kind.CONTRAFLOR_AL_RESTO), simple(Kind.CON_FLOR_ME_ACHICO)]
+            acts = [simple(k) for k in v.flor_answers]
+            if raising:
+                acts += [raise_by(n) for n in range(1, self._envido_cap() - c.stake + 1)]
+            return acts
         acts = [simple(Kind.QUIERO), simple(Kind.NO_QUIERO)]
-        if var == "venezolano":
+        if raising:
             acts += [raise_by(n) for n in range(1, self._envido_cap() - c.stake + 1)]
-        elif c.last in (Kind.CON_FLOR_ENVIDO, Kind.CONTRAFLOR):
+        elif v.contraflor_resto is not None and c.last in (Kind.CON_FLOR_ENVIDO, Kind.CONTRAFLOR):
             acts.append(simple(Kind.CONTRAFLOR_AL_RESTO))
         return acts
 
-    @staticmethod
-    def _envido_next(chain: list[Kind]) -> list[Kind]:
+    def _envido_next(self, chain: list[Kind]) -> list[Kind]:
         """Calls that may follow ``chain`` (rule 4.2: E, E, R, F in that order)."""
         out = []
         if len(chain) < 2 and all(k is Kind.ENVIDO for k in chain):
             out.append(Kind.ENVIDO)
         if Kind.REAL_ENVIDO not in chain and Kind.FALTA_ENVIDO not in chain:
             out.append(Kind.REAL_ENVIDO)
-        if Kind.FALTA_ENVIDO not in chain:
+        if Kind.FALTA_ENVIDO not in chain and self.game.variant.falta_modes:
             out.append(Kind.FALTA_ENVIDO)
         return out
 
     def _envido_openers(self) -> list[Action]:
-        if self.options.variant == "venezolano":
-            return [simple(Kind.ENVIDO)]
-        return [simple(Kind.ENVIDO), simple(Kind.REAL_ENVIDO), simple(Kind.FALTA_ENVIDO)]
+        return [simple(k) for k in self.game.variant.envido_openers]
 
     def _can_start_envido(self, h: _Hand, seat: int) -> bool:
         # Rule 4.2 window; rule 5.2: a declared flor cancels envido for the hand.
-        return h.env_state == 0 and h.trick_no == 0 and seat not in h.played and h.truco_level == 0
+        return h.env_state is EnvidoState.NOT_STARTED and h.trick_no == 0 and seat not in h.played and h.truco_level == 0
 
     def _can_declare_flor(self, h: _Hand, seat: int) -> bool:
         # Rule 5.2: before the seat's first card, once; a flor reservada needs no
         # declaration. Decision: after a flor contest is settled no new flor is
         # declared in that hand (it only matters in team games).
         return (
-            h.flor.get(seat) == "flor"
+            h.flor.get(seat) is FlorKind.FLOR
             and seat not in h.played
             and seat not in h.flor_void
             and seat not in h.flor_declared
@@ -352,29 +448,29 @@ class State:
         )
 
     def _envido_cap(self) -> int:
-        """Venezolano (4.3 Decision): no stake above what the leader still needs."""
-        return self.options.target - max(self.scores)
+        """Raise mode (4.3 Decision): no stake above what the leader still needs."""
+        return self.options.target - max(self._scores)
 
     def _falta(self) -> int:
         o = self.options
-        leader = max(self.scores)
-        if o.falta_envido == "malas_buenas" and leader < o.half:
+        leader = max(self._scores)
+        if o.falta_envido == FaltaMode.MALAS_BUENAS and leader < o.half:
             return o.half - leader
         return o.target - leader
 
     # -------------------------------------------------------------------- apply
 
     def apply(self, action: Action) -> None:
-        """Apply ``action`` for the seat to act; raise ``IllegalAction`` if it
+        """Apply ``action`` for the seat to act; raise ``IllegalActionError`` if it
         is not one of ``legal_actions()``."""
         if action not in self.legal_actions():
-            raise IllegalAction(self.current_player(), action, self.why_illegal(action))
+            raise IllegalActionError(self.current_player(), action, self.why_illegal(action))
         seat = self.current_player()
         assert seat is not None
         self._legal = None
         h = self.hand
         h.history.append((seat, action))
-        self.events.append(ev.Acted(seat, action))
+        self._events.append(ev.Acted(seat, action))
         try:
             self._dispatch(h, seat, action)
         except _GameOver:
@@ -389,7 +485,7 @@ class State:
             self._contest_action(h, h.contest, seat, a)
         elif k is Kind.FLOR:
             self._declare_flor(h, seat)
-        elif h.env_state == 1 or k in ENVIDO_CALLS or (k is Kind.RAISE):
+        elif h.env_state is EnvidoState.WAITING or k in ENVIDO_CALLS or (k is Kind.RAISE):
             self._envido_action(h, seat, a)
         elif k in TRUCO_CALLS or k in (Kind.QUIERO, Kind.NO_QUIERO):
             self._truco_action(h, seat, a)
@@ -419,7 +515,7 @@ class State:
         else:
             result, leader = top[0] % 2, top[0]
         h.results.append(result)
-        self.events.append(ev.TrickWon(h.trick_no, None if result == PARDA else result, leader))
+        self._events.append(ev.TrickWon(h.trick_no, None if result == PARDA else result, leader))
         h.trick = []
         h.trick_no += 1
         h.turn = leader
@@ -449,10 +545,9 @@ class State:
     # ------------------------------------------------------------------ truco
 
     def _truco_action(self, h: _Hand, seat: int, a: Action) -> None:
-        var = self.options.variant
         k = a.kind
-        if var == "venezolano" and h.flor.get(seat) == "flor" and seat not in h.played:
-            # Rule 5.2 (venezolano): a truco call or quiero must carry the flor.
+        if self.game.variant.flor_with_truco and h.flor.get(seat) is FlorKind.FLOR and seat not in h.played:
+            # Rule 5.2 (venezolano, flor_with_truco): a truco call or quiero must carry the flor.
             if not a.con_flor and k is not Kind.NO_QUIERO:
                 h.flor_void.add(seat)
         if k is Kind.NO_QUIERO:
@@ -481,33 +576,34 @@ class State:
 
     def _envido_action(self, h: _Hand, seat: int, a: Action) -> None:
         k = a.kind
-        if h.flor.get(seat) == "flor" and seat not in h.flor_declared:
+        if h.flor.get(seat) is FlorKind.FLOR and seat not in h.flor_declared:
             h.flor_void.add(seat)  # rule 5.2: taking part in envido voids the flor
-        venezolano = self.options.variant == "venezolano"
+        v = self.game.variant
+        raising = v.envido_mode is EnvidoMode.RAISE
         if k is Kind.QUIERO:
-            h.env_state = 2
-            if venezolano:
+            h.env_state = EnvidoState.SETTLED
+            if raising:
                 value = h.env_stake
             elif h.env_chain[-1] is Kind.FALTA_ENVIDO:
                 value = self._falta()
             else:
-                value = sum(_ENVIDO_VALUE[c] for c in h.env_chain)
+                value = sum(v.envido_value(c) for c in h.env_chain)
             self._settle_envido(h, value)
             return
         if k is Kind.NO_QUIERO:
-            h.env_state = 2
-            if venezolano:
+            h.env_state = EnvidoState.SETTLED
+            if raising:
                 value = h.env_prev
             elif len(h.env_chain) == 1:
                 value = 1
             else:
-                value = sum(_ENVIDO_VALUE.get(c, 0) for c in h.env_chain[:-1])
+                value = sum(v.envido_value(c) for c in h.env_chain[:-1])
             self._score(h.env_caller % 2, value, "envido declined")
             return
         # A call that opens or raises the chain.
-        if h.env_state == 0:
-            h.env_state = 1
-            h.env_stake, h.env_prev = 2, 1
+        if h.env_state is EnvidoState.NOT_STARTED:
+            h.env_state = EnvidoState.WAITING
+            h.env_stake, h.env_prev = 2, 1  # raise mode: "envido" stakes 2, declined it pays 1
         elif k is Kind.RAISE:
             h.env_prev = h.env_stake
             h.env_stake += a.amount
@@ -521,7 +617,7 @@ class State:
         for team in (h.seats[0] % 2, 1 - h.seats[0] % 2):
             seat = self._best_seat(h, [s for s in h.seats if s % 2 == team], pts)
             h.announced.append(("envido", seat, pts[seat]))
-            self.events.append(ev.PointsAnnounced("envido", seat, pts[seat]))
+            self._events.append(ev.PointsAnnounced("envido", seat, pts[seat]))
         winner = self._best_seat(h, list(h.seats), pts)
         h.proofs.append((winner, h.env_pts[winner][1]))
         self._score(winner % 2, value, "envido")
@@ -535,14 +631,15 @@ class State:
 
     def _declare_flor(self, h: _Hand, seat: int) -> None:
         h.flor_declared.append(seat)
-        if h.env_state in (0, 1):
-            h.env_state = 3  # rule 5.2: la flor anula el envido (a waiting chain is unpaid)
+        if h.env_state in (EnvidoState.NOT_STARTED, EnvidoState.WAITING):
+            # Rule 5.2: la flor anula el envido (a waiting chain is unpaid).
+            h.env_state = EnvidoState.CANCELLED
         team = seat % 2
         # The first opposing seat after the declarer that can still show a flor.
         s = h.nxt[seat]
         while s != seat:
             if s % 2 != team and (
-                h.flor.get(s) == "reservada" and not h.reservada_paid or self._can_declare_flor(h, s)
+                h.flor.get(s) is FlorKind.RESERVADA and not h.reservada_paid or self._can_declare_flor(h, s)
             ):
                 h.contest = _Contest(seat, s)
                 return
@@ -552,7 +649,7 @@ class State:
 
     def _contest_action(self, h: _Hand, c: _Contest, seat: int, a: Action) -> None:
         k = a.kind
-        var = self.options.variant
+        v = self.game.variant
         if c.last is None and c.caller == c.declarer and k is not Kind.RAISE:
             # The answer to the declared flor itself.
             if k is Kind.CON_FLOR_ME_ACHICO:
@@ -561,14 +658,14 @@ class State:
                 return
             self._mark_declared(h, seat)
             if k is Kind.FLOR:
-                per = 3 * (2 if var == "argentino" else 1)  # argentino pays every declared flor
+                per = 3 * (2 if v.flor_pays_every_declared else 1)
                 self._close_contest(h, c, self._flor_winner(h, c), per, "flor")
                 return
             c.last, c.caller = k, seat
             c.calls.append(str(a))
-            c.stake = 5 if k is Kind.CON_FLOR_ENVIDO else 6
+            c.stake = v.flor_stake(k)
             return
-        if k is Kind.RAISE:  # venezolano "flor + N más"
+        if k is Kind.RAISE:  # raise mode: "flor + N más"
             if c.last is None:
                 self._mark_declared(h, seat)
             c.last, c.caller = k, seat
@@ -580,32 +677,35 @@ class State:
             c.calls.append(str(a))
             return
         if k is Kind.NO_QUIERO:
-            value = c.prev if var == "venezolano" else 3
+            value = c.prev  # 3, unless a "raise N" raised the stake since
             h.proofs.append((c.caller, h.dealt[c.caller]))
             self._close_contest(h, c, c.caller % 2, value, "flor declined")
             return
         assert k is Kind.QUIERO
         winner = self._flor_winner(h, c)
         if c.last is Kind.CONTRAFLOR_AL_RESTO:
-            stake = self.options.target - self.scores[winner] if var == "argentino" else self._falta()
+            if v.contraflor_resto is ContraflorResto.WINNER_NEEDS:
+                stake = self.options.target - self._scores[winner]
+            else:
+                stake = self._falta()
         else:
             stake = c.stake
         self._close_contest(h, c, winner, stake, "flor")
 
     def _mark_declared(self, h: _Hand, seat: int) -> None:
-        if h.flor.get(seat) == "flor" and seat not in h.flor_declared:
+        if h.flor.get(seat) is FlorKind.FLOR and seat not in h.flor_declared:
             h.flor_declared.append(seat)
 
     def _flor_winner(self, h: _Hand, c: _Contest) -> int:
         cards = h.dealt
         pts = {s: flor_points(h.table, cards[s]) for s in (c.declarer, c.answerer)}
         for s in (c.declarer, c.answerer):
-            if h.flor.get(s) == "reservada":
+            if h.flor.get(s) is FlorKind.RESERVADA:
                 pts[s] = 1000  # rule 5.4: a flor reservada always wins the comparison
         for s in sorted(pts, key=h.order.__getitem__):
             shown = flor_points(h.table, cards[s])
             h.announced.append(("flor", s, shown))
-            self.events.append(ev.PointsAnnounced("flor", s, shown))
+            self._events.append(ev.PointsAnnounced("flor", s, shown))
         winner = self._best_seat(h, [c.declarer, c.answerer], pts)
         h.proofs.append((winner, cards[winner]))
         return winner % 2
@@ -613,12 +713,12 @@ class State:
     def _close_contest(self, h: _Hand, c: _Contest, team: int, points: int, reason: str) -> None:
         h.contest = None
         h.flor_closed = True
-        reserved = next((s for s in (c.declarer, c.answerer) if h.flor.get(s) == "reservada"), None)
+        reserved = next((s for s in (c.declarer, c.answerer) if h.flor.get(s) is FlorKind.RESERVADA), None)
         self._score(team, points, reason)
         if reserved is not None and not h.reservada_paid:
             # Rule 5.4: answering a flor, the reservada collects the envido of 2 too.
             h.reservada_paid = True
-            if h.env_state != 2:
+            if h.env_state is not EnvidoState.SETTLED:
                 self._score(reserved % 2, 2, "envido (flor reservada)")
 
     # ------------------------------------------------------- scoring and hands
@@ -626,9 +726,9 @@ class State:
     def _score(self, team: int, points: int, reason: str) -> None:
         if points <= 0:
             return
-        self.scores[team] += points
-        self.events.append(ev.Scored(team, points, reason))
-        if self.scores[team] >= self.options.target:
+        self._scores[team] += points
+        self._events.append(ev.Scored(team, points, reason))
+        if self._scores[team] >= self.options.target:
             self._show_proofs(self.hand)
             self._finish(team)
             raise _GameOver
@@ -637,7 +737,7 @@ class State:
         self.winner = team
         self.termination = Termination.TARGET_REACHED
         self._legal = None
-        self.events.append(ev.GameEnded(team, (self.scores[0], self.scores[1])))
+        self._events.append(ev.GameEnded(team, (self._scores[0], self._scores[1])))
 
     def _show_proofs(self, h: _Hand | None) -> None:
         """Show every seat's proving cards once, as dealt (rule 9)."""
@@ -647,7 +747,7 @@ class State:
         for seat, proof in h.proofs:
             cards.setdefault(seat, set()).update(proof)
         for seat, shown in cards.items():
-            self.events.append(ev.Shown(seat, tuple(c for c in h.dealt[seat] if c in shown)))
+            self._events.append(ev.Shown(seat, tuple(c for c in h.dealt[seat] if c in shown)))
         h.proofs = []
 
     def _end_hand(self, truco_team: int, points: int, reason: str) -> None:
@@ -655,12 +755,12 @@ class State:
         h = self.hand
         h.truco_call = None
         for seat in h.seats:
-            if h.flor.get(seat) == "reservada" and not h.reservada_paid:
+            if h.flor.get(seat) is FlorKind.RESERVADA and not h.reservada_paid:
                 # Rule 5.4: 3 for the flor + 1 "envite asegurado" unless an envido was played.
                 h.reservada_paid = True
                 h.proofs.append((seat, h.dealt[seat]))
                 self._score(seat % 2, 3, "flor reservada")
-                if h.env_state != 2:
+                if h.env_state is not EnvidoState.SETTLED:
                     self._score(seat % 2, 1, "envido (flor reservada)")
         self._score(truco_team, points, reason)
         self._show_proofs(h)
@@ -670,7 +770,7 @@ class State:
         if self._pairs:
             self._start_hand(self._pairs.pop(0), pico=True)
             return
-        self.events.append(ev.HandEnded(self.hands_played, (self.scores[0], self.scores[1])))
+        self._events.append(ev.HandEnded(self.hands_played, (self._scores[0], self._scores[1])))
         self.hands_played += 1
         self.mano = (self.mano + 1) % self.options.seats
         self._next_deal()
@@ -683,6 +783,10 @@ class State:
             self._deal = self._deals[self.hands_played]
         else:
             assert self._rng is not None
+            if self._rng_shared:
+                own = random.Random.__new__(random.Random)
+                own.setstate(self._rng.getstate())
+                self._rng, self._rng_shared = own, False
             self._deal = self.game.deal(self._rng)
         self._played = set()
         n, mano = self.options.seats, self.mano
@@ -700,7 +804,7 @@ class State:
 
     def _is_pico_hand(self) -> bool:
         o = self.options
-        if not o.pico_a_pico or o.seats != 6 or max(self.scores) >= o.half:
+        if not o.pico_a_pico or o.seats != 6 or max(self._scores) >= o.half:
             return False
         self._malas_hands += 1
         return self._malas_hands % 2 == 0  # rule 8: normal hand first, then alternate
@@ -708,14 +812,14 @@ class State:
     def _start_hand(self, seats: tuple[int, ...], pico: bool) -> None:
         deal = self._deal
         assert deal is not None
-        t = table(self.options.variant, deal.up)
+        t = table(self.game.variant, deal.up)
         self.hand = _Hand(seats, deal, t, self.options.flor, pico)
-        self.hand.start_scores = (self.scores[0], self.scores[1])
+        self.hand.start_scores = (self._scores[0], self._scores[1])
         self._legal = None
-        self._hand_events = len(self.events)
-        self.events.append(ev.HandStarted(self.hands_played, seats[0], seats, deal.up, pico))
+        self._hand_events = len(self._events)
+        self._events.append(ev.HandStarted(self.hands_played, seats[0], seats, deal.up, pico))
         for s in seats:
-            self.events.append(ev.Dealt(s, deal.hands[s]))
+            self._events.append(ev.Dealt(s, deal.hands[s]))
 
     # ------------------------------------------------------------- explaining
 
@@ -726,7 +830,7 @@ class State:
             return "the game is over" if self.winner is not None else "no deals left"
         h = self.hand
         k = action.kind
-        pending = h.contest is not None or h.env_state == 1 or h.truco_call is not None
+        pending = h.contest is not None or h.env_state is EnvidoState.WAITING or h.truco_call is not None
         if seat is not None and seat != to_act:
             return self._why_not_your_turn(h, seat, to_act, action, pending)
         seat = to_act
@@ -756,11 +860,11 @@ class State:
             if pending:
                 return f"seat {seat} must answer the pending call first"
         if k in ENVIDO_CALLS or k is Kind.RAISE:
-            if h.env_state == 3 or h.flor_declared:
+            if h.env_state is EnvidoState.CANCELLED or h.flor_declared:
                 return "a declared flor cancels the envido for this hand"
-            if h.env_state == 2:
+            if h.env_state is EnvidoState.SETTLED:
                 return "only one envido chain per hand"
-            if h.env_state == 1:
+            if h.env_state is EnvidoState.WAITING:
                 return f"{action} cannot follow {'-'.join(c.value for c in h.env_chain)} here"
             if h.trick_no > 0:
                 return "envido is only possible in the first trick"
@@ -781,7 +885,7 @@ class State:
         if seat not in h.order:
             return f"seat {seat} does not take part in this pico-a-pico mini hand"
         if pending:
-            callers = [h.truco_call[1] if h.truco_call else None, h.env_caller if h.env_state == 1 else None,
+            callers = [h.truco_call[1] if h.truco_call else None, h.env_caller if h.env_state is EnvidoState.WAITING else None,
                        h.contest.caller if h.contest else None]
             if seat in callers or any(c is not None and c % 2 == seat % 2 for c in callers):
                 if action.kind in TRUCO_CALLS or action.kind in ENVIDO_CALLS or action.kind is Kind.RAISE:
@@ -795,8 +899,22 @@ class State:
 
     # ---------------------------------------------------------------- copying
 
-    def clone(self) -> "State":
-        """An independent copy (for search); the random generator is copied too."""
-        import copy
+    def copy(self) -> "State":
+        """An independent copy for search, in microseconds: the ``Game``, the
+        options, the deals and the (immutable) events are shared, and only what
+        play mutates is copied. The deal's random generator is copied when one
+        of the two next deals, so both deal the same cards from here on."""
+        new = State.__new__(State)
+        new.__dict__.update(self.__dict__)  # scalars and immutable values
+        new._scores = self._scores[:]
+        new._events = self._events[:]
+        new._event_texts = self._event_texts[:]
+        new._event_private = self._event_private[:]
+        new._pairs = self._pairs[:]
+        new._played = set(self._played)
+        self._rng_shared = new._rng_shared = self._rng is not None
+        if self.hand is not None:
+            new.hand = self.hand.copy()
+        return new
 
-        return copy.deepcopy(self)
+    clone = copy  # the name search code used before copy() existed

@@ -18,6 +18,10 @@ from .los import likelihood_of_superiority, los_from_difference
 from .pairs import PairStats, pair_stats
 from .rating_fit import DEFAULT_BASE, ELO_PER_NAT, Z95, RatingFit, fit_ratings
 from .records import FAULT_TERMINATIONS, TERMINATIONS, GameRecord
+from .sprt import SprtBounds, SprtState, SprtVerdict, sprt_status
+from .sprt_counts import EloEstimate, PairCounts, elo_from_score, score_from_elo
+from .sprt_format import format_sprt_header, format_sprt_line
+from .sprt_llr import SprtModel, llr
 from .standings import StandingsRow, standings
 from .tally import WinLoss, win_loss
 
@@ -55,4 +59,16 @@ __all__ = [
     "spearman",
     "standings",
     "win_loss",
+    "EloEstimate",
+    "PairCounts",
+    "SprtBounds",
+    "SprtModel",
+    "SprtState",
+    "SprtVerdict",
+    "elo_from_score",
+    "format_sprt_header",
+    "format_sprt_line",
+    "llr",
+    "score_from_elo",
+    "sprt_status",
 ]

@@ -14,18 +14,38 @@ import grpc
 
 from arena.engine.options import Options
 from sdk.pb import arena_pb2 as pb
-from sdk.pb import arena_pb2_grpc as pb_grpc
 
 from .connection import Connection
 from .convert import status_pb
 from .game import GameRun, new_game_id
-from .grpc_options import MAX_RECEIVE_BYTES, server_options
+from . import wire
+from .grpc_options import HARD_RECEIVE_BYTES, MAX_RECEIVE_BYTES, MAX_STREAMS_PER_CONNECTION, server_options
 from .pool import ArenaClosed, BotStatus, BotUnavailableError, Pool
 from .record import GameRecord, TimeControl
 from .servicer import ArenaServicer
+from .throttle import HelloThrottle, ThrottlePolicy
 from .tokens import TokenStore
 
+# Streams that have not said Hello yet, arena-wide. Each costs a few KiB here
+# and in gRPC; a bot needs one per game it plays at once, so a few hundred
+# bots reconnecting together stay well below it.
+MAX_WAITING_HELLOS = 1000
+HARD_RECEIVE_FACTOR = HARD_RECEIVE_BYTES // MAX_RECEIVE_BYTES  # gRPC's limit over the arena's (wire.py)
+
 log = logging.getLogger("arena.server")
+
+
+def server_credentials(cert: str | Path | None, key: str | Path | None) -> grpc.ServerCredentials | None:
+    """TLS credentials from PEM files, or None for plaintext."""
+    if cert is None and key is None:
+        return None
+    if cert is None or key is None:
+        raise ValueError("TLS needs both a certificate and its key (--tls-cert and --tls-key)")
+    try:
+        chain, private = Path(cert).read_bytes(), Path(key).read_bytes()
+    except OSError as exc:
+        raise OSError(f"cannot read TLS file {exc.filename}: {exc.strerror}") from None
+    return grpc.ssl_server_credentials([(private, chain)])
 
 
 class Arena:
@@ -49,12 +69,22 @@ class Arena:
         keepalive_timeout: float = 5.0,
         max_receive_bytes: int = MAX_RECEIVE_BYTES,
         close_grace: float = 3.0,
+        max_waiting_hellos: int = MAX_WAITING_HELLOS,
+        max_streams_per_connection: int = MAX_STREAMS_PER_CONNECTION,
+        throttle_policy: ThrottlePolicy = ThrottlePolicy(),
     ) -> None:
         self.tokens = tokens if isinstance(tokens, TokenStore) else TokenStore(tokens)
         self.hello_timeout = hello_timeout
         self.write_timeout = write_timeout  # a bot that stops reading is dropped after this
         self.close_grace = close_grace  # at shutdown, how long a stream may take to half-close
-        self._grpc_options = server_options(keepalive_time, keepalive_timeout, max_receive_bytes)
+        self.max_waiting_hellos = max_waiting_hellos  # beyond it new streams end at once (UNAVAILABLE)
+        self.throttle_policy = throttle_policy  # how repeated failed Hellos from one host are slowed
+        self.max_receive_bytes = max_receive_bytes  # a bigger message from a bot closes its stream
+        self.hard_receive_bytes = HARD_RECEIVE_FACTOR * max_receive_bytes  # gRPC's own limit (wire.py)
+        self._grpc_options = server_options(
+            keepalive_time, keepalive_timeout, self.hard_receive_bytes, max_streams_per_connection
+        )
+        self._servicer: ArenaServicer | None = None
         self._pool: Pool | None = None
         self._server: grpc.aio.Server | None = None
         self._games: set[GameRun] = set()
@@ -71,17 +101,34 @@ class Arena:
 
     # ------------------------------------------------------------- lifecycle
 
-    async def start(self, address: str = "127.0.0.1:0") -> int:
-        """Listen on ``address`` ("HOST:PORT"; port 0 picks a free one); return the port."""
+    async def start(
+        self,
+        address: str = "127.0.0.1:0",
+        *,
+        tls_cert: str | Path | None = None,
+        tls_key: str | Path | None = None,
+    ) -> int:
+        """Listen on ``address`` ("HOST:PORT"; port 0 picks a free one); return the port.
+
+        With ``tls_cert`` and ``tls_key`` (PEM files: the certificate chain and
+        its private key) the arena speaks TLS only; a plaintext client cannot
+        connect. Both or neither. OSError if a file cannot be read or the
+        address cannot be bound; ValueError if only one file is given.
+        """
         if self._server is not None:
             raise RuntimeError("the arena is already started")
+        credentials = server_credentials(tls_cert, tls_key)
         self._pool = Pool()
         self._no_games = asyncio.Event()
         self._no_games.set()
         server = grpc.aio.server(options=self._grpc_options)
-        pb_grpc.add_ArenaServiceServicer_to_server(ArenaServicer(self), server)  # type: ignore[no-untyped-call]
+        self._servicer = ArenaServicer(self)
+        wire.register(server, self._servicer.Play, self.max_receive_bytes)
         try:
-            port: int = server.add_insecure_port(address)
+            if credentials is None:
+                port: int = server.add_insecure_port(address)
+            else:
+                port = server.add_secure_port(address, credentials)
         except RuntimeError as exc:  # grpc raises RuntimeError when it cannot bind
             raise OSError(f"cannot listen on {address}: {exc}") from None
         if port == 0:
@@ -89,8 +136,25 @@ class Arena:
         await server.start()
         self._server, self.port = server, port
         self._watchdog = asyncio.get_running_loop().create_task(self._watch_writes(), name="write-watchdog")
-        log.info("arena listening on port %d", port)
+        log.info("arena listening on port %d%s", port, " (TLS)" if credentials is not None else "")
         return port
+
+    @property
+    def hello_throttle(self) -> HelloThrottle:
+        """The failed-Hello counts per peer host."""
+        if self._servicer is None:
+            raise RuntimeError("the arena is not started: call `await arena.start(address)` first")
+        return self._servicer.throttle
+
+    @property
+    def streams_waiting_for_hello(self) -> int:
+        """Streams open now that have not been admitted or refused yet."""
+        return 0 if self._servicer is None else self._servicer.waiting
+
+    @property
+    def busy_refusals(self) -> int:
+        """Streams ended at once because ``max_waiting_hellos`` were waiting."""
+        return 0 if self._servicer is None else self._servicer.busy_refusals
 
     async def stop(self, grace: float = 2.0) -> None:
         """Shut down: no new games; running games get ``grace`` seconds to end,

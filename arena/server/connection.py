@@ -14,7 +14,9 @@ write put a cross-thread completion wake-up on the game's critical path once
 per message.) A write that stays blocked, because the bot stopped reading and
 HTTP/2 flow control ran out, is found by ``write_blocked_for`` and the arena's
 watchdog drops the stream; ``send`` posts and waits, under ``write_timeout``,
-for callers that need the message out before they go on.
+for callers that need the message out before they go on. A poster may also
+ask to be told the loop time at which its message was written (``post``'s
+``written``): a move's clock starts then, not when the Decision was queued.
 """
 
 from __future__ import annotations
@@ -22,12 +24,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict, deque
+from collections.abc import Callable
 
 import grpc
 
 from sdk.pb import arena_pb2 as pb
 
-from .convert import status_pb
+from .convert import clip, status_pb
+from .wire import WireFault
 
 log = logging.getLogger("arena.server")
 
@@ -35,6 +39,10 @@ _GAMES_REMEMBERED = 64  # past games whose late Moves are still recognised as la
 # A game posts a handful of messages per Move it waits for, so a long queue
 # means a bot that sends (e.g. junk between games) without reading.
 _OUTBOX_MAX = 1024
+HALF_CLOSED = "the bot closed its side of the stream"
+# gRPC cancels the servicer well under a millisecond after the EOF of a call
+# it ended; a half-close is told apart by no cancel coming within this.
+_EOF_SETTLE = 0.05
 
 
 class ConnectionLost(Exception):
@@ -84,6 +92,8 @@ class Deadline:
 
 
 InboxItem = Reply | Bad | Gone | Interrupt | Deadline
+# Called by the writer with the loop time at which a message's write completed.
+Written = Callable[[float], None]
 
 
 class Connection:
@@ -100,14 +110,14 @@ class Connection:
         self.peer = context.peer()
         self.alive = True
         self.close_reason = ""
-        self.graceful = False  # closed by the arena with a closing Status
+        self.graceful = False  # closed (or being closed) by the arena with a closing Status
         self.closed = asyncio.Event()
         self.hello: asyncio.Future[pb.Hello | None] = asyncio.get_running_loop().create_future()
         self.inbox: asyncio.Queue[InboxItem] | None = None  # the game's, while in one
         self.outstanding: tuple[str, int] | None = None  # the Decision awaiting a Move
         self._seq = 0
         self._games: OrderedDict[str, list[int]] = OrderedDict()  # game id -> [first seq, last seq]
-        self._outbox: deque[tuple[pb.PlayResponse, asyncio.Future[None] | None]] = deque()
+        self._outbox: deque[tuple[pb.PlayResponse, asyncio.Future[None] | None, Written | None]] = deque()
         self._wakeup: asyncio.Future[None] | None = None  # the idle writer waits on it
         self._writer_done = False
         self._write_started: float | None = None  # loop time the write in progress began
@@ -136,15 +146,19 @@ class Connection:
 
     # ------------------------------------------------------------------ writes
 
-    def post(self, msg: pb.PlayResponse, done: asyncio.Future[None] | None = None) -> None:
+    def post(
+        self, msg: pb.PlayResponse, done: asyncio.Future[None] | None = None, written: Written | None = None
+    ) -> None:
         """Queue ``msg`` for the writer and return at once; ``done`` (if given)
-        gets the result of its write. ConnectionLost if the stream is gone."""
+        gets the result of its write, ``written`` (if given) is called with
+        the loop time its write completed (never if it fails). ConnectionLost
+        if the stream is gone."""
         if not self.alive or self._writer_done:
             raise ConnectionLost(self.close_reason or "stream closed")
         if len(self._outbox) >= _OUTBOX_MAX:
             self.drop(f"{_OUTBOX_MAX} messages waiting to be written: the bot is not reading")
             raise ConnectionLost(self.close_reason)
-        self._outbox.append((msg, done))
+        self._outbox.append((msg, done, written))
         wakeup = self._wakeup
         if wakeup is not None and not wakeup.done():
             wakeup.set_result(None)
@@ -194,10 +208,12 @@ class Connection:
                     await self._wakeup
                     self._wakeup = None
                     continue
-                msg, done = outbox.popleft()
+                msg, done, written = outbox.popleft()
                 self._write_started = loop.time()
                 await self.context.write(msg)
                 self._write_started = None
+                if written is not None:
+                    written(loop.time())
                 if done is not None and not done.done():
                     done.set_result(None)
         except asyncio.CancelledError:
@@ -207,7 +223,7 @@ class Connection:
         finally:
             self._writer_done = True
             lost = ConnectionLost(self.close_reason or "stream closed")
-            for _, done in outbox:
+            for _, done, _ in outbox:
                 if done is not None and not done.done():
                     done.set_exception(lost)
             outbox.clear()
@@ -216,11 +232,19 @@ class Connection:
 
     async def read_loop(self) -> None:
         """The stream's only reader; runs until the stream ends."""
-        reason = "the bot closed the stream"
+        reason = HALF_CLOSED
         try:
             while True:
                 req = await self.context.read()
                 if req is grpc.aio.EOF:
+                    # A half-close and a call that gRPC ended (cancel, lost
+                    # connection, oversized message) both read as EOF; in the
+                    # second case gRPC cancels the servicer right after, which
+                    # then names the reason (servicer.ArenaServicer.Play).
+                    await asyncio.sleep(_EOF_SETTLE)
+                    break
+                if isinstance(req, WireFault):
+                    reason = req.reason
                     break
                 assert isinstance(req, pb.PlayRequest)
                 self._on_request(req)
@@ -228,13 +252,13 @@ class Connection:
             reason = self.close_reason or "stream closed by the arena"
             raise
         except Exception as exc:  # a reset or cancelled RPC surfaces here
-            reason = f"stream broken: {type(exc).__name__}"
+            reason = clip(f"stream broken: {type(exc).__name__}: {exc}", 120)
         finally:
             self.drop(reason)
 
     def _on_request(self, req: pb.PlayRequest) -> None:
-        if not self.alive:
-            return  # closing: whatever the bot still says is moot
+        if not self.alive or self.graceful:
+            return  # closing (a closing Status is on its way): whatever the bot still says is moot
         if not self.hello.done():
             self.hello.set_result(req.hello if req.WhichOneof("kind") == "hello" else None)
             return

@@ -1,15 +1,16 @@
-"""Engine values -> protocol messages. Only what ``State.observation(seat)``
-and the public event log show goes out; the ``State`` itself never does."""
+"""Referee and engine values -> protocol messages. Only what the referee
+addresses to a seat (``State.observation(seat)``, its hand summaries) goes
+out; the ``State`` itself never does."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Protocol
 
-from arena.engine import events as ev
 from arena.engine.observation import Observation
 from arena.engine.options import Options
-from arena.engine.outcome import Outcome, Termination
+from arena.engine.outcome import Termination
+from arena.referee import GameEnd, HandSummary
 from sdk.pb import arena_pb2 as pb
 
 from .record import TimeControl
@@ -29,6 +30,15 @@ FAULT_STATUS: dict[Termination, pb.StatusCode] = {
     Termination.ILLEGAL_ACTION: pb.STATUS_CODE_ILLEGAL_ACTION,
     Termination.PROTOCOL_ERROR: pb.STATUS_CODE_PROTOCOL_ERROR,
 }
+
+
+REASON_MAX_CHARS = 200  # a reason or Status message echoed to a seat is cut to this
+
+
+def clip(text: str, limit: int = REASON_MAX_CHARS) -> str:
+    """``text`` cut to at most ``limit`` characters ("..." marks a cut). Reasons
+    quote what bots sent (an action, a name), so they are as long as a bot likes."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def ms(seconds: float) -> int:
@@ -133,52 +143,37 @@ def decision_pb(
     return msg
 
 
-def hand_end_pb(
-    game_id: str,
-    seat: int,
-    hand_number: int,
-    scores: Sequence[int],
-    events: Sequence[ev.Event],
-    texts: Sequence[str],
-) -> pb.PlayResponse:
-    """The summary of one hand for ``seat``, from that hand's slice of the event
-    log: public events plus the seat's own private ones (RULES.md 9).
-    ``texts[i]`` is ``str(events[i])``, formatted once by ``State.event_log``."""
+def hand_end_pb(game_id: str, h: HandSummary) -> pb.PlayResponse:
+    """The referee's summary of a hand for one seat; the referee already left
+    out everything that seat may not see."""
     msg = pb.PlayResponse()
-    h = msg.hand_end
-    h.game_id = game_id
-    h.hand_number = hand_number
-    h.scores.extend(scores)
-    lines: list[str] = []
-    winners: list[int | None] = []
-    for i, e in enumerate(events):
-        private = e.private_to
-        if private is not None and private != seat:
-            continue
-        lines.append(texts[i])
-        if isinstance(e, ev.Acted):
-            h.history.add(seat=e.seat, action=e.action.text)
-        elif isinstance(e, ev.TrickWon):
-            winners.append(e.team)
-        elif isinstance(e, ev.Shown):
-            h.shown.add(seat=e.seat, cards=[c.text for c in e.cards])
-    _fill_winners(h.trick_winners, winners)
-    h.events.extend(lines)
+    x = msg.hand_end
+    x.game_id = game_id
+    x.hand_number = h.hand_number
+    x.scores.extend(h.scores)
+    history = x.history
+    for s, a in h.history:
+        history.add(seat=s, action=a.text)
+    shown = x.shown
+    for s, cards in h.shown:
+        shown.add(seat=s, cards=[c.text for c in cards])
+    _fill_winners(x.trick_winners, h.trick_winners)
+    x.events.extend(h.events)
     return msg
 
 
-def game_end_pb(game_id: str, seat: int, outcome: Outcome, reason: str) -> pb.PlayResponse:
-    w = outcome.winner
+def game_end_pb(game_id: str, end: GameEnd, reason: str) -> pb.PlayResponse:
+    outcome = end.outcome
     return pb.PlayResponse(
         game_end=pb.GameEnd(
             game_id=game_id,
             scores=outcome.scores,
-            winner_team=w,
-            won=None if w is None else w == seat % 2,
+            winner_team=outcome.winner,
+            won=end.won,
             termination=TERMINATION_PB[outcome.termination],
             faulty_seat=outcome.faulty_seat,
             hands_played=outcome.hands_played,
-            reason=reason,
+            reason=clip(reason),
         )
     )
 
@@ -186,4 +181,4 @@ def game_end_pb(game_id: str, seat: int, outcome: Outcome, reason: str) -> pb.Pl
 def status_pb(
     code: pb.StatusCode, message: str, *, game_id: str = "", seq: int = 0, closing: bool = False
 ) -> pb.PlayResponse:
-    return pb.PlayResponse(status=pb.Status(code=code, message=message, game_id=game_id, seq=seq, closing=closing))
+    return pb.PlayResponse(status=pb.Status(code=code, message=clip(message), game_id=game_id, seq=seq, closing=closing))

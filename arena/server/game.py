@@ -1,6 +1,7 @@
-"""The referee loop of one game over the network: ask the seat to act, check
-the answer and the clock, apply it to the engine, tell everybody what they
-may see. A seat that fails ends the game and its side loses."""
+"""One game over the network. The referee (``arena.referee``) decides what
+each seat is told; this module delivers it as protocol messages, runs the
+clocks and turns a seat's failure (timeout, disconnect, bad message) into
+the end of the game, which its side loses."""
 
 from __future__ import annotations
 
@@ -9,16 +10,29 @@ import logging
 import time
 from collections.abc import Sequence
 
-from arena.engine import events as ev
-from arena.engine.actions import Action
-from arena.engine.observation import Observation
 from arena.engine.options import Options
 from arena.engine.outcome import Outcome, Termination
-from arena.engine.state import Game, State
+from arena.referee import BadMove, Decision, HandSummary, Referee
 from sdk.pb import arena_pb2 as pb
 
-from .connection import Bad, Connection, ConnectionLost, Deadline, Gone, InboxItem, Interrupt, Reply
-from .convert import FAULT_STATUS, decision_pb, game_end_pb, game_start_pb, hand_end_pb, status_pb
+from .connection import (
+    Bad,
+    Connection,
+    ConnectionLost,
+    Deadline,
+    Gone,
+    InboxItem,
+    Interrupt,
+    Reply,
+)
+from .convert import (
+    FAULT_STATUS,
+    decision_pb,
+    game_end_pb,
+    game_start_pb,
+    hand_end_pb,
+    status_pb,
+)
 from .record import GameRecord, TimeControl
 
 log = logging.getLogger("arena.server")
@@ -63,9 +77,7 @@ class GameRun:
         self._seat_of = {c: s for s, c in enumerate(self.conns)}
         self._bank = [time_control.bank] * len(self.conns)
         self._interrupted = False
-        self._hand_begin = 0  # index in state.events where the open hand's events begin
-        self._scanned = 0  # events already scanned for HandEnded
-        self.move_times: list[float] = []  # per answered Decision: seconds from send to Move
+        self.move_times: list[float] = []  # per answered Decision: seconds on its clock (written to Move read)
 
     def interrupt(self) -> None:
         """End the game as INTERRUPTED at the next opportunity (arena shutdown)."""
@@ -75,43 +87,42 @@ class GameRun:
     async def run(self) -> GameRecord:
         loop = asyncio.get_running_loop()
         started = loop.time()
-        state = Game(self.options).new_state(seed=self.seed)
-        actions: list[str] = []
+        referee = Referee(self.options, self.seed)
         for conn in self.conns:
             conn.begin_game(self.game_id, self.inbox)
         try:
             try:
                 rng = self.rng_seeds or (None,) * len(self.conns)
-                self._broadcast(
-                    [game_start_pb(self.game_id, s, self.bots, self.options, self.tc, rng[s]) for s in range(len(rng))]
-                )
-                while not state.is_terminal():
+                self._broadcast([
+                    game_start_pb(self.game_id, g.seat, self.bots, g.options, self.tc, rng[g.seat])
+                    for g in referee.start()
+                ])
+                while (decision := referee.decision()) is not None:
                     if self._interrupted:
                         raise _Interrupted
-                    to_act = state.current_player()
-                    assert to_act is not None
-                    action = await self._ask(state, to_act, state.observation(to_act))
-                    state.apply(action)
-                    actions.append(f"{to_act} {action.text}")
-                    self._announce_hand_ends(state)
-                final = state.outcome()
-                assert final is not None
-                outcome = final
+                    said = await self._ask(decision)
+                    try:
+                        summaries = referee.play(referee.resolve(said))
+                    except BadMove as bad:
+                        raise SeatFault(bad.seat, bad.termination, bad.detail) from None
+                    if summaries:
+                        self._tell_hand_ends(summaries, referee.state.current_player())
+                outcome = referee.outcome()
                 reason = f"team {outcome.winner} reached {self.options.target}"
             except SeatFault as f:
-                outcome = self._outcome(state, f.termination, 1 - f.seat % 2, f.seat)
+                outcome = referee.forfeit(f.seat, f.termination)
                 reason = f"seat {f.seat} ({self.bots[f.seat]}) {f.detail}"
                 code = FAULT_STATUS.get(f.termination)
                 if code is not None:
                     self.conns[f.seat].post_quietly(status_pb(code, reason, game_id=self.game_id))
             except _Interrupted:
-                outcome = self._outcome(state, Termination.INTERRUPTED, None, None)
+                outcome = referee.interrupted()
                 reason = "the arena shut down"
             except Exception as exc:  # an arena/engine bug must not take the arena down
                 log.exception("game %s failed", self.game_id)
-                outcome = self._outcome(state, Termination.INTERRUPTED, None, None)
+                outcome = referee.interrupted()
                 reason = f"arena error: {type(exc).__name__}: {exc}"
-            self._finish(state, outcome, reason)
+            self._finish(referee, outcome, reason)
         finally:
             for conn in self.conns:
                 conn.end_game()
@@ -123,36 +134,32 @@ class GameRun:
             rng_seeds=self.rng_seeds,
             time_control=self.tc,
             outcome=outcome,
-            actions=tuple(actions),
-            move_times=tuple(self.move_times[: len(actions)]),
+            actions=tuple(referee.actions),
+            move_times=tuple(self.move_times[: len(referee.actions)]),
             duration=loop.time() - started,
             reason=reason,
-            hands=len({e.hand for e in state.events if isinstance(e, ev.HandStarted)}),
+            hands=referee.hands_dealt(),
         )
 
     # ---------------------------------------------------------------- a move
 
-    async def _ask(self, state: State, seat: int, obs: Observation) -> Action:
-        """Send the Decision and wait for the seat's Move under its clock."""
+    async def _ask(self, decision: Decision) -> str:
+        """Send the Decision and wait for the seat's Move under its clock; the
+        Move's action text."""
         for s, c in enumerate(self.conns):
             if not c.alive:  # found out while another seat was thinking
                 raise SeatFault(s, Termination.DISCONNECT, f"disconnected ({c.close_reason})")
+        seat = decision.seat
         conn = self.conns[seat]
         move_time, bank = self.tc.move_time, self._bank[seat]
-        legal = obs.legal
-        texts = [a.text for a in legal]
         seq = conn.next_seq(self.game_id)
-        msg = decision_pb(self.game_id, seq, obs, texts, move_time, bank)
+        msg = decision_pb(self.game_id, seq, decision.observation, decision.legal_texts, move_time, bank)
         loop = asyncio.get_running_loop()
-        start = loop.time()
+        clock = _MoveClock(loop, self.inbox, conn, seq, move_time + bank, loop.time())
         try:
-            conn.post(msg)
+            conn.post(msg, written=clock.written)
         except ConnectionLost as exc:
             raise SeatFault(seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
-        # One deadline covers the Decision's way out and the Move's way back.
-        # A timer that drops a marker into the inbox costs a fraction of an
-        # asyncio.timeout() scope, and this runs for every decision.
-        deadline = loop.call_at(start + move_time + bank, self.inbox.put_nowait, Deadline(conn, seq))
         try:
             while True:
                 item = await self.inbox.get()
@@ -176,82 +183,102 @@ class GameRun:
                     raise SeatFault(seat_, Termination.DISCONNECT, f"disconnected ({item.conn.close_reason})")
                 raise _Interrupted
         finally:
-            deadline.cancel()
+            clock.stop()
         conn.outstanding = None
-        took = loop.time() - start
+        took = clock.took(loop.time())
         self.move_times.append(took)
         over = took - move_time
         if over > 0:
             if over > bank:  # late, but it came in before the deadline's timer ran
                 raise SeatFault(seat, Termination.TIMEOUT, f"answered after its time ({over - bank:.3f} s over)")
             self._bank[seat] = bank - over
-        return self._check(state, seat, reply.move.action, legal, texts)
-
-    @staticmethod
-    def _check(state: State, seat: int, said: str, legal: Sequence[Action], texts: list[str]) -> Action:
-        """The legal action ``said`` names; a fault otherwise."""
-        if said in texts:  # the normal case: canonical text, verbatim
-            return legal[texts.index(said)]
-        if not said.strip():
-            raise SeatFault(seat, Termination.PROTOCOL_ERROR, "sent an empty action")
-        try:
-            action = Action.parse(said)
-        except ValueError as exc:
-            raise SeatFault(seat, Termination.PROTOCOL_ERROR, f"sent a malformed action: {exc}") from None
-        if action not in legal:
-            why = state.why_illegal(action)
-            raise SeatFault(seat, Termination.ILLEGAL_ACTION, f"played {said!r}, which is not legal: {why}")
-        return action  # legal, in a tolerated spelling (case, spaces)
+        return reply.move.action
 
     # --------------------------------------------------------------- telling
 
-    def _broadcast(self, msgs: Sequence[pb.PlayResponse], first: int | None = None) -> None:
+    def _broadcast(self, msgs: Sequence[pb.PlayResponse]) -> None:
         """Post ``msgs[s]`` to seat ``s`` for every seat (the streams' writers
-        send them; the game does not wait). Seat ``first``, if given, is
-        posted to first: its writer then runs first, and that seat's next
-        Decision is the one the game will wait on."""
-        order = list(range(len(msgs)))
-        if first is not None:
-            order.remove(first)
-            order.insert(0, first)
-        for seat in order:
-            msg = msgs[seat]
+        send them; the game does not wait)."""
+        for seat, msg in enumerate(msgs):
             try:
                 self.conns[seat].post(msg)
             except ConnectionLost as exc:
                 raise SeatFault(seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
 
-    def _announce_hand_ends(self, state: State) -> None:
-        events = state.events
-        for i in range(self._scanned, len(events)):
-            e = events[i]
-            if isinstance(e, ev.HandEnded):
-                begin, self._hand_begin = self._hand_begin, i + 1
-                self._broadcast(self._hand_ends(state, begin, i + 1, e.hand, e.scores), first=state.current_player())
-        self._scanned = len(events)
+    def _tell_hand_ends(self, summaries: Sequence[HandSummary], first: int | None) -> None:
+        """Post each seat its summaries. Seat ``first`` (the next to act), if
+        any, is posted to first: its writer then runs first, and its next
+        Decision is the one the game will wait on."""
+        for h in summaries if first is None else sorted(summaries, key=lambda h: h.seat != first):
+            try:
+                self.conns[h.seat].post(hand_end_pb(self.game_id, h))
+            except ConnectionLost as exc:
+                raise SeatFault(h.seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
 
-    def _hand_ends(
-        self, state: State, begin: int, end: int, hand: int, scores: Sequence[int]
-    ) -> list[pb.PlayResponse]:
-        """Per seat, the HandEnd of the hand whose events are ``events[begin:end]``."""
-        events, texts = state.events[begin:end], state.event_log()[0][begin:end]
-        return [hand_end_pb(self.game_id, seat, hand, scores, events, texts) for seat in range(len(self.conns))]
-
-    def _finish(self, state: State, outcome: Outcome, reason: str) -> None:
+    def _finish(self, referee: Referee, outcome: Outcome, reason: str) -> None:
         """The summary of the hand the end cut short (if any), then GameEnd, to
         every seat still connected."""
-        begin, end = self._hand_begin, len(state.events)
-        cut_short = any(isinstance(e, ev.HandStarted) for e in state.events[begin:end])
-        hand_ends = self._hand_ends(state, begin, end, state.hands_played, outcome.scores) if cut_short else None
-        for seat, conn in enumerate(self.conns):
-            if hand_ends is not None and not conn.post_quietly(hand_ends[seat]):
+        cut_short = referee.cut_short(outcome)
+        for end in referee.end(outcome):
+            conn = self.conns[end.seat]
+            if cut_short is not None and not conn.post_quietly(hand_end_pb(self.game_id, cut_short[end.seat])):
                 continue
-            conn.post_quietly(game_end_pb(self.game_id, seat, outcome, reason))
+            conn.post_quietly(game_end_pb(self.game_id, end, reason))
 
-    @staticmethod
-    def _outcome(state: State, term: Termination, winner: int | None, faulty: int | None) -> Outcome:
-        scores = (state.scores[0], state.scores[1])
-        return Outcome(term, winner, scores, state.hands_played, faulty)
+
+class _MoveClock:
+    """The clock of one Decision. It starts when the Decision's write to the
+    stream completes (the writer calls ``written``), not when the game queues
+    it: messages queued ahead of it, and the arena's own backlog, are not the
+    bot's time. The deadline timer is armed at that moment; until then a
+    write that never completes is the write watchdog's business (the stream
+    is dropped, the game hears Gone).
+
+    A bot that reads just fast enough for each single write to beat the
+    watchdog could still hold its Decision back for several write timeouts
+    and stall the game without ever being on the clock; a Decision whose
+    write completes more than ``write_timeout`` after it was posted therefore
+    drops the stream, as the watchdog would."""
+
+    __slots__ = ("conn", "inbox", "limit", "loop", "posted", "seq", "start", "stopped", "timer")
+
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        inbox: asyncio.Queue[InboxItem],
+        conn: Connection,
+        seq: int,
+        limit: float,
+        posted: float,
+    ) -> None:
+        self.loop, self.inbox, self.conn, self.seq, self.limit = loop, inbox, conn, seq, limit
+        self.posted = posted
+        self.start: float | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        self.stopped = False
+
+    def written(self, at: float) -> None:
+        if self.stopped:
+            return  # the game already moved on (fault, shutdown)
+        waited = at - self.posted
+        if waited > self.conn.write_timeout:
+            self.conn.drop(f"its Decision waited {waited:.1f} s to be written: the bot is not reading")
+            return
+        self.start = at
+        # A timer that drops a marker into the inbox costs a fraction of an
+        # asyncio.timeout() scope, and this runs for every decision.
+        self.timer = self.loop.call_at(at + self.limit, self.inbox.put_nowait, Deadline(self.conn, self.seq))
+
+    def stop(self) -> None:
+        self.stopped = True
+        if self.timer is not None:
+            self.timer.cancel()
+
+    def took(self, now: float) -> float:
+        """Seconds on the clock at ``now``. A Move read before the writer saw
+        its Decision's write complete (both finish on the loop, in either
+        order) took no measurable time."""
+        return 0.0 if self.start is None else max(0.0, now - self.start)
 
 
 def new_game_id() -> str:

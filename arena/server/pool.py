@@ -40,7 +40,7 @@ class Pool:
     # -------------------------------------------------------------- membership
 
     def token_of(self, name: str) -> str | None:
-        """The token of ``name``'s live streams (one owner per name), if any."""
+        """The token hash of ``name``'s live streams (one owner per name), if any."""
         for c in self._all.get(name, ()):
             if c.alive:
                 return c.token
@@ -99,9 +99,6 @@ class Pool:
 
     def close(self) -> None:
         self.closed = True
-        self._notify()
-
-    def wake(self) -> None:
         self._notify()
 
     def _ready(self, need: Counter[str]) -> bool:

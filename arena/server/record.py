@@ -35,8 +35,9 @@ class GameRecord:
     time_control: TimeControl
     outcome: Outcome  # termination, winner team, scores, hands played, faulty seat
     actions: tuple[str, ...]
-    # Seconds from sending each Decision to receiving its Move, aligned with
-    # ``actions`` (the round trip as the arena sees it; the clock uses the same).
+    # Per answered Decision, aligned with ``actions``: seconds from the moment
+    # the Decision's write to the stream completed to the moment its Move was
+    # read (what the clock charged; docs/protocol.md "What the clock measures").
     move_times: tuple[float, ...]
     duration: float  # seconds, from the first GameStart to the GameEnd
     reason: str  # one line for humans

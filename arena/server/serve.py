@@ -23,16 +23,19 @@ async def serve_async(
     main: Callable[[Arena], Awaitable[T]] | None = None,
     grace: float = 2.0,
     announce: Callable[[str], None] | None = None,
+    tls_cert: str | Path | None = None,
+    tls_key: str | Path | None = None,
     **arena_options: Any,
 ) -> T | None:
-    """Start an arena on ``address`` with the token file ``tokens_path``; run
-    ``main(arena)`` if given (e.g. a tournament) or serve until a signal;
-    return ``main``'s result (None if interrupted)."""
+    """Start an arena on ``address`` with the token file ``tokens_path`` (and
+    TLS with ``tls_cert``/``tls_key``); run ``main(arena)`` if given (e.g. a
+    tournament) or serve until a signal; return ``main``'s result (None if
+    interrupted)."""
     arena = Arena(TokenStore(tokens_path), **arena_options)
-    port = await arena.start(address)
+    port = await arena.start(address, tls_cert=tls_cert, tls_key=tls_key)
     host = address.rsplit(":", 1)[0]
     if announce is not None:
-        announce(f"arena listening on {host}:{port}")
+        announce(f"arena listening on {host}:{port}{' (TLS)' if tls_cert is not None else ''}")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -64,6 +67,8 @@ def serve(
     tokens_path: str | Path | None = "tokens.txt",
     *,
     grace: float = 2.0,
+    tls_cert: str | Path | None = None,
+    tls_key: str | Path | None = None,
     **arena_options: Any,
 ) -> None:
     """Blocking: serve until Ctrl-C / SIGTERM, printing the bound address."""
@@ -72,6 +77,8 @@ def serve(
             address,
             tokens_path,
             grace=grace,
+            tls_cert=tls_cert,
+            tls_key=tls_key,
             announce=lambda line: print(line, file=sys.stderr, flush=True),
             **arena_options,
         )

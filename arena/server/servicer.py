@@ -1,11 +1,21 @@
 """The gRPC servicer: admits a stream (Hello -> Welcome or a closing Status),
 parks it in the pool, and keeps the RPC open until the stream ends. It only
-translates; games are run by ``GameRun``."""
+translates; games are run by ``GameRun``.
+
+Streams that have not said Hello yet cost memory and are free to open, so
+they are capped arena-wide (``Arena.max_waiting_hellos``): past the cap a new
+stream ends at once with gRPC status UNAVAILABLE, which a well-behaved client
+retries with backoff. Every waiting stream has the Hello deadline. Each
+refused Hello is logged at WARNING with the peer's address, and repeated
+refusals from one host are slowed down (``throttle.py``).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import itertools
+import logging
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
@@ -17,26 +27,57 @@ from sdk.pb import arena_pb2 as pb
 from sdk.pb import arena_pb2_grpc as pb_grpc
 
 from .connection import Connection
-from .convert import status_pb
+from .convert import clip, status_pb
+from .throttle import HelloThrottle, peer_host
+from .tokens import token_hash
 
 if TYPE_CHECKING:
     from .arena import Arena
+
+log = logging.getLogger("arena.server")
+
+# Refusals that follow a message the client chose to send: these are slowed
+# down when they repeat. (A missing Hello already cost its sender the deadline;
+# a wrong protocol version or a taken name is a mistake, not a guess.)
+_THROTTLED = frozenset({pb.STATUS_CODE_UNAUTHENTICATED, pb.STATUS_CODE_BAD_HELLO})
+_BUSY_LOG_EVERY = 1000  # at most one log line per this many streams refused for the cap
+
+
+def cancelled_reason(hard_limit: int) -> str:
+    """Why a stream ended when gRPC cancelled its call: gRPC gives the servicer
+    the same cancel for each of these causes, so the reason names them all."""
+    return (
+        "the stream was cancelled: by the bot, by a lost connection (exit, network, keepalive pings unanswered), "
+        f"or by gRPC (a message over {hard_limit // 1024} KiB)"
+    )
 
 
 class ArenaServicer(pb_grpc.ArenaServiceServicer):
     def __init__(self, arena_: "Arena") -> None:
         self.arena = arena_
         self._ids = itertools.count(1)
+        self.waiting = 0  # streams that have not been admitted or refused yet
+        self.busy_refusals = 0  # streams ended at once because ``waiting`` was at the cap
+        self.throttle = HelloThrottle(arena_.throttle_policy)
+        self._cancelled = cancelled_reason(arena_.hard_receive_bytes)
 
     async def Play(  # noqa: N802 - the RPC's name
         self, request_iterator: AsyncIterator[pb.PlayRequest], context: grpc.aio.ServicerContext
     ) -> None:
+        if self.waiting >= self.arena.max_waiting_hellos:
+            self._refuse_busy(context)
+            return
+        self.waiting += 1
+        waiting = True
         conn = Connection(context, f"s{next(self._ids)}", self.arena.write_timeout)
         loop = asyncio.get_running_loop()
         reader = loop.create_task(conn.read_loop(), name=f"reader-{conn.stream_id}")
         writer = loop.create_task(conn.write_loop(), name=f"writer-{conn.stream_id}")
         try:
-            if await self._admit(conn):
+            admitted = await self._admit(conn)
+            self.waiting -= 1
+            waiting = False
+            if admitted:
                 await conn.closed.wait()
                 if conn.graceful and not reader.done():
                     # Closed by the arena (shutdown): let the bot finish a write
@@ -44,26 +85,49 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
                     # client write fails that write and, with it, the client's
                     # read of the Status just sent.
                     await asyncio.wait({reader}, timeout=self.arena.close_grace)
+        except asyncio.CancelledError:
+            # gRPC ended the call under us: the client cancelled it, its
+            # connection was lost (closed, reset, or keepalive pings went
+            # unanswered), or it sent a message over gRPC's hard limit.
+            # gRPC tells the servicer none of these apart.
+            conn.drop(self._cancelled)
+            raise
         finally:
+            if waiting:
+                self.waiting -= 1
             conn.drop("stream ended")
             self.arena.pool.remove(conn)
             reader.cancel()
             writer.cancel()
+
+    def _refuse_busy(self, context: grpc.aio.ServicerContext) -> None:
+        cap = self.arena.max_waiting_hellos
+        if self.busy_refusals % _BUSY_LOG_EVERY == 0:
+            log.warning(
+                "%d streams are waiting for a Hello (the cap): refusing new streams (%d so far; latest from %s)",
+                cap, self.busy_refusals + 1, context.peer(),
+            )
+        self.busy_refusals += 1
+        context.set_code(grpc.StatusCode.UNAVAILABLE)
+        context.set_details(f"the arena has {cap} streams waiting for a Hello already; retry later")
 
     async def _admit(self, conn: Connection) -> bool:
         try:
             async with asyncio.timeout(self.arena.hello_timeout):
                 hello = await conn.hello
         except TimeoutError:
-            return await self._reject(conn, pb.STATUS_CODE_BAD_HELLO, f"no Hello within {self.arena.hello_timeout:g} s")
+            return await self._reject(conn, pb.STATUS_CODE_BAD_HELLO, f"no Hello within {self.arena.hello_timeout:g} s",
+                                      throttle=False)
         if hello is None:
             if not conn.alive:
+                log.warning("hello failed from %s: the stream ended before a Hello (%s)", conn.peer, conn.close_reason)
                 return False
             return await self._reject(conn, pb.STATUS_CODE_BAD_HELLO, "the first message must be a Hello")
         rejection = self._judge(hello)
         if rejection is not None:
             return await self._reject(conn, *rejection)
-        conn.name, conn.version, conn.token = hello.bot_name, hello.bot_version, hello.token
+        self.throttle.forgive(peer_host(conn.peer))
+        conn.name, conn.version, conn.token = hello.bot_name, hello.bot_version, token_hash(hello.token)
         # Pool first, Welcome second: no await in between, so the name check
         # above still holds; the stream's write lock keeps Welcome first on the wire.
         self.arena.pool.add(conn)
@@ -86,16 +150,32 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
         if owner is None:
             return pb.STATUS_CODE_UNAUTHENTICATED, "unknown token"
         if owner != hello.bot_name:
-            return pb.STATUS_CODE_UNAUTHENTICATED, f"this token is for bot {owner!r}, not {hello.bot_name!r}"
+            return pb.STATUS_CODE_UNAUTHENTICATED, f"this token is for bot {owner!r}, not {clip(hello.bot_name, 80)!r}"
         holder = self.arena.pool.token_of(hello.bot_name)
-        if holder is not None and holder != hello.token:
+        if holder is not None and not hmac.compare_digest(holder, token_hash(hello.token)):
             return pb.STATUS_CODE_NAME_TAKEN, f"bot name {hello.bot_name!r} is already connected with another token"
         if self.arena.closing:
             return pb.STATUS_CODE_SHUTDOWN, "the arena is shutting down"
         return None
 
-    @staticmethod
-    async def _reject(conn: Connection, code: pb.StatusCode, message: str) -> bool:
+    async def _reject(self, conn: Connection, code: pb.StatusCode, message: str, *, throttle: bool = True) -> bool:
+        delay = 0.0
+        if throttle and code in _THROTTLED:
+            delay = self.throttle.record_failure(peer_host(conn.peer))
+        log.warning(
+            "hello failed from %s: %s: %s%s", conn.peer, pb.StatusCode.Name(code).removeprefix("STATUS_CODE_"),
+            clip(message), f" (refused after {delay:g} s: repeated failures)" if delay else "",
+        )
+        if delay:
+            # The stream stays counted as waiting meanwhile, so slowed
+            # refusals cannot pile up past the arena-wide cap.
+            try:
+                async with asyncio.timeout(delay):
+                    await conn.closed.wait()  # the client gave up: nothing to tell it
+                return False
+            except TimeoutError:
+                pass
+        conn.graceful = True  # nothing the client sends now gets an answer after the closing Status
         await conn.send_quietly(status_pb(code, message, closing=True))
         conn.drop(f"rejected: {message}")
         return False

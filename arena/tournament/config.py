@@ -62,6 +62,8 @@ class TournamentConfig:
     time_control: TimeControl = field(default_factory=TimeControl)
     address: str = "127.0.0.1:0"  # where the arena listens; external bots need a fixed port
     tokens: str | None = None  # token file for external bots
+    tls_cert: str | None = None  # PEM certificate and key: the arena serves TLS only
+    tls_key: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # as read, stored with results
 
     @property
@@ -70,7 +72,7 @@ class TournamentConfig:
 
 
 _TOP = {"name", "variant", "options", "bots", "games_per_pairing", "seed", "concurrency",
-        "time_control", "address", "tokens"}
+        "time_control", "address", "tokens", "tls_cert", "tls_key"}
 
 
 def _expect(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> Any:
@@ -128,6 +130,10 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament") -> Tour
         bots.append(BotSpec(name, tuple(command) if command else None))
     if len(bots) < 2:
         raise ConfigError("bots: a tournament needs at least two bots")
+    tls_cert = _expect(data.get("tls_cert"), (str, type(None)), "tls_cert", "a path")
+    tls_key = _expect(data.get("tls_key"), (str, type(None)), "tls_key", "a path")
+    if (tls_cert is None) != (tls_key is None):
+        raise ConfigError("tls_cert, tls_key: give both or neither")
     if options.seats != 2:
         raise ConfigError(f"options.seats: tournaments run 2-seat games, got {options.seats}")
     return TournamentConfig(
@@ -141,6 +147,8 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament") -> Tour
         time_control=tc,
         address=_expect(data.get("address", "127.0.0.1:0"), str, "address", "HOST:PORT"),
         tokens=_expect(data.get("tokens"), (str, type(None)), "tokens", "a path"),
+        tls_cert=tls_cert,
+        tls_key=tls_key,
         raw=data,
     )
 

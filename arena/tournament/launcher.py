@@ -1,5 +1,9 @@
 """Bot processes the arena launches itself: started with the arena's address
-and a fresh token, stderr kept in a log file, always reaped."""
+and a fresh token, stderr kept in a log file, always reaped.
+
+The token goes to the bot in its environment ($TRUCO_ARENA_TOKEN), never on
+its command line: ``/proc/PID/cmdline`` (what ``ps`` shows) is readable by
+every local user, ``/proc/PID/environ`` only by the bot's owner."""
 
 from __future__ import annotations
 
@@ -33,14 +37,19 @@ def _resolve(command: tuple[str, ...]) -> list[str]:
 
 
 async def launch(name: str, command: tuple[str, ...], address: str, token: str, streams: int,
-                 log_dir: Path) -> LaunchedBot:
+                 log_dir: Path, *, tls_ca: Path | None = None) -> LaunchedBot:
+    """Start bot ``name``; with ``tls_ca`` it dials with TLS and trusts that
+    PEM certificate (the arena's own, for a self-signed one)."""
     log_dir.mkdir(parents=True, exist_ok=True)
     log_path = log_dir / f"{name}.log"
     log = open(log_path, "ab")
-    argv = _resolve(command) + ["--address", address, "--token", token, "--name", name,
-                                "--streams", str(streams)]
+    argv = _resolve(command) + ["--address", address, "--name", name, "--streams", str(streams)]
     env = dict(os.environ, TRUCO_ARENA_ADDRESS=address, TRUCO_ARENA_TOKEN=token, TRUCO_ARENA_NAME=name,
                TRUCO_ARENA_PARENT_PID=str(os.getpid()))  # the SDK exits when this process is gone
+    env.pop("TRUCO_ARENA_TLS", None)
+    env.pop("TRUCO_ARENA_CA", None)
+    if tls_ca is not None:
+        env.update(TRUCO_ARENA_TLS="1", TRUCO_ARENA_CA=str(tls_ca))
     try:
         proc = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log, env=env,

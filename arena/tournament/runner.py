@@ -83,7 +83,10 @@ async def run_tournament(
     if not todo:
         return RunSummary(len(schedule), len(done), 0, 0.0)
     arena = Arena(config.tokens)
-    await arena.start(config.address)
+    try:
+        await arena.start(config.address, tls_cert=config.tls_cert, tls_key=config.tls_key)
+    except (OSError, ValueError) as exc:  # cannot bind, or a TLS file cannot be read
+        raise TournamentError(str(exc)) from None
     host = config.address.rsplit(":", 1)[0]
     address = f"{'127.0.0.1' if host in ('0.0.0.0', '[::]', '') else host}:{arena.port}"
     streams = min(config.concurrency, len(todo))
@@ -163,7 +166,8 @@ class Supervisor:
 
     async def _launch(self, name: str, command: tuple[str, ...]) -> None:
         token = self.arena.add_token(name)
-        self.running[name] = await launch(name, command, self.address, token, self.streams, self.log_dir)
+        ca = Path(self.config.tls_cert) if self.config.tls_cert is not None else None
+        self.running[name] = await launch(name, command, self.address, token, self.streams, self.log_dir, tls_ca=ca)
 
     def exited(self) -> list[LaunchedBot]:
         return [b for b in self.running.values() if b.exited]

@@ -30,10 +30,14 @@ class BotExited(AssertionError):
 class BotProc:
     """A bot process; its stderr goes to a file so a failure can show it."""
 
-    def __init__(self, args: list[str], log_dir: Path, label: str) -> None:
+    def __init__(self, args: list[str], log_dir: Path, label: str, token: str | None = None) -> None:
+        """``token``, if given, goes in $TRUCO_ARENA_TOKEN, as an arena gives it."""
         self.args = args
         self.stderr_path = log_dir / f"{label}.stderr"
         env = dict(os.environ)
+        env.pop("TRUCO_ARENA_TOKEN", None)
+        if token is not None:
+            env["TRUCO_ARENA_TOKEN"] = token
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
         env["PYTHONUNBUFFERED"] = "1"
         with open(self.stderr_path, "w") as err:
@@ -61,20 +65,25 @@ def spawn_bot(log_dir: Path, module: str, address: str, name: str, token: str, *
     """``python -m MODULE`` against ``address`` (an arena may or may not be there)."""
     global _spawned
     _spawned += 1
-    args = [sys.executable, "-m", module, "--address", address, f"--token={token}", "--name", name, *extra]
-    return BotProc(args, log_dir, f"{name}-{_spawned}")
+    args = [sys.executable, "-m", module, "--address", address, "--name", name, *extra]
+    return BotProc(args, log_dir, f"{name}-{_spawned}", token)
 
 
 class Harness:
     """An ``Arena`` running in its own thread; the tests drive it synchronously."""
 
-    def __init__(self, log_dir: Path, address: str = "127.0.0.1:0", **arena_options: Any) -> None:
+    def __init__(
+        self, log_dir: Path, address: str = "127.0.0.1:0", *, tls: tuple[Path, Path] | None = None,
+        **arena_options: Any,
+    ) -> None:
+        """``tls``: (certificate, key) PEM files to serve TLS with."""
         self.log_dir = log_dir
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="arena-loop", daemon=True)
         self.thread.start()
         self.arena = Arena(**arena_options)
-        self.port = self.call(self.arena.start(address))
+        cert, key = tls if tls is not None else (None, None)
+        self.port = self.call(self.arena.start(address, tls_cert=cert, tls_key=key))
         self.address = f"127.0.0.1:{self.port}"
         self.procs: list[BotProc] = []
 

@@ -18,13 +18,16 @@ from sdk.pb import arena_pb2_grpc as pb_grpc
 from arena_harness import Harness
 
 # Every junk Move outside a game earns a warning Status that quotes its game
-# id, so a long id makes each warning long. The client's gRPC buffers a few
-# MB unread (measured: ~4 MB) before flow control stops the arena's writes.
+# id (cut to 200 characters). By default the client's gRPC buffers a few MB
+# unread before flow control stops the arena's writes; the deaf bot turns off
+# the window growth (BDP probing) and asks for a small stream window, so a
+# few hundred warnings are enough to block the arena's writes.
+_SMALL_WINDOW = [("grpc.http2.bdp_probe", 0), ("grpc.http2.lookahead_bytes", 16 * 1024)]
 
 
 async def _deaf_bot(address: str, name: str, token: str, junk: int, then_wait: int, id_size: int) -> None:
     long_id = "x" * id_size
-    async with grpc.aio.insecure_channel(address) as channel:
+    async with grpc.aio.insecure_channel(address, options=_SMALL_WINDOW) as channel:
         call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
         await call.write(pb.PlayRequest(hello=pb.Hello(bot_name=name, protocol_version=1, token=token)))
         try:
@@ -69,15 +72,16 @@ def _assert_dropped(h: Harness, caplog: pytest.LogCaptureFixture, name: str, rea
 def test_a_bot_that_never_reads_is_dropped_when_its_outbox_fills(
     harness: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:
-    _assert_dropped(harness, caplog, "deaf-spammer", "the bot is not reading", junk=8000, then_wait=10, id_size=2000)
+    _assert_dropped(harness, caplog, "deaf-spammer", "the bot is not reading", junk=8000, then_wait=10, id_size=300)
     harness.assert_serving()
 
 
 def test_a_blocked_write_is_dropped_after_the_write_timeout(log_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
     h = Harness(log_dir, write_timeout=0.5)
     try:
-        # 12 MB of unread warnings in 400 messages: enough to block a write,
-        # far fewer than the outbox cap; then silence: only the watchdog can notice.
-        _assert_dropped(h, caplog, "deaf-sleeper", "a write blocked for 0.5 s", junk=400, then_wait=15, id_size=30_000)
+        # 600 unread warnings (~130 KB): enough to block a write through the
+        # small window, fewer than the outbox cap; then silence: only the
+        # watchdog can notice.
+        _assert_dropped(h, caplog, "deaf-sleeper", "a write blocked for 0.5 s", junk=600, then_wait=15, id_size=300)
     finally:
         h.close()

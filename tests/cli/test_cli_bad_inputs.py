@@ -198,6 +198,11 @@ def _cases(f: Files, scenarios: list[Path]) -> list[list[str]]:
         ["rules", "play", str(f.missing)],
         ["rules", "play", str(f.directory)],
         ["rules", "play", str(f.text)],
+        ["check-bot"],
+        ["check-bot", "--games", "0", "--", "python"],
+        ["check-bot", "--name", "has space", "--", "python"],
+        ["check-bot", "--log-dir", str(f.text), "--", "python"],
+        ["check-bot", "--", str(f.missing)],
         ["no-such-command"],
     ]
     cases += [["rules", "play", str(path)] for path in scenarios]

@@ -48,7 +48,7 @@ def _play(state: State, rng: random.Random, on_step: Any = None) -> None:
     assert state.winner is not None
     assert state.scores[state.winner] >= target
     assert state.scores[1 - state.winner] < target
-    assert state.legal_actions() == [] and state.current_player() is None
+    assert state.legal_actions() == () and state.current_player() is None
     outcome = state.outcome()
     assert outcome is not None and outcome.winner == state.winner
     assert state.returns()[0] == (1.0 if state.winner == 0 else -1.0)

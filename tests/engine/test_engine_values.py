@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from arena.engine import DECK, Action, Card, Game, IllegalAction, Kind, OptionsError, make_options
+from arena.engine import DECK, Action, Card, Game, IllegalActionError, Kind, OptionsError, make_options
 
 
 def test_deck_has_forty_distinct_cards_with_text_round_trip() -> None:
@@ -52,8 +52,8 @@ def test_options_presets_and_errors_name_the_key() -> None:
 
 def test_apply_rejects_an_illegal_action_with_a_reason() -> None:
     state = Game("argentino").new_state(seed=1)
-    with pytest.raises(IllegalAction, match="no call to answer"):
+    with pytest.raises(IllegalActionError, match="no call to answer"):
         state.apply(Action(Kind.QUIERO))
     not_held = next(c for c in DECK if c not in state.unplayed(0))
-    with pytest.raises(IllegalAction, match=f"does not hold {not_held}"):
+    with pytest.raises(IllegalActionError, match=f"does not hold {not_held}"):
         state.apply(Action(Kind.PLAY, card=not_held))

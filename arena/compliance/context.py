@@ -1,0 +1,130 @@
+"""What the checks share: the arena, the bot process under test, the games
+played so far, and the one way to play another game."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from arena.engine.options import make_options
+from arena.server import (
+    Arena,
+    ArenaClosed,
+    BotUnavailableError,
+    GameRecord,
+    TimeControl,
+)
+from arena.server.connection import Connection
+from arena.tournament.launcher import LaunchedBot
+
+from .faults import Fault, fault_of
+from .rejections import RejectionLog
+from .settings import OPPONENT_NAME, CheckSettings
+
+_ACQUIRE_SLICE = 0.5  # seconds
+
+
+class CannotPlay(Exception):
+    """A game could not start: the message says why (e.g. the bot has no stream)."""
+
+
+@dataclass
+class CheckContext:
+    settings: CheckSettings
+    arena: Arena
+    address: str
+    rejections: RejectionLog
+    bot: LaunchedBot | None = None
+    connected: bool = False  # set by the hello check
+    games: list[GameRecord] = field(default_factory=list)  # every game played, in order
+    _game_numbers: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    @property
+    def name(self) -> str:
+        return self.settings.name
+
+    # ------------------------------------------------------------- the bot
+
+    def exit_note(self) -> str | None:
+        """"the bot's process exited with code N" once it has, else None."""
+        if self.bot is None or not self.bot.exited:
+            return None
+        return f"the bot's process exited with code {self.bot.process.returncode} (see {self.bot.log_path})"
+
+    def streams(self) -> list[Connection]:
+        """The bot's open streams."""
+        return [c for c in self.arena.pool.connections() if c.name == self.name and c.alive]
+
+    # --------------------------------------------------------------- games
+
+    def seats_for(self, seats: int, bot_team: int) -> list[str]:
+        """Seat names: the bot in every seat of ``bot_team``, the opponent elsewhere."""
+        return [self.name if s % 2 == bot_team else OPPONENT_NAME for s in range(seats)]
+
+    async def play(
+        self, check: str, seat_names: Sequence[str], variant: str, time_control: TimeControl | None = None
+    ) -> GameRecord:
+        """Play one game with ``seat_names[s]`` in seat ``s``; CannotPlay if it cannot start."""
+        note = self.exit_note()
+        if note is not None:
+            raise CannotPlay(note)
+        number = next(self._game_numbers)
+        seed = self.settings.seed * 1000 + number
+        options = make_options(variant, {"seats": len(seat_names)})
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settings.timeout
+        while True:
+            # Short waits for idle streams, so that a bot whose process died
+            # is reported at once rather than after the whole timeout.
+            slice_ = max(0.01, min(_ACQUIRE_SLICE, deadline - loop.time()))
+            try:
+                record = await self.arena.play_seats(
+                    seat_names, options, seed, time_control or self.settings.time_control,
+                    acquire_timeout=slice_,
+                    game_id=f"{check}-{number}",  # names the check in the bot's own logs
+                    rng_seeds=[seed * 10 + s for s in range(len(seat_names))],
+                )
+                break
+            except BotUnavailableError:
+                note = self.exit_note()
+                if note is not None:
+                    raise CannotPlay(note) from None
+                if loop.time() >= deadline:
+                    raise CannotPlay(self._unavailable(seat_names.count(self.name))) from None
+            except ArenaClosed:
+                raise CannotPlay("the arena is shutting down") from None
+        self.games.append(record)
+        return record
+
+    def _unavailable(self, needed: int) -> str:
+        status = self.arena.bots().get(self.name)
+        have = "no stream open" if status is None else f"{status.streams} stream(s) open, {status.idle} idle"
+        return f"the game needs {needed} idle stream(s) of the bot; after {self.settings.timeout:g} s it has {have}"
+
+    def fault(self, record: GameRecord) -> Fault | None:
+        return fault_of(record, self.name)
+
+    def faults(self) -> list[Fault]:
+        """The bot's faults over every game played so far, in order."""
+        return [f for r in self.games if (f := self.fault(r)) is not None]
+
+    def slowest_answer(self) -> float:
+        """Seconds, the longest the bot took for a Move the arena accepted (0 when none)."""
+        # move_times is aligned with actions; strict=False so that a record
+        # that ever differs costs a figure, not the run.
+        return max(
+            (t for r in self.games for a, t in zip(r.actions, r.move_times, strict=False) if self._by_bot(r, a)),
+            default=0.0,
+        )
+
+    def _by_bot(self, record: GameRecord, action: str) -> bool:
+        """Whether ``action`` ("SEAT ACTION") of ``record`` was the bot's."""
+        return record.bots[int(action.split(" ", 1)[0])] == self.name
+
+    def decisions_answered(self) -> int:
+        """Moves of the bot the arena accepted, over every game played so far."""
+        return sum(
+            1 for r in self.games for a in r.actions if self._by_bot(r, a)
+        )

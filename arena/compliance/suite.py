@@ -1,0 +1,105 @@
+"""Run the checks against one bot command: a real arena on loopback with an
+in-memory token, the checker's opponents in process, the bot launched the
+way tournaments launch bots, then every check in order."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+
+from arena.server import Arena, BotUnavailableError
+from arena.tournament.launcher import launch, stop
+
+from .check import Check
+from .checks import CHECKS
+from .context import CannotPlay, CheckContext
+from .opponent import start_opponent
+from .rejections import RejectionLog
+from .result import CheckResult, Report, Verdict
+from .settings import OPPONENT_NAME, STALLER_NAME, CheckSettings
+
+# Streams of the random opponent: the other team of a 6-seat game.
+_OPPONENT_STREAMS = 3
+# Seconds a stream gets to half-close after the final SHUTDOWN Status: the
+# verdicts are in by then, so a bot that does not half-close costs little.
+_CLOSE_GRACE = 1.0
+# Characters of an expected/actual text: the arena's reasons quote what the
+# bot sent (an action, a game id), which may be up to 64 KiB.
+_CLIP = 1000
+
+
+class LaunchError(Exception):
+    """The bot's command could not be started (e.g. not on PATH)."""
+
+
+class CheckerError(Exception):
+    """The checker itself could not set up (its own opponents did not connect)."""
+
+
+async def run_checks(
+    settings: CheckSettings,
+    on_result: Callable[[CheckResult], None] = lambda result: None,
+    checks: Sequence[Check] = CHECKS,
+) -> Report:
+    """Run ``checks`` against the bot of ``settings``; ``on_result`` hears each
+    result as it comes. LaunchError when the command cannot start."""
+    results: list[CheckResult] = []
+    with RejectionLog() as rejections:
+        arena = Arena(hello_timeout=settings.timeout, write_timeout=settings.timeout, close_grace=_CLOSE_GRACE)
+        try:
+            port = await arena.start("127.0.0.1:0")
+        except OSError as exc:
+            raise CheckerError(f"cannot start an arena on loopback: {exc}") from None
+        address = f"127.0.0.1:{port}"
+        ctx = CheckContext(settings, arena, address, rejections)
+        opponents = _start_opponents(arena, address)
+        try:
+            try:
+                await arena.wait_for_bots({OPPONENT_NAME: _OPPONENT_STREAMS, STALLER_NAME: 1}, settings.timeout)
+            except BotUnavailableError as exc:
+                raise CheckerError(f"the checker's own opponents did not connect: {exc}") from None
+            token = arena.add_token(settings.name)
+            try:
+                ctx.bot = await launch(settings.name, settings.command, address, token, settings.streams,
+                                       settings.log_dir)
+            except RuntimeError as exc:  # the launcher's "cannot start" error
+                raise LaunchError(str(exc)) from None
+            except OSError as exc:  # the log directory cannot be written
+                raise LaunchError(f"cannot write the bot's log in {settings.log_dir}: {exc.strerror}") from None
+            for check in checks:
+                result = await _run_one(check, ctx)
+                results.append(result)
+                on_result(result)
+        finally:
+            await arena.stop(grace=0)
+            if ctx.bot is not None:
+                await stop(ctx.bot)
+            for task in opponents:
+                task.cancel()
+            await asyncio.gather(*opponents, return_exceptions=True)
+    log_path = str(ctx.bot.log_path) if ctx.bot is not None else str(settings.log_dir)
+    return Report(settings.name, settings.command, log_path, tuple(results))
+
+
+def _start_opponents(arena: Arena, address: str) -> list[asyncio.Task[None]]:
+    return [
+        start_opponent(address, OPPONENT_NAME, arena.add_token(OPPONENT_NAME), _OPPONENT_STREAMS),
+        start_opponent(address, STALLER_NAME, arena.add_token(STALLER_NAME), 1, stalling=True),
+    ]
+
+
+async def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
+    def result(verdict: Verdict, expected: str = "", actual: str = "") -> CheckResult:
+        return CheckResult(check.name, check.summary, verdict, check.optional, _clip(expected), _clip(actual))
+
+    if check.needs_connection and not ctx.connected:
+        return result(Verdict.SKIP, actual="the bot never connected (see the hello check)")
+    try:
+        finding = await check.run(ctx)
+    except CannotPlay as exc:
+        return result(Verdict.FAIL, check.summary, str(exc))
+    return result(finding.verdict, finding.expected, finding.actual)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _CLIP else text[: _CLIP - 1] + "…"
