@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..engine import Action, Card, Deal, Game, IllegalAction, Kind, Options, State
+from ..engine import Action, Card, Deal, Game, IllegalActionError, Kind, Options, State
 from ..engine import events as ev
 from .model import (
     Announcement,
@@ -96,7 +96,7 @@ class _Replayer:
             hand = len(self.hands) - 1
             try:
                 self.state.apply(action)
-            except IllegalAction as exc:
+            except IllegalActionError as exc:
                 raise ReplayError(f"step {index} ({text!r}): {exc.reason}") from None
             self.shadow.apply(action)
             self.applied.append(action)
