@@ -104,7 +104,8 @@
 
     var calls = clear("calls");
     v.history.forEach(function (c) { calls.appendChild(el("li", {}, seatName(c.seat) + ": " + c.action)); });
-    document.getElementById("pending").textContent = v.pending
+    // A call left open when the game ended (the target reached on an envido) waits for nobody.
+    document.getElementById("pending").textContent = v.pending && v.to_act !== null
       ? "waiting: " + seatName(v.pending.answerer) + " must answer " + v.pending.calls.join(", ") : "";
     var announced = clear("announced");
     v.announced.forEach(function (a) { announced.appendChild(el("div", {}, seatName(a.seat) + " says " + a.what + " " + a.points)); });
