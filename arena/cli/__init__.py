@@ -83,3 +83,6 @@ def main() -> None:
 
 for command in (demo, tournament, standings, compare, serve, token, rules, check_bot):
     main.add_command(command)
+from .games import games; main.add_command(games)  # noqa: E402, E702, I001
+from .replay import replay; main.add_command(replay)  # noqa: E402, E702, I001
+from .report import report; main.add_command(report)  # noqa: E402, E702, I001

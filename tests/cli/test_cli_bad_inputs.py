@@ -156,6 +156,9 @@ def _cases(f: Files, scenarios: list[Path]) -> list[list[str]]:
             ["tournament", "resume", str(db), "--no-progress"],
             ["compare", str(db), str(f.results)],
             ["compare", str(f.results), str(db)],
+            ["games", str(db)],
+            ["replay", str(db), "x"],
+            ["report", str(db), "-o", str(f.directory / "report")],
         ]
     for db, refused_by in f.edited:
         cases += [args for command, args in [

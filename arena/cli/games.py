@@ -1,0 +1,57 @@
+"""``truco-arena games``: list the stored games, filtered by bot, result and ending."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..ratings import TERMINATIONS
+from ..results.tables import Table, render
+from ..tournament.store import GameRow, ResultsStore
+from .formatting import output_options, pick_format
+
+
+def _keep(row: GameRow, bot: str | None, result: str | None, termination: str | None) -> bool:
+    if bot is not None and bot not in (row.bot0, row.bot1):
+        return False
+    if result == "win" and row.winner != bot:
+        return False
+    if result == "loss" and (row.winner is None or row.winner == bot):
+        return False
+    return termination is None or row.termination == termination
+
+
+@click.command()
+@click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--bot", metavar="NAME", help="Only games this bot played.")
+@click.option("--result", type=click.Choice(["win", "loss"]), help="Only the games --bot won (or lost).")
+@click.option("--termination", type=click.Choice(TERMINATIONS), help="Only games that ended this way.")
+@output_options
+def games(db: Path, bot: str | None, result: str | None, termination: str | None,
+          fmt: str, as_json: bool, as_csv: bool) -> None:
+    """List the games stored in the results database DB, in schedule order.
+
+    The game id in the first column is what `truco-arena replay` takes.
+
+    \b
+    Example:
+      truco-arena games weekly.sqlite --bot mybot --result loss
+      truco-arena games weekly.sqlite --termination timeout --json
+    """
+    fmt = pick_format(fmt, as_json, as_csv)
+    if result is not None and bot is None:
+        raise click.UsageError("--result needs --bot (whose win or loss)")
+    with ResultsStore.open_existing(db) as store:
+        rows = list(store.games())
+    if bot is not None and not any(bot in (r.bot0, r.bot1) for r in rows):
+        raise click.BadParameter(f"no bot named {bot!r} in this database", param_hint="--bot")
+    kept = [r for r in rows if _keep(r, bot, result, termination)]
+    table = Table(
+        "games", "Games",
+        ("game", "seat 0", "seat 1", "score 0", "score 1", "winner", "termination", "hands", "reason"),
+        tuple((r.game_key, r.bot0, r.bot1, r.score0, r.score1, r.winner, r.termination, r.hands, r.reason or None)
+              for r in kept),
+        (f"{len(kept)} of {len(rows)} games",),
+    )
+    click.echo(render([table], fmt))

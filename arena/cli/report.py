@@ -1,0 +1,52 @@
+"""``truco-arena report``: the static HTML report of a results database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..replay import ReplayError
+from ..tournament.store import ResultsStore
+from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
+
+_EXTRA_MODULES = {"jinja2", "markupsafe", "plotly"}
+
+
+@click.command()
+@click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", "out", required=True, type=click.Path(path_type=Path),
+              help="Directory to write the report into (created if missing).")
+def report(db: Path, out: Path) -> None:
+    """Write a static HTML report of the results database DB into the
+    directory OUTPUT: OUTPUT/index.html with the standings (Elo and its 95%
+    interval), the cross table, Elo over the games, the failures and every
+    game, each linked to a replay viewer. It opens from disk, with no network.
+
+    Needs the report extra: pip install 'truco-arena[report]'.
+
+    \b
+    Example:
+      truco-arena report weekly.sqlite -o weekly-report
+    """
+    try:
+        from ..report import build_report
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and exc.name.split(".")[0] in _EXTRA_MODULES:
+            raise fail(f"the report needs the report extra ({exc.name} is missing): "
+                       "pip install 'truco-arena[report]'", DOMAIN_ERROR) from None
+        raise
+    if out.exists() and not out.is_dir():
+        raise fail(f"{out}: exists and is not a directory", USAGE_ERROR)
+    with ResultsStore.open_existing(db) as store:
+        raw_config = store.get_meta("config")
+        rows = list(store.games())
+    try:
+        index = build_report(rows, raw_config, out)
+    except ReplayError as exc:  # the stored config cannot be read, so no game can be replayed
+        raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
+    except ValueError as exc:  # rows edited by hand into nonsense (a winner who did not play ...)
+        raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
+    except OSError as exc:  # the output cannot be written
+        raise fail(f"{out}: {exc.strerror or exc}", DOMAIN_ERROR) from None
+    click.echo(index)

@@ -1,0 +1,133 @@
+"""The JSON export of a replayed game (documented in docs/replay-json.md).
+
+``to_json`` and ``from_json`` are exact inverses: ``from_json(to_json(r)) == r``.
+Both follow the dataclasses of ``model.py`` field by field, so the export
+cannot drift from the record.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from typing import Any
+
+from ..engine import Card
+from .model import Category, GameInfo, GameReplay, HandRecord
+
+SCHEMA_VERSION = 1
+
+
+class ExportError(ValueError):
+    """A JSON document that is not a game export this version reads; one line."""
+
+
+def to_json(replay: GameReplay) -> dict[str, Any]:
+    """The export as plain JSON values (dicts, lists, strings, numbers, null)."""
+    encoded = _encode(replay)
+    assert isinstance(encoded, dict)
+    return {"schema_version": SCHEMA_VERSION, **encoded}
+
+
+def from_json(data: Any) -> GameReplay:
+    """Read an export back; ``ExportError`` names what is wrong."""
+    if not isinstance(data, dict):
+        raise ExportError("a game export is a JSON object")
+    version = data.get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise ExportError(f"schema_version {version!r}: this version reads {SCHEMA_VERSION}")
+    body = {k: v for k, v in data.items() if k != "schema_version"}
+    result = _decode(GameReplay, body, "$")
+    assert isinstance(result, GameReplay)
+    return result
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, GameInfo):
+        out = {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        out["options"] = {key: option for key, option in value.options}  # an object reads better than pairs
+        return out
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out = {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        if isinstance(value, HandRecord):  # derived, for readers of the JSON; ignored when read back
+            out["points"] = {c.value: list(value.points(c)) for c in Category}
+        return out
+    if isinstance(value, tuple):
+        return [_encode(v) for v in value]
+    return value
+
+
+_DERIVED: dict[type, set[str]] = {HandRecord: {"points"}}
+
+
+def _decode(kind: Any, value: Any, where: str) -> Any:
+    origin = typing.get_origin(kind)
+    if origin in (types.UnionType, typing.Union):
+        arms = typing.get_args(kind)
+        if value is None and type(None) in arms:
+            return None
+        errors = []
+        for arm in arms:
+            if arm is type(None):
+                continue
+            try:
+                return _decode(arm, value, where)
+            except ExportError as exc:
+                errors.append(str(exc))
+        raise ExportError(errors[0] if errors else f"{where}: unexpected null")
+    if origin is tuple:
+        if not isinstance(value, list):
+            raise ExportError(f"{where}: expected a list")
+        args = typing.get_args(kind)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(args[0], v, f"{where}[{i}]") for i, v in enumerate(value))
+        if len(args) != len(value):
+            raise ExportError(f"{where}: expected {len(args)} items, got {len(value)}")
+        return tuple(_decode(a, v, f"{where}[{i}]") for i, (a, v) in enumerate(zip(args, value, strict=True)))
+    if kind is GameInfo:
+        if not isinstance(value, dict) or not isinstance(value.get("options"), dict):
+            raise ExportError(f"{where}: expected an object with an options object")
+        value = {**value, "options": [[k, v] for k, v in sorted(value["options"].items())]}
+    if kind is Card:
+        if not isinstance(value, str):
+            raise ExportError(f"{where}: expected a card like '7O'")
+        try:
+            return Card.parse(value)
+        except ValueError as exc:
+            raise ExportError(f"{where}: {exc}") from None
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+        return _decode_dataclass(kind, value, where)
+    if isinstance(kind, type) and issubclass(kind, enum.Enum):
+        try:
+            return kind(value)
+        except ValueError:
+            raise ExportError(f"{where}: {value!r} is not one of {[m.value for m in kind]}") from None
+    if kind in (int, str, bool):
+        # bool is an int in Python; JSON keeps them apart and so does the export.
+        if type(value) is not kind:
+            raise ExportError(f"{where}: expected {kind.__name__}, got {type(value).__name__}")
+        return value
+    if kind is type(None):
+        if value is not None:
+            raise ExportError(f"{where}: expected null")
+        return None
+    raise ExportError(f"{where}: cannot read a {kind!r}")  # pragma: no cover - every model type is handled
+
+
+def _decode_dataclass(kind: type, value: Any, where: str) -> Any:
+    if not isinstance(value, dict):
+        raise ExportError(f"{where}: expected an object")
+    hints = typing.get_type_hints(kind)
+    names = [f.name for f in dataclasses.fields(kind)]
+    unknown = set(value) - set(names) - _DERIVED.get(kind, set())
+    if unknown:
+        raise ExportError(f"{where}: unknown field {sorted(unknown)[0]!r}")
+    missing = [n for n in names if n not in value]
+    if missing:
+        raise ExportError(f"{where}: missing field {missing[0]!r}")
+    return kind(**{n: _decode(hints[n], value[n], f"{where}.{n}") for n in names})

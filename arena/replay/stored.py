@@ -1,0 +1,32 @@
+"""Replay a game as the results store holds it: a ``GameRow`` and the
+tournament config the file was started with."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import Options
+from ..tournament.config import ConfigError, parse_config
+from ..tournament.store import GameRow
+from .model import GameReplay
+from .replay import ReplayError, replay
+
+
+def options_of(raw_config: Any) -> Options:
+    """The engine options of a stored tournament config; ReplayError if it cannot be read."""
+    if not isinstance(raw_config, dict):
+        raise ReplayError("the stored tournament config is missing")
+    try:
+        return parse_config(raw_config).options
+    except (ConfigError, ValueError, TypeError) as exc:
+        raise ReplayError(f"the stored tournament config is invalid: {exc}") from None
+
+
+def replay_row(row: GameRow, options: Options) -> GameReplay:
+    """Replay one stored game; ReplayError names the game and what does not fit."""
+    try:
+        return replay(options, row.seed, row.actions, game_id=row.game_key, bots=(row.bot0, row.bot1),
+                      mano=row.mano, termination=row.termination, reason=row.reason,
+                      winner_team=row.winner_seat)
+    except ReplayError as exc:
+        raise ReplayError(f"game {row.game_key}: {exc}") from None

@@ -1,0 +1,140 @@
+"""Every game of a real tournament replays to the stored result, the views
+show each seat only what the engine's observer showed it, and the JSON export
+reads back equal."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from arena.engine import Action, Game, Kind, Options
+from arena.replay import (
+    Category,
+    ExportError,
+    GameReplay,
+    ReplayError,
+    from_json,
+    options_of,
+    replay,
+    replay_row,
+    restrict_to_seat,
+    to_json,
+)
+from arena.tournament.store import GameRow, ResultsStore
+
+
+def _stored(db: Path) -> tuple[Options, list[GameRow]]:
+    with ResultsStore.open_existing(db) as store:
+        return options_of(store.get_meta("config")), list(store.games())
+
+
+def _replays(db: Path) -> list[tuple[GameRow, GameReplay]]:
+    options, rows = _stored(db)
+    return [(row, replay_row(row, options)) for row in rows]
+
+
+def test_every_game_replays_to_the_stored_scores(small_db: Path) -> None:
+    pairs = _replays(small_db)
+    assert len(pairs) == 6
+    assert {row.termination for row, _ in pairs} >= {"target_reached", "illegal_action"}
+    for row, record in pairs:
+        assert record.info.scores == (row.score0, row.score1), row.game_key
+        assert record.info.winner_team == row.winner_seat
+        assert len(record.steps) == len(row.actions)
+        assert [f"{s.seat} {s.action}" for s in record.steps] == list(row.actions)
+        assert len(record.hands) == row.hands
+        if record.steps:
+            assert record.steps[-1].scores == (row.score0, row.score1)
+        # Points per category over the hands add up to the final score.
+        for team in (0, 1):
+            total = sum(h.points(c)[team] for h in record.hands for c in Category)
+            assert total == record.info.scores[team]
+        for before, after in zip(record.hands, record.hands[1:], strict=False):
+            assert before.end_scores == after.start_scores
+            assert after.first_step == before.last_step + 1
+
+
+def test_seat_views_are_the_engines_observations(small_db: Path) -> None:
+    options, rows = _stored(small_db)
+    for row in rows:
+        record = replay_row(row, options)
+        state = Game(options).new_state(seed=row.seed, mano=row.mano)
+        for step, text in zip(record.steps, row.actions, strict=True):
+            hands_before = state.hands_played
+            before = [state.observation(seat) for seat in (0, 1)]
+            action = Action.parse(text.partition(" ")[2])
+            state.apply(action)
+            views = step.views
+            assert all(cards is None for cards in views.public.cards)
+            for seat in (0, 1):
+                view = views.seats[seat]
+                assert view is not None
+                assert [c is None for c in view.cards] == [s != seat for s in (0, 1)]
+                if state.hands_played == hands_before and not state.is_terminal():
+                    # Mid-hand the view is the observation of the game itself.
+                    obs = state.observation(seat)
+                    assert view.cards[seat] == obs.hand
+                    assert view.log == obs.events
+                    assert view.scores == obs.scores
+                else:
+                    # After a hand's (or the game's) last action the view is that hand finished, not
+                    # the next deal: the seat's cards before it, less the card just played.
+                    played = action.card if action.kind is Kind.PLAY else None
+                    assert view.cards[seat] == tuple(c for c in before[seat].hand if c != played)
+                    assert view.hand == step.hand and view.to_act is None
+                    on_table = [p.card for t in view.tricks for p in t.cards]
+                    assert on_table == [c for t in before[seat].tricks for _, c in t] + ([played] if played else [])
+
+
+def test_spectator_sees_nothing_unplayed_and_unshown(small_db: Path) -> None:
+    for _row, record in _replays(small_db):
+        for step in record.steps:
+            hand = record.hands[step.hand]
+            view = step.views.public
+            played = {p.card for t in view.tricks for p in t.cards}
+            shown = {c for s in view.shown for c in s.cards}
+            hidden = {c for cards in hand.deal if cards for c in cards} - played - shown
+            text = " ".join(view.log)
+            for card in hidden:
+                assert not re.search(rf"\b{card}\b", text), (record.info.game_id, step.index, card)
+            assert "holds" not in text
+
+
+def test_json_export_round_trips(small_db: Path) -> None:
+    for _row, record in _replays(small_db):
+        data = json.loads(json.dumps(to_json(record)))
+        assert data["schema_version"] == 1
+        assert from_json(data) == record
+        for seat in (0, 1):
+            mine = restrict_to_seat(record, seat)
+            assert from_json(json.loads(json.dumps(to_json(mine)))) == mine
+            assert all(cards is None for h in mine.hands for s, cards in enumerate(h.deal) if s != seat)
+            assert [h.deal[seat] for h in mine.hands] == [h.deal[seat] for h in record.hands]
+            assert all(v is None for st in mine.steps for s, v in enumerate(st.views.seats) if s != seat)
+
+
+def test_export_rejects_what_it_does_not_read(small_db: Path) -> None:
+    _row, record = _replays(small_db)[0]
+    data = to_json(record)
+    with pytest.raises(ExportError, match="schema_version"):
+        from_json({**data, "schema_version": 99})
+    bad_card = json.loads(json.dumps(data))
+    bad_card["hands"][0]["up_card"] = "9X"
+    with pytest.raises(ExportError, match=r"hands\[0\]\.up_card"):
+        from_json(bad_card)
+    with pytest.raises(ExportError, match="unknown field"):
+        from_json({**data, "extra": 1})
+
+
+def test_a_log_that_does_not_fit_the_deal_is_refused(small_db: Path) -> None:
+    options, rows = _stored(small_db)
+    row = rows[0]
+    with pytest.raises(ReplayError, match="seat 1 acted but seat 0 was to act"):
+        replay(options, row.seed, ["1 " + row.actions[0].partition(" ")[2]])
+    with pytest.raises(ReplayError, match="not 'SEAT ACTION'"):
+        replay(options, row.seed, ["mazo"])
+    with pytest.raises(ReplayError, match="before the game is over"):
+        replay(options, row.seed, row.actions[:3])
