@@ -41,6 +41,13 @@ class Scenario:
     actions: tuple[tuple[int, Action, str], ...]  # (seat, action, original text)
 
 
+def _key(key: object) -> str:
+    """A JSON key for a field path in a one-line message: escaped (a key may
+    hold a newline) and bounded."""
+    text = str(key)
+    return text[:20] if text.isprintable() else repr(text)[:22]
+
+
 def _show(value: Any, limit: int = 40) -> str:
     """``value`` for a one-line message, bounded whatever it is."""
     if isinstance(value, list):
@@ -68,7 +75,7 @@ def _check_shape(data: Any) -> None:
         if depth > MAX_DEPTH:
             raise ScenarioError(f"{field or 'scenario'}: nested deeper than any scenario ({MAX_DEPTH} levels)")
         if isinstance(value, dict):
-            stack.extend((v, f"{field}.{str(k)[:20]}" if field else str(k)[:20], depth + 1) for k, v in value.items())
+            stack.extend((v, f"{field}.{_key(k)}" if field else _key(k), depth + 1) for k, v in value.items())
         elif isinstance(value, list):
             stack.extend((v, f"{field}[{i}]", depth + 1) for i, v in enumerate(value))
         elif isinstance(value, int) and not isinstance(value, bool) and abs(value) >= _LARGEST:
