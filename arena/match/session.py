@@ -42,8 +42,8 @@ async def run_match(
         line.print(format_sprt_header(plan.bounds) + f"  max_games {plan.games}")
     else:
         line.print(f"{plan.games} games per opponent in duplicate pairs")
-    for status in monitor.statuses():
-        if status.counts.pairs:  # resumed: where it stood
+    if store.count():  # resumed: where each SPRT stands, from the complete pairs stored
+        for status in monitor.statuses():
             line.print(status_line(status))
     if monitor.all_decided:
         summary = RunSummary(len(schedule_of(config)), store.count(), 0, 0.0)
