@@ -1,15 +1,18 @@
-"""The pieces a match is counted and ordered by: the pair tally agrees with
-``PairCounts.from_records`` on any stored rows in any order, and the match
-schedule opens at most ``window`` pairs per opponent at a time."""
+"""The pieces a match is counted, ordered and shown by: the pair tally agrees
+with ``PairCounts.from_records`` on any stored rows in any order, the match
+schedule opens at most ``window`` pairs per opponent at a time, and the live
+line redraws in place only on a terminal."""
 
 from __future__ import annotations
 
 import asyncio
+import io
 import random
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from arena.match.live import LiveLine
 from arena.match.plan import MatchFormat, MatchPlan
 from arena.match.schedule import match_schedule, window_for
 from arena.match.tally import PairTally, tally_rows
@@ -78,3 +81,20 @@ def test_the_match_schedule_opens_a_window_of_pairs_per_opponent() -> None:
 
     played = asyncio.run(drain())
     assert sorted(played) == sorted(g.key for g in schedule)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_live_line_is_rewritten_on_a_terminal_and_appended_in_a_log() -> None:
+    terminal, log = _Terminal(), io.StringIO()
+    for stream in (terminal, log):
+        line = LiveLine(stream)
+        line.print("SPRT ...")
+        line.show("games 2")
+        line.show("games 4")
+        line.end()
+    assert terminal.getvalue() == "SPRT ...\n\rgames 2\x1b[K\rgames 4\x1b[K\n"
+    assert log.getvalue() == "SPRT ...\ngames 2\ngames 4\n"
