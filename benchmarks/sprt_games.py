@@ -7,7 +7,10 @@ to the fixed-length match that reaches the same confidence.
 1. Measure the pair outcomes (0-2, 1-1, 2-0 from simulation's side) of
    simulation against heuristic: ``--pairs`` duplicate pairs played in
    process with the engine (no networking; simulation at ``--time-ms`` per
-   decision), or take them from ``--trinomial LL,DD,WW``.
+   decision or ``--worlds`` per decision), or take them from
+   ``--trinomial LL,DD,WW``. A time budget makes simulation weaker on a busy
+   machine: its win rate against heuristic fell from about 0.76 (the
+   figure of ``bot_strength.py``) to 0.60 with the CPU shared.
 2. Run ``--runs`` SPRTs (``--elo0``, ``--elo1``, ``--alpha``, ``--beta``) on
    pairs drawn from that trinomial, with the arena's own ``sprt_status``, and
    print the games they took (mean, median, 90th and 99th percentile) and how
@@ -42,9 +45,9 @@ from sample_bots.heuristic import HeuristicBot  # noqa: E402
 from sample_bots.simulation import SimulationBot  # noqa: E402
 
 
-def measure(pairs: int, variant: str, time_ms: float, first_seed: int) -> PairCounts:
+def measure(pairs: int, variant: str, time_ms: float, worlds: int | None, first_seed: int) -> PairCounts:
     def simulation(k: int) -> Any:
-        return SimulationBot(k, time_ms=time_ms)
+        return SimulationBot(k, worlds=worlds, time_ms=time_ms)
 
     def heuristic(k: int) -> Any:
         return HeuristicBot(k)
@@ -87,6 +90,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--trinomial", help="LL,DD,WW pair counts from simulation's side, instead of measuring")
     p.add_argument("--variant", default="uruguayo")
     p.add_argument("--time-ms", type=float, default=30.0, help="simulation budget per decision (default 30)")
+    p.add_argument("--worlds", type=int, default=None,
+                   help="fixed worlds per decision instead of --time-ms (the same strength on a busy machine)")
     p.add_argument("--elo0", type=float, default=0.0)
     p.add_argument("--elo1", type=float, default=50.0)
     p.add_argument("--alpha", type=float, default=0.05)
@@ -102,8 +107,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"pair outcomes given: {counts.ll} lost 0-2, {counts.dd} split, {counts.ww} won 2-0")
     else:
         t0 = time.perf_counter()
-        counts = measure(args.pairs, args.variant, args.time_ms, args.seed)
-        print(f"measured simulation ({args.time_ms:g} ms) vs heuristic, {args.variant}, {counts.pairs} pairs in "
+        counts = measure(args.pairs, args.variant, args.time_ms, args.worlds, args.seed)
+        budget = f"{args.worlds} worlds" if args.worlds else f"{args.time_ms:g} ms"
+        print(f"measured simulation ({budget}) vs heuristic, {args.variant}, {counts.pairs} pairs in "
               f"{time.perf_counter() - t0:.0f} s: {counts.ll} lost 0-2, {counts.dd} split, {counts.ww} won 2-0")
     score, var, elo = counts.score, counts.variance, counts.elo()
     assert score is not None and var is not None and elo is not None
