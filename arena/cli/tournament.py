@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from ..match.monitor import MatchMonitor, summary_line
 from ..match.session import run_match
 from ..results.tables import render, to_records, views
 from ..tournament.config import (
@@ -197,6 +198,10 @@ def status(db: Path, as_json: bool) -> None:
         "ended_by_a_failure": failures,
         "complete": len(schedule) == len(done & {g.key for g in schedule}),
     }
+    if config.match is not None:  # a match is complete once every opponent is decided, not at its cap
+        monitor = MatchMonitor(config.match, rows, lambda line: None)
+        info["complete"] = monitor.all_decided
+        info["verdicts"] = [summary_line(s) for s in monitor.statuses()]
     if as_json:
         click.echo(json.dumps(info, indent=2))
         return

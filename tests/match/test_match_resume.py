@@ -4,6 +4,7 @@ twin is in, and no game is played or counted twice."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -100,3 +101,7 @@ def test_a_killed_match_resumes_with_the_exact_sprt_state(tmp_path: Path) -> Non
     assert again.exit_code == 0, again.stderr
     assert len(_rows(db)) == len(after)
     assert again.stderr.strip().splitlines()[-1] == lines[-1]
+    status = CliRunner().invoke(main, ["tournament", "status", str(db), "--json"])
+    assert status.exit_code == 0, status.stderr
+    info = json.loads(status.stdout)
+    assert info["complete"] is True and info["verdicts"] == [lines[-1]]
