@@ -58,7 +58,8 @@ def counts_line(counts: PairCounts) -> str:
 
 
 def status_of(plan: MatchPlan, tally: PairTally, run_over: bool = False) -> OpponentStatus:
-    """The status from ``tally``; ``run_over``: the run ended with nothing left to play."""
+    """The status from ``tally``; ``run_over``: the run ended with nothing left
+    to play (what ends a fixed-games match whose last pairs stayed incomplete)."""
     counts = tally.counts
     if plan.bounds is None:
         verdict = Verdict.GAMES_PLAYED if counts.pairs >= plan.pairs or run_over else Verdict.RUNNING
@@ -67,7 +68,10 @@ def status_of(plan: MatchPlan, tally: PairTally, run_over: bool = False) -> Oppo
     if state.finished:
         verdict = Verdict(state.verdict.value)
     else:
-        verdict = Verdict.CAP_REACHED if counts.pairs >= plan.pairs or run_over else Verdict.RUNNING
+        # A run that ends normally has recorded or skipped every game, and skips
+        # only after a decision: undecided with pairs left means games running at
+        # the decision took the LLR back between the bounds, and a resume goes on.
+        verdict = Verdict.CAP_REACHED if counts.pairs >= plan.pairs else Verdict.RUNNING
     return OpponentStatus(plan.challenger, tally.opponent, counts, state, verdict)
 
 
@@ -82,7 +86,7 @@ def summary_line(status: OpponentStatus) -> str:
     if status.verdict is Verdict.CAP_REACHED:
         what = f"no verdict after {c.games} games in complete pairs (the max_games cap)"
     elif status.verdict is Verdict.RUNNING:
-        what = f"unfinished after {c.games} games in complete pairs"
+        what = f"no verdict yet after {c.games} games in complete pairs (resume to go on)"
     elif status.verdict is Verdict.GAMES_PLAYED:
         what = f"{c.games} games played ({c.pairs} complete pairs)"
     else:

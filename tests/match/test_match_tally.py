@@ -13,10 +13,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arena.match.live import LiveLine
+from arena.match.monitor import Verdict, status_of, summary_line
 from arena.match.plan import MatchFormat, MatchPlan
 from arena.match.schedule import match_schedule, window_for
 from arena.match.tally import PairTally, tally_rows
-from arena.ratings import PairCounts
+from arena.ratings import PairCounts, SprtBounds
 from arena.results.tables import to_records
 from arena.tournament.dispatch import Dispatcher
 from arena.tournament.seeds import TournamentSecret
@@ -98,3 +99,18 @@ def test_the_live_line_is_rewritten_on_a_terminal_and_appended_in_a_log() -> Non
         line.end()
     assert terminal.getvalue() == "SPRT ...\n\rgames 2\x1b[K\rgames 4\x1b[K\n"
     assert log.getvalue() == "SPRT ...\ngames 2\ngames 4\n"
+
+
+def test_the_verdict_of_each_way_a_match_can_end() -> None:
+    sprt = MatchPlan(MatchFormat.MATCH, "a", ("b",), SprtBounds(0, 100), 8)
+
+    def summary(plan: MatchPlan, counts: PairCounts, run_over: bool = True) -> str:
+        return summary_line(status_of(plan, PairTally("a", "b", counts), run_over))
+
+    assert summary(sprt, PairCounts(ww=3)) == "a vs b: no verdict yet after 6 games in complete pairs (resume to go on)"
+    assert summary(sprt, PairCounts(ll=1, dd=2, ww=1)) == ("a vs b: no verdict after 8 games in complete pairs "
+                                                           "(the max_games cap)")
+    assert summary(sprt, PairCounts(ll=20)) == "a vs b: H0 accepted after 40 games (20 pairs)"
+    fixed = MatchPlan(MatchFormat.MATCH, "a", ("b",), None, 8)
+    assert status_of(fixed, PairTally("a", "b", PairCounts(ww=3))).verdict is Verdict.RUNNING
+    assert summary(fixed, PairCounts(ww=3)) == "a vs b: 6 games played (3 complete pairs)"
