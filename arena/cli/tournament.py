@@ -9,6 +9,8 @@ from pathlib import Path
 
 import click
 
+from ..match.monitor import MatchMonitor, summary_line
+from ..match.session import run_match
 from ..results.tables import render, to_records, views
 from ..tournament.config import (
     ConfigError,
@@ -68,7 +70,7 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
                    f"`truco-arena tournament resume {db}`", INTERRUPTED) from None
     for key, reason in summary.failures.items():
         click.echo(f"game {key}: {reason}", err=True)
-    click.echo(render(views(records, ("standings",)), fmt))
+    click.echo(render(views(records, ("standings", "pairs") if config.match else ("standings",)), fmt))
     return summary
 
 
@@ -90,6 +92,10 @@ async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, pro
     for signum in signals:
         loop.add_signal_handler(signum, stop.request, signum)
     try:
+        if config.match is not None:  # until its SPRTs decide, with the live line and verdicts
+            return await run_match(config, store, log_dir=log_dir, stop_request=stop,
+                                   announce=lambda line: click.echo(line, err=True),
+                                   report=lambda line: click.echo(line, err=True))
         return await run_tournament(config, store, log_dir=log_dir, progress=progress, stop_request=stop,
                                     announce=lambda line: click.echo(line, err=True))
     finally:
@@ -192,6 +198,10 @@ def status(db: Path, as_json: bool) -> None:
         "ended_by_a_failure": failures,
         "complete": len(schedule) == len(done & {g.key for g in schedule}),
     }
+    if config.match is not None:  # a match is complete once every opponent is decided, not at its cap
+        monitor = MatchMonitor(config.match, rows, lambda line: None)
+        info["complete"] = monitor.all_decided
+        info["verdicts"] = [summary_line(s) for s in monitor.statuses()]
     if as_json:
         click.echo(json.dumps(info, indent=2))
         return

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import Options, OptionsError, make_options
+from ..match.plan import MATCH_KEYS, MatchPlan, parse_match_plan
 from ..server import TimeControl
 from ..server.tokens import TokenFileError, check_name, load_tokens
 from .schedule import Pairing, games_in
@@ -89,6 +90,7 @@ class TournamentConfig:
     tls_cert: str | None = None  # PEM certificate and key: the arena serves TLS only
     tls_key: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # as read, stored with results
+    match: MatchPlan | None = None  # format = "match" or "gauntlet" (arena/match/plan.py); None: round robin
 
     @property
     def all_launched(self) -> bool:
@@ -96,7 +98,7 @@ class TournamentConfig:
 
 
 _TOP = {"name", "variant", "options", "bots", "games_per_pairing", "pairing", "seed", "concurrency",
-        "time_control", "address", "tokens", "tls_cert", "tls_key"}
+        "time_control", "address", "tokens", "tls_cert", "tls_key", *MATCH_KEYS}
 
 
 def _expect(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> Any:
@@ -225,6 +227,10 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament") -> Tour
         raise ConfigError(f"games_per_pairing: {games} games for each of {total // games} pairings is "
                           f"{total} games, more than the {MAX_GAMES} a tournament may have")
     pairing = _pairing(data, bots, games)
+    try:
+        match = parse_match_plan(data, [b.name for b in bots], pairing is Pairing.DUPLICATE)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     tokens = _expect(data.get("tokens"), (str, type(None)), "tokens", "a path")
     if tokens is not None and (not tokens or "\0" in tokens):
         raise ConfigError(f"tokens: expected a file path, got {tokens!r}")
@@ -243,6 +249,7 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament") -> Tour
         tls_cert=tls_cert,
         tls_key=tls_key,
         raw=data,
+        match=match,
     )
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine.outcome import Termination
+from ..match.schedule import match_schedule
 from ..server import Arena, ArenaClosed, BotUnavailableError
 from ..server import GameRecord as ArenaRecord
 from .config import TournamentConfig
@@ -50,6 +51,8 @@ class RunSummary:
 
 
 def schedule_of(config: TournamentConfig) -> list[ScheduledGame]:
+    if config.match is not None:
+        return match_schedule(config.match, [b.name for b in config.bots], config.concurrency)
     return round_robin([b.name for b in config.bots], config.games_per_pairing, config.pairing)
 
 
@@ -103,11 +106,17 @@ async def run_tournament(
     connect_timeout: float = 60.0,
     announce: Callable[[str], None] = lambda line: None,
     stop_request: StopRequest | None = None,
+    should_play: Callable[[ScheduledGame], bool] = lambda game: True,
+    on_record: Callable[[GameRow], None] = lambda row: None,
 ) -> RunSummary:
     """Play the games of ``config`` not yet in ``store``. When ``stop_request``
     fires, no new game starts, running games end as interrupted (recorded in
     the store's ``interrupted`` table, played again on resume) and
-    ``TournamentInterrupted`` is raised."""
+    ``TournamentInterrupted`` is raised.
+
+    A match stops early through the two hooks: ``should_play`` is asked
+    before each game starts (False: the game is left unplayed, not recorded),
+    ``on_record`` hears of each game once it is in the store."""
     secret = tournament_secret(store, config)
     stopper = stop_request or StopRequest()
     schedule = schedule_of(config)
@@ -134,6 +143,9 @@ async def run_tournament(
         nonlocal played
         while (item := await dispatcher.next()) is not None:
             seq, game = item
+            if not should_play(game):  # left for good this run; its twin, if waiting, is released and asked too
+                dispatcher.finished(game, recorded=False)
+                continue
             try:
                 rec = await _play(arena, bots, game, config, secret, connect_timeout)
             except ArenaClosed:  # stopping: the game never started
@@ -147,7 +159,9 @@ async def run_tournament(
             reason = rec.reason
             if rec.faulty_bot is not None:
                 reason = failures[game.key] = await bots.explain(rec)
-            store.record(_row(game, seq, rec, reason, ended))
+            row = _row(game, seq, rec, reason, ended)
+            store.record(row)
+            on_record(row)
             dispatcher.finished(game, recorded=True)
             played += 1
             bar.advance()

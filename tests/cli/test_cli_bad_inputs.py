@@ -170,6 +170,15 @@ def _cases(f: Files, scenarios: list[Path]) -> list[list[str]]:
         cases.append(["tournament", "run", str(f.config), "--db", str(db), "--no-progress"])
     for db in [f.missing_dir, f.directory, f.text, f.foreign, f.newer]:
         cases.append(["demo", "--db", str(db), "--no-progress"])
+    for db in [f.missing_dir, f.directory, f.text, f.foreign, f.newer, f.results]:
+        cases.append(["match", "random", "random", "--games", "2", "--db", str(db)])
+    cases += [
+        ["match", "random", "random"],
+        ["match", "random", "random", "--games", "3"],
+        ["match", "random", "random", "--sprt", "5", "0"],
+        ["match", "random", "python 'unclosed", "--games", "2"],
+        ["match", "random", "no-such-bot-program", "--games", "2"],
+    ]
     for config in [f.missing, f.directory, f.text, f.bad_toml, f.bad_utf8, f.deep_toml, f.huge_int_toml,
                    f.typo_toml]:
         cases.append(["tournament", "run", str(config), "--db", str(f.directory / "new.sqlite")])

@@ -1,0 +1,100 @@
+"""``truco-arena match A B``: is A better than B? Duplicate pairs until N
+games or until an SPRT decides."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..match.bots import resolve, sample_bots
+from ..match.plan import DEFAULT_MAX_GAMES
+from ..tournament.config import ConfigError, parse_config
+from .errors import USAGE_ERROR, fail
+from .formatting import output_options, pick_format
+from .tournament import play
+
+
+def match_config(a: str, b: str, *, games: int | None, sprt: tuple[float, float] | None, alpha: float,
+                 beta: float, max_games: int, variant: str, concurrency: int, seed: int | None) -> dict[str, Any]:
+    """The tournament config (as TOML would give it) of ``truco-arena match``."""
+    try:
+        bot_a, bot_b = resolve(a, b)
+    except ValueError as exc:
+        raise fail(str(exc), USAGE_ERROR) from None
+    raw: dict[str, Any] = {
+        "name": f"{bot_a.name}-vs-{bot_b.name}",
+        "format": "match",
+        "variant": variant,
+        "pairing": "duplicate",
+        "concurrency": concurrency,
+        "bots": [{"name": bot.name, "command": bot.command} for bot in (bot_a, bot_b)],
+    }
+    if sprt is not None:
+        raw["sprt"] = {"elo0": sprt[0], "elo1": sprt[1], "alpha": alpha, "beta": beta}
+        raw["max_games"] = max_games
+    else:
+        raw["games"] = games
+    if seed is not None:
+        raw["seed"] = seed
+    return raw
+
+
+@click.command()
+@click.argument("a")
+@click.argument("b")
+@click.option("--games", type=click.IntRange(2), help="Play this many games (even: duplicate pairs).")
+@click.option("--sprt", nargs=2, type=float, metavar="ELO0 ELO1",
+              help="Play until the SPRT of H0 'A is ELO0 stronger' vs H1 'ELO1 stronger' decides.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT: chance of a false H1.")
+@click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT: chance of a false H0.")
+@click.option("--max-games", type=click.IntRange(2), default=DEFAULT_MAX_GAMES, show_default=True,
+              help="SPRT: stop without a verdict after this many games.")
+@click.option("--variant", type=click.Choice(["argentino", "uruguayo", "venezolano"]), default="uruguayo",
+              show_default=True)
+@click.option("--concurrency", type=click.IntRange(1), default=1, show_default=True, help="Games at once.")
+@click.option("--seed", type=int, help="Seed of the deals (reproducible but predictable; default: a fresh secret).")
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path),
+              help="Keep the results here, to resume with `truco-arena tournament resume DB` "
+                   "(default: a temporary file).")
+@output_options
+def match(a: str, b: str, games: int | None, sprt: tuple[float, float] | None, alpha: float, beta: float,
+          max_games: int, variant: str, concurrency: int, seed: int | None, db: Path | None,
+          fmt: str, as_json: bool, as_csv: bool) -> None:
+    """Play bot A against bot B in duplicate pairs (same deal, seats swapped)
+    for --games N games, or until the SPRT given by --sprt accepts H0 or H1.
+
+    A and B are sample bots (SAMPLES) or bot commands, as in a config's
+    `command`. A live line on stderr shows games, wins-losses, pairs
+    2-0/1-1/0-2, Elo +- 95%, nElo and the LLR with its bounds; the verdict
+    comes at the end. The exit code is 0 whatever the verdict.
+
+    \b
+    Example:
+      truco-arena match heuristic random --sprt 0 100
+      truco-arena match "python mybot.py" heuristic --sprt 0 20 --db mybot.sqlite
+      truco-arena match simulation heuristic --games 200 --concurrency 2
+    """
+    if (games is None) == (sprt is None):
+        raise click.UsageError("give exactly one of --games N and --sprt ELO0 ELO1")
+    if games is not None and games % 2:
+        raise click.UsageError(f"--games: must be even (duplicate pairs), got {games}")
+    raw = match_config(a, b, games=games, sprt=sprt, alpha=alpha, beta=beta, max_games=max_games,
+                       variant=variant, concurrency=concurrency, seed=seed)
+    try:
+        config = parse_config(raw)
+    except ConfigError as exc:
+        raise fail(str(exc).replace("sprt.elo", "--sprt elo").replace("sprt.", "--").replace("max_games",
+                   "--max-games"), USAGE_ERROR) from None
+    fmt = pick_format(fmt, as_json, as_csv)
+    if db is not None:
+        play(config, db, False, fmt, new=True)
+        return
+    with tempfile.TemporaryDirectory(prefix="truco-match-") as tmp:
+        play(config, Path(tmp) / "match.sqlite", False, fmt, new=True)
+
+
+if match.help is not None:  # the sample bots installed here, in the help text
+    match.help = match.help.replace("SAMPLES", ", ".join(sample_bots()))

@@ -1,0 +1,122 @@
+"""Where a match or gauntlet stands, for each opponent, while it runs.
+
+The runner asks ``should_play`` before each game (an opponent whose SPRT
+has decided gets no more games) and calls ``on_record`` after each stored
+game (the live line is redrawn when a pair completes). Everything is a
+function of the complete pairs in the store, so a resumed run starts from
+exactly the state the killed one had reached.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ..ratings.sprt import PairCounts, SprtState, sprt_status
+from ..ratings.sprt_format import format_sprt_line
+from ..tournament.schedule import ScheduledGame
+from ..tournament.store import GameRow
+from .plan import MatchPlan
+from .tally import PairTally, opponent_of, tally_rows
+
+
+class Verdict(StrEnum):
+    RUNNING = "running"
+    H0_ACCEPTED = "H0 accepted"
+    H1_ACCEPTED = "H1 accepted"
+    CAP_REACHED = "no verdict: max_games reached"
+    GAMES_PLAYED = "all games played"
+
+
+@dataclass(frozen=True)
+class OpponentStatus:
+    challenger: str
+    opponent: str
+    counts: PairCounts
+    sprt: SprtState | None  # None: a fixed number of games
+    verdict: Verdict
+
+    @property
+    def decided(self) -> bool:
+        return self.verdict in (Verdict.H0_ACCEPTED, Verdict.H1_ACCEPTED)
+
+
+def counts_line(counts: PairCounts) -> str:
+    """The live line of a fixed-games match: the SPRT line's fields without the LLR."""
+    estimate = counts.elo()
+    if estimate is None:
+        elo = "Elo n/a"
+    elif not math.isfinite(estimate.elo):  # every pair went one way: no interval to speak of
+        elo = f"Elo {estimate.elo:+.1f}"
+    else:
+        elo = f"Elo {estimate.elo:+.1f} +-{estimate.halfwidth:.1f}"
+    nelo = "nElo n/a" if counts.nelo is None else f"nElo {counts.nelo:+.1f}"
+    return (f"games {counts.games}  W-L {counts.wins}-{counts.losses}  pairs {counts.ww}/{counts.dd}/{counts.ll}"
+            f"  {elo}  {nelo}")
+
+
+def status_of(plan: MatchPlan, tally: PairTally, run_over: bool = False) -> OpponentStatus:
+    """The status from ``tally``; ``run_over``: the run ended with nothing left
+    to play (what ends a fixed-games match whose last pairs stayed incomplete)."""
+    counts = tally.counts
+    if plan.bounds is None:
+        verdict = Verdict.GAMES_PLAYED if counts.pairs >= plan.pairs or run_over else Verdict.RUNNING
+        return OpponentStatus(plan.challenger, tally.opponent, counts, None, verdict)
+    state = sprt_status(counts, plan.bounds)
+    if state.finished:
+        verdict = Verdict(state.verdict.value)
+    else:
+        # A run that ends normally has recorded or skipped every game, and skips
+        # only after a decision: undecided with pairs left means games running at
+        # the decision took the LLR back between the bounds, and a resume goes on.
+        verdict = Verdict.CAP_REACHED if counts.pairs >= plan.pairs else Verdict.RUNNING
+    return OpponentStatus(plan.challenger, tally.opponent, counts, state, verdict)
+
+
+def status_line(status: OpponentStatus) -> str:
+    body = counts_line(status.counts) if status.sprt is None else format_sprt_line(status.sprt)
+    return f"{status.challenger} vs {status.opponent}: {body}"
+
+
+def summary_line(status: OpponentStatus) -> str:
+    """The final word on one opponent, e.g. ``a vs b: H1 accepted after 64 games (32 pairs)``."""
+    c = status.counts
+    if status.verdict is Verdict.CAP_REACHED:
+        what = f"no verdict after {c.games} games in complete pairs (the max_games cap)"
+    elif status.verdict is Verdict.RUNNING:
+        what = f"no verdict yet after {c.games} games in complete pairs (resume to go on)"
+    elif status.verdict is Verdict.GAMES_PLAYED:
+        what = f"{c.games} games played ({c.pairs} complete pairs)"
+    else:
+        what = f"{status.verdict.value} after {c.games} games ({c.pairs} pairs)"
+    return f"{status.challenger} vs {status.opponent}: {what}"
+
+
+class MatchMonitor:
+    def __init__(self, plan: MatchPlan, stored: Iterable[GameRow], show: Callable[[str], None]) -> None:
+        self.plan = plan
+        self._show = show
+        self._tallies = tally_rows(plan.challenger, plan.opponents, stored)
+
+    def status(self, opponent: str, run_over: bool = False) -> OpponentStatus:
+        return status_of(self.plan, self._tallies[opponent], run_over)
+
+    def statuses(self, run_over: bool = False) -> list[OpponentStatus]:
+        return [self.status(o, run_over) for o in self.plan.opponents]
+
+    @property
+    def all_decided(self) -> bool:
+        return all(s.verdict is not Verdict.RUNNING for s in self.statuses())
+
+    def should_play(self, game: ScheduledGame) -> bool:
+        opponent = game.bot1 if game.bot0 == self.plan.challenger else game.bot0
+        return opponent in self._tallies and self.status(opponent).verdict is Verdict.RUNNING
+
+    def on_record(self, row: GameRow) -> None:
+        opponent = opponent_of(row, self.plan.challenger)
+        if opponent is None or opponent not in self._tallies:
+            return
+        if self._tallies[opponent].add(row):
+            self._show(status_line(self.status(opponent)))

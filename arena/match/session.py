@@ -1,0 +1,59 @@
+"""Run a match or gauntlet: the tournament runner with the monitor's hooks,
+the live line on stderr, and the verdicts at the end.
+
+Used by ``truco-arena match`` and by ``truco-arena tournament run|resume``
+for a config with ``format = "match"`` or ``"gauntlet"``. A resumed run
+recomputes every SPRT from the complete pairs in the store and plays only
+while some opponent is undecided; with nothing left to decide it plays none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from ..ratings.sprt_format import format_sprt_header
+from ..tournament.config import TournamentConfig
+from ..tournament.runner import RunSummary, run_tournament, schedule_of
+from ..tournament.stopping import StopRequest
+from ..tournament.store import ResultsStore
+from .live import LiveLine
+from .monitor import MatchMonitor, status_line, summary_line
+
+
+async def run_match(
+    config: TournamentConfig,
+    store: ResultsStore,
+    *,
+    log_dir: Path,
+    stop_request: StopRequest | None = None,
+    announce: Callable[[str], None] = lambda line: None,
+    report: Callable[[str], None] = lambda line: None,
+    live: LiveLine | None = None,
+) -> RunSummary:
+    """Play ``config`` (which must have a match plan) until every opponent is
+    decided; ``report`` gets one summary line per opponent at the end."""
+    plan = config.match
+    if plan is None:
+        raise ValueError(f"{config.name}: not a match or gauntlet config")
+    line = live or LiveLine()
+    monitor = MatchMonitor(plan, store.games(), line.show)
+    if plan.bounds is not None:
+        line.print(format_sprt_header(plan.bounds) + f"  max_games {plan.games}")
+    else:
+        line.print(f"{plan.games} games per opponent in duplicate pairs")
+    if store.count():  # resumed: where each SPRT stands, from the complete pairs stored
+        for status in monitor.statuses():
+            line.print(status_line(status))
+    if monitor.all_decided:
+        summary = RunSummary(len(schedule_of(config)), store.count(), 0, 0.0)
+    else:
+        try:
+            summary = await run_tournament(config, store, log_dir=log_dir, progress=False,
+                                           stop_request=stop_request, announce=announce,
+                                           should_play=monitor.should_play, on_record=monitor.on_record)
+        finally:
+            line.end()
+    for status in monitor.statuses(run_over=True):
+        report(summary_line(status))
+    return summary

@@ -1,0 +1,54 @@
+"""A gauntlet end to end: the challenger meets every opponent (and only
+them), each with its own SPRT that stops that opponent's games alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.ratings import PairCounts, SprtBounds, SprtVerdict, sprt_status
+from arena.results.tables import to_records
+from arena.tournament.store import ResultsStore
+
+RANDOM = "python -m sample_bots.random_bot"
+
+
+def _gauntlet(tmp_path: Path, *lines: str) -> Path:
+    path = tmp_path / "g.toml"
+    text = ['format = "gauntlet"', 'challenger = "heuristic"', 'variant = "uruguayo"', "concurrency = 2", *lines]
+    for name, command in (("r1", RANDOM), ("heuristic", "python -m sample_bots.heuristic"), ("r2", RANDOM)):
+        text += ["[[bots]]", f'name = "{name}"', f'command = "{command}"']
+    path.write_text("\n".join(text) + "\n")
+    return path
+
+
+def test_a_gauntlet_with_an_sprt_per_opponent(tmp_path: Path) -> None:
+    cfg = _gauntlet(tmp_path, "sprt = { elo0 = 0, elo1 = 100 }", "max_games = 200")
+    res = CliRunner().invoke(main, ["tournament", "run", str(cfg), "--no-progress", "--json"])
+    assert res.exit_code == 0, res.stderr
+    with ResultsStore.open_existing(cfg.with_suffix(".sqlite")) as store:
+        rows = list(store.games())
+    assert all("heuristic" in (r.bot0, r.bot1) for r in rows)  # r1 never meets r2
+    lines = res.stderr.strip().splitlines()
+    for opponent in ("r1", "r2"):
+        counts = PairCounts.from_records(to_records(rows), "heuristic", opponent)
+        assert sprt_status(counts, SprtBounds(0, 100)).verdict is SprtVerdict.H1_ACCEPTED
+        assert f"heuristic vs {opponent}: H1 accepted after {counts.games} games ({counts.pairs} pairs)" in lines
+        # Once decided, an opponent gets no new pair: at most the open window's halves beyond it.
+        against = [r for r in rows if opponent in (r.bot0, r.bot1)]
+        assert len(against) <= counts.games + 4
+    assert '"pairs"' in res.stdout
+
+
+def test_a_gauntlet_of_fixed_games(tmp_path: Path) -> None:
+    cfg = _gauntlet(tmp_path, "games = 4")
+    res = CliRunner().invoke(main, ["tournament", "run", str(cfg), "--no-progress"])
+    assert res.exit_code == 0, res.stderr
+    with ResultsStore.open_existing(cfg.with_suffix(".sqlite")) as store:
+        rows = list(store.games())
+    assert sorted(r.pairing for r in rows) == ["heuristic|r2"] * 4 + ["r1|heuristic"] * 4
+    for opponent in ("r1", "r2"):
+        assert PairCounts.from_records(to_records(rows), "heuristic", opponent).pairs == 2
+        assert f"heuristic vs {opponent}: 4 games played (2 complete pairs)" in res.stderr
