@@ -39,14 +39,14 @@ from .seat_view import SeatViewWriter, seat_view_text
 ObsDict = dict[str, npt.NDArray[Any]]
 
 
-def env(variant: str = "argentino", render_mode: str | None = None, **overrides: Any) -> "TrucoEnv":
+def env(variant: str = "argentino", render_mode: str | None = None, **overrides: Any) -> TrucoEnv:
     """``truco_v0`` for ``variant`` with engine option overrides
     (``seats``, ``target``, ``flor``, ``falta_envido``, ``pico_a_pico``)."""
     return TrucoEnv(variant, render_mode, **overrides)
 
 
 class TrucoEnv(AECEnv):  # type: ignore[misc]
-    metadata = {"name": "truco_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"name": "truco_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
 
     def __init__(self, variant: str = "argentino", render_mode: str | None = None, **overrides: Any) -> None:
         super().__init__()
