@@ -34,8 +34,8 @@ def _play(game: Any, bots: dict[int, Any], rng: random.Random) -> list[float]:
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes())
-            state.apply_action(rng.choices(outcomes, probs)[0])
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
         else:
             state.apply_action(bots[state.current_player()].step(state))
     return list(state.returns())
