@@ -7,6 +7,7 @@ import random
 
 import pyspiel
 import pytest
+from open_spiel.python.tests import games_sim_test
 
 from arena.engine import DECK, Game, make_options
 from arena.integrations import openspiel as truco_openspiel
@@ -27,6 +28,15 @@ def test_openspiel_random_simulations_with_serialization(name: str, params: dict
     # OpenSpiel's games_sim_test: random games, every state serialized and
     # deserialized, observations and information states of every player.
     pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("name, params", CASES)
+def test_openspiel_python_games_sim_test(name: str, params: dict[str, int | bool]) -> None:
+    # The Python half of games_sim_test: pickling of the game, its type and
+    # its states, clone() against apply_action, serialization, observations.
+    checks = games_sim_test.GamesSimTest()
+    for _ in range(3):
+        checks.sim_game(pyspiel.load_game(name, params))
 
 
 @pytest.mark.parametrize("name, params", CASES)
