@@ -56,7 +56,7 @@ def options_from_params(variant: str, params: dict[str, Any]) -> Options:
     for key, value in params.items():
         if key == "players":
             overrides["seats"] = int(value)
-        elif key in ("target",):
+        elif key == "target":
             overrides[key] = int(value)
         elif key in ("flor", "pico_a_pico"):
             overrides[key] = bool(value)

@@ -1,8 +1,8 @@
 """One seat's view of a game as a fixed-size float tensor and as a string.
 
 Both are built from the engine's ``State.observation(seat)`` only (the one
-observer of hidden information, RULES.md 9 as docs/rules.md section 9 states
-it), plus, while a deal is being dealt card by card, the cards that reached
+observer of hidden information: what docs/rules.md section 9 lets a seat
+see), plus, while a deal is being dealt card by card, the cards that reached
 this seat so far. They describe the current hand; the information-state
 string of ``openspiel.py`` adds the whole game's visible history.
 
