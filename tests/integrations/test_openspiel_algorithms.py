@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pyspiel
+from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import external_sampling_mccfr, ismcts, mcts
 from open_spiel.python.bots import uniform_random
 
@@ -102,3 +103,20 @@ def test_external_sampling_mccfr_learns_that_the_mazo_loses_at_once() -> None:
         state.apply_action(state.chance_outcomes()[0][0])
     probs = policy.action_probabilities(state)
     assert set(probs) == set(state.legal_actions()) and abs(sum(probs.values()) - 1.0) < 1e-9
+
+
+def test_rl_environment_episodes_end_with_team_rewards() -> None:
+    # OpenSpiel's RL environment (used by its DQN, NFSP, policy-gradient
+    # agents) steps the chance nodes itself and hands agents the observation tensor.
+    game = pyspiel.load_game("truco_venezolano", {"target": 3})
+    env = rl_environment.Environment(game, seed=5)
+    rng = np.random.RandomState(5)
+    for _ in range(3):
+        step = env.reset()
+        while not step.last():
+            player = step.observations["current_player"]
+            legal = step.observations["legal_actions"][player]
+            assert legal and all(0 <= a < game.num_distinct_actions() for a in legal)
+            assert len(step.observations["info_state"][player]) == game.observation_tensor_size()
+            step = env.step([rng.choice(legal)])
+        assert sorted(step.rewards) == [-1.0, 1.0]
