@@ -112,6 +112,8 @@ class CardByCard:
         played stay; the other cards are redealt, and a redeal is kept only if
         replaying the hand's actions is legal and shows ``seat`` exactly what
         it saw (points said aloud, flor declarations and contests, scores).
+        The other seats' choices are not weighted by how likely they were
+        with each deal: the usual determinization of information-set search.
         Earlier hands no longer affect the game and are left as they were.
         ``RuntimeError`` if ``tries`` redeals all fail."""
         if self.is_dealing():
