@@ -42,6 +42,22 @@ class Deal:
     up: Card | None = None
 
 
+def _check_deal(game: Game, deal: Deal) -> None:
+    """``ValueError`` unless ``deal`` gives three distinct cards to every seat
+    and has an up card exactly when the variant uses one."""
+    n = game.options.seats
+    if len(deal.hands) != n or any(len(h) != 3 for h in deal.hands):
+        raise ValueError(f"a deal for {n} seats gives three cards to each seat")
+    cards = [c for h in deal.hands for c in h]
+    if game.needs_up != (deal.up is not None):
+        need = "needs an up card" if game.needs_up else "has no up card"
+        raise ValueError(f"{game.options.variant} {need}")
+    if deal.up is not None:
+        cards.append(deal.up)
+    if not all(isinstance(c, Card) for c in cards) or len(set(cards)) != len(cards):
+        raise ValueError("a deal's cards must be distinct cards of the deck")
+
+
 class _GameOver(Exception):
     """Raised inside ``apply`` the moment a side reaches the target (rule 6)."""
 
@@ -97,7 +113,9 @@ class Game:
         mano: int = 0,
     ) -> "State":
         """A new game dealt from ``random.Random(seed)``, or from the explicit
-        ``deals`` (one per hand; the state stops when they run out)."""
+        ``deals`` (one per hand; the state stops when they run out, and
+        ``State.supply_deal`` gives it the next: ``deals=[]`` deals every hand
+        that way)."""
         if deals is None and seed is None:
             raise ValueError("new_state needs a seed or explicit deals")
         return State(self, seed, deals, scores, mano)
@@ -344,6 +362,29 @@ class State:
     def truco_value(self) -> int:
         """What the hand's truco is worth now (the accepted level)."""
         return self.game.truco_values[self.hand.truco_level]
+
+    # ------------------------------------------------- dealing hand by hand
+
+    def needs_deal(self) -> bool:
+        """True when the game is not over but its explicit deals ran out: the
+        state waits for ``supply_deal`` (``is_terminal()`` is True meanwhile).
+        A state built with ``deals=[]`` needs its first deal at once."""
+        return self.out_of_deals and self.winner is None
+
+    def supply_deal(self, deal: Deal) -> None:
+        """Deal the next hand of a state that ``needs_deal()``, so a caller
+        can deal each hand as the game reaches it (a search library that
+        models the deal as chance, card by card). ``ValueError`` if the state
+        needs no deal or ``deal`` is not a valid deal for this game."""
+        if not self.needs_deal():
+            raise ValueError("supply_deal: the state needs no deal now")
+        _check_deal(self.game, deal)
+        assert self._deals is not None  # out_of_deals is only set in explicit-deals mode
+        # A new list: copies of this state share the old one.
+        self._deals = self._deals[: self.hands_played] + [deal]
+        self.out_of_deals = False
+        self._legal = None
+        self._next_deal()
 
     # ------------------------------------------------------------ legal actions
 
