@@ -78,7 +78,8 @@ def _apply(opts: Options, overrides: Mapping[str, Any], derive_pico: bool) -> Op
     changes: dict[str, Any] = {}
     for key, value in overrides.items():
         if key not in _KEYS:
-            raise OptionsError(f"options.{key}: unknown option (expected one of {', '.join(_KEYS)})")
+            shown = key if str(key).isprintable() else repr(key)  # one line whatever the key holds
+            raise OptionsError(f"options.{shown}: unknown option (expected one of {', '.join(_KEYS)})")
         changes[key] = value
     opts = replace(opts, **changes)
     _check(opts, set(changes))
