@@ -37,11 +37,11 @@ import grpc
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from arena.engine.options import make_options
-from arena.engine.outcome import Termination
-from arena.server import Arena, GameRecord, TimeControl
-from sdk.pb import arena_pb2 as pb
-from sdk.pb import arena_pb2_grpc as pb_grpc
+from arena.engine.options import make_options  # noqa: E402
+from arena.engine.outcome import Termination  # noqa: E402
+from arena.server import Arena, GameRecord, TimeControl  # noqa: E402
+from sdk.pb import arena_pb2 as pb  # noqa: E402
+from sdk.pb import arena_pb2_grpc as pb_grpc  # noqa: E402
 
 CLOCK = TimeControl(move_time=0.100, bank=1.0)
 VARIANT = "argentino"

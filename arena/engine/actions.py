@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from .cards import Card
 
@@ -69,7 +69,7 @@ class Action:
         return f"Action.parse({str(self)!r})"
 
     @staticmethod
-    def parse(text: str) -> "Action":
+    def parse(text: str) -> Action:
         """Parse canonical action text; raises ValueError with the reason."""
         return _parse(" ".join(text.split()).lower())
 
@@ -95,18 +95,18 @@ def _parse(text: str) -> Action:
     return simple(kind)
 
 
-@lru_cache(maxsize=None)
+@cache
 def play(card: Card) -> Action:
     """The interned PLAY action for ``card``."""
     return Action(Kind.PLAY, card=card)
 
 
-@lru_cache(maxsize=None)
+@cache
 def simple(kind: Kind, con_flor: bool = False) -> Action:
     """The interned action of a kind without arguments."""
     return Action(kind, con_flor=con_flor)
 
 
-@lru_cache(maxsize=None)
+@cache
 def raise_by(amount: int) -> Action:
     return Action(Kind.RAISE, amount=amount)

@@ -45,7 +45,7 @@ class Card:
         return self.rank if self.rank <= 7 else 0
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         """Parse ``"7O"``, ``"12C"``, ``"1e"`` (suit letter case-insensitive)."""
         card = CARD_BY_TEXT.get(text.strip().upper())
         if card is None:
@@ -61,10 +61,10 @@ class Card:
         return self.index
 
     # Cards are values; copies share the interned instance.
-    def __copy__(self) -> "Card":
+    def __copy__(self) -> Card:
         return self
 
-    def __deepcopy__(self, memo: object) -> "Card":
+    def __deepcopy__(self, memo: object) -> Card:
         return self
 
     def __repr__(self) -> str:

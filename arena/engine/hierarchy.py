@@ -8,7 +8,7 @@ The variant's record says which cards the up card promotes (``Variant.specials``
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from .cards import DECK, Card, Suit
 from .variants import VARIANT_BY_NAME, FlorKind, Variant
@@ -60,7 +60,7 @@ def table(variant: Variant | str, up: Card | None) -> Table:
     return _table(VARIANT_BY_NAME[variant] if isinstance(variant, str) else variant, up)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _table(v: Variant, up: Card | None) -> Table:
     rank = _base_rank()
     special = [0] * 40

@@ -6,8 +6,9 @@ What each variant allows comes from its record in ``variants.py``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from .variants import VARIANT_BY_NAME, VARIANT_LIST, EnvidoMode, Variant
 

@@ -8,8 +8,8 @@ Rule numbers in comments refer to RULES.md.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from . import events as ev
 from .actions import ENVIDO_CALLS, TRUCO_CALLS, Action, Kind, play, raise_by, simple
@@ -93,13 +93,13 @@ class Game:
         raise AttributeError(f"Game is immutable: cannot set {name}")
 
     # Immutable: copies share it, and pickling rebuilds it from its options.
-    def __copy__(self) -> "Game":
+    def __copy__(self) -> Game:
         return self
 
-    def __deepcopy__(self, memo: object) -> "Game":
+    def __deepcopy__(self, memo: object) -> Game:
         return self
 
-    def __reduce__(self) -> tuple[type["Game"], tuple[Options]]:
+    def __reduce__(self) -> tuple[type[Game], tuple[Options]]:
         return (Game, (self.options,))
 
     def __repr__(self) -> str:
@@ -111,7 +111,7 @@ class Game:
         deals: Sequence[Deal] | None = None,
         scores: tuple[int, int] = (0, 0),
         mano: int = 0,
-    ) -> "State":
+    ) -> State:
         """A new game dealt from ``random.Random(seed)``, or from the explicit
         ``deals`` (one per hand; the state stops when they run out, and
         ``State.supply_deal`` gives it the next: ``deals=[]`` deals every hand
@@ -180,7 +180,7 @@ class _Hand:
         self.env_texts: list[str] = []  # the envido chain in canonical text
         self.start_scores = (0, 0)
 
-    def copy(self) -> "_Hand":
+    def copy(self) -> _Hand:
         """An independent copy: what never changes after the deal (seat order,
         dealt cards, points, flor kinds, the card table) is shared; every
         container that play mutates is copied."""
@@ -223,7 +223,7 @@ class _Contest:
     def facing(self) -> int:
         return self.answerer if self.caller == self.declarer else self.declarer
 
-    def copy(self) -> "_Contest":
+    def copy(self) -> _Contest:
         new = _Contest.__new__(_Contest)
         new.declarer, new.answerer, new.last, new.caller = self.declarer, self.answerer, self.last, self.caller
         new.stake, new.prev, new.calls = self.stake, self.prev, self.calls[:]
@@ -318,7 +318,7 @@ class State:
             return None
         return Outcome(self.termination, self.winner, (self._scores[0], self._scores[1]), self.hands_played)
 
-    def observation(self, seat: int, log: bool = True) -> "Observation":
+    def observation(self, seat: int, log: bool = True) -> Observation:
         """What ``seat`` may see now (RULES.md 9); the only view bots get.
         ``log=False`` skips the human-readable event log."""
         return observe(self, seat, log)
@@ -940,7 +940,7 @@ class State:
 
     # ---------------------------------------------------------------- copying
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         """An independent copy for search, in microseconds: the ``Game``, the
         options, the deals and the (immutable) events are shared, and only what
         play mutates is copied. The deal's random generator is copied when one

@@ -9,7 +9,7 @@ failure counts, ladder points, and a comparison of two runs.
 
 from .bootstrap import BootstrapIntervals, bootstrap_intervals
 from .bradley_terry import NaturalFit, fit_natural
-from .compare import Comparison, CompareRow, compare, compare_fits
+from .compare import CompareRow, Comparison, compare, compare_fits
 from .correlation import kendall_tau, spearman
 from .crosstable import CrossCell, CrossTable, cross_table
 from .failures import FailureCounts, failure_counts

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .correlation import kendall_tau, spearman
-from .rating_fit import DEFAULT_BASE, RatingFit, Z95, fit_ratings
+from .rating_fit import DEFAULT_BASE, Z95, RatingFit, fit_ratings
 from .records import GameRecord
 
 

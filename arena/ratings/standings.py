@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .bootstrap import BootstrapIntervals
 from .los import likelihood_of_superiority
-from .rating_fit import RatingFit, Z95, fit_ratings
+from .rating_fit import Z95, RatingFit, fit_ratings
 from .records import GameRecord
 from .tally import WinLoss, win_loss
 

@@ -54,7 +54,7 @@ class Reply:
 
     __slots__ = ("conn", "move")
 
-    def __init__(self, conn: "Connection", move: pb.Move) -> None:
+    def __init__(self, conn: Connection, move: pb.Move) -> None:
         self.conn, self.move = conn, move
 
 
@@ -63,7 +63,7 @@ class Bad:
 
     __slots__ = ("conn", "detail")
 
-    def __init__(self, conn: "Connection", detail: str) -> None:
+    def __init__(self, conn: Connection, detail: str) -> None:
         self.conn, self.detail = conn, detail
 
 
@@ -72,7 +72,7 @@ class Gone:
 
     __slots__ = ("conn",)
 
-    def __init__(self, conn: "Connection") -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
 
 
@@ -87,7 +87,7 @@ class Deadline:
 
     __slots__ = ("conn", "seq")
 
-    def __init__(self, conn: "Connection", seq: int) -> None:
+    def __init__(self, conn: Connection, seq: int) -> None:
         self.conn, self.seq = conn, seq
 
 

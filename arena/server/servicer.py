@@ -53,7 +53,7 @@ def cancelled_reason(hard_limit: int) -> str:
 
 
 class ArenaServicer(pb_grpc.ArenaServiceServicer):
-    def __init__(self, arena_: "Arena") -> None:
+    def __init__(self, arena_: Arena) -> None:
         self.arena = arena_
         self._ids = itertools.count(1)
         self.waiting = 0  # streams that have not been admitted or refused yet

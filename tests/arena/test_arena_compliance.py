@@ -9,12 +9,11 @@ import importlib
 import os
 
 import pytest
+from arena_harness import Harness
 
 from arena.engine.outcome import Termination
 from arena.server import TimeControl
 from sample_bots import SAMPLE_BOTS
-
-from arena_harness import Harness
 
 GAMES_PER_VARIANT = int(os.environ.get("TRUCO_COMPLIANCE_GAMES", "2"))
 CLOCK = TimeControl(move_time=2.0, bank=20.0)

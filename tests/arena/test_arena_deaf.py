@@ -11,11 +11,10 @@ from pathlib import Path
 
 import grpc
 import pytest
+from arena_harness import Harness
 
 from sdk.pb import arena_pb2 as pb
 from sdk.pb import arena_pb2_grpc as pb_grpc
-
-from arena_harness import Harness
 
 # Every junk Move outside a game earns a warning Status that quotes its game
 # id (cut to 200 characters). By default the client's gRPC buffers a few MB

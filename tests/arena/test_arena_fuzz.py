@@ -13,14 +13,13 @@ from pathlib import Path
 
 import grpc
 import pytest
+from arena_harness import Harness
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from arena.server.throttle import ThrottlePolicy
 from sdk.pb import arena_pb2 as pb
 from sdk.pb import arena_pb2_grpc as pb_grpc
-
-from arena_harness import Harness
 
 FUZZ_NAME = "fuzz"
 FUZZ_TOKEN = "fuzz-token-0123456789abcdef"

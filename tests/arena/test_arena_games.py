@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from arena_harness import Harness
+
 from arena.engine import Action, Game
 from arena.engine.outcome import Termination
 from arena.server import GameRecord
-
-from arena_harness import Harness
 
 
 def replay(r: GameRecord) -> None:

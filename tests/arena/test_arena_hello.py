@@ -7,11 +7,10 @@ import asyncio
 from pathlib import Path
 
 import grpc
+from arena_harness import Harness
 
 from sdk.pb import arena_pb2 as pb
 from sdk.pb import arena_pb2_grpc as pb_grpc
-
-from arena_harness import Harness
 
 
 def test_unknown_token_is_rejected(harness: Harness) -> None:

@@ -9,12 +9,11 @@ from pathlib import Path
 
 import grpc
 import pytest
+from arena_harness import Harness
 
 from arena.server.throttle import HelloThrottle, ThrottlePolicy, peer_host
 from sdk.pb import arena_pb2 as pb
 from sdk.pb import arena_pb2_grpc as pb_grpc
-
-from arena_harness import Harness
 
 
 async def _hello(address: str, name: str, token: str) -> pb.PlayResponse:

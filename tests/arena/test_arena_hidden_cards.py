@@ -10,11 +10,12 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from arena.engine import Action, Game, events as ev
+from arena_harness import Harness
+
+from arena.engine import Action, Game
+from arena.engine import events as ev
 from arena.engine.outcome import Termination
 from arena.server import GameRecord
-
-from arena_harness import Harness
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:1[0-2]|[1-7])[EBOC](?![0-9A-Za-z])")
 

@@ -4,11 +4,10 @@ the arena keeps serving everybody else."""
 from __future__ import annotations
 
 import pytest
+from arena_harness import Harness
 
 from arena.engine.outcome import Termination
 from arena.server import TimeControl
-
-from arena_harness import Harness
 
 TIGHT = TimeControl(move_time=0.3, bank=0.3)
 

@@ -7,9 +7,9 @@ import signal
 import time
 from pathlib import Path
 
-from arena.server import Arena
-
 from arena_harness import Harness
+
+from arena.server import Arena
 
 
 def test_hung_idle_bot_is_dropped(log_dir: Path) -> None:

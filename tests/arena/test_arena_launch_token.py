@@ -7,9 +7,9 @@ import os
 import sys
 from pathlib import Path
 
-from arena.tournament.launcher import launch, stop
-
 from arena_harness import BotProc, Harness
+
+from arena.tournament.launcher import launch, stop
 
 
 def test_launched_bot_has_no_token_on_its_command_line(fresh_harness: Harness, tmp_path: Path) -> None:

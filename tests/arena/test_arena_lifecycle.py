@@ -5,11 +5,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from arena_harness import Harness
 
 from arena.engine.options import make_options
 from arena.server import Arena, BotUnavailableError
-
-from arena_harness import Harness
 
 
 def test_a_busy_port_is_an_error() -> None:

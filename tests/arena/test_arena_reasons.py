@@ -8,12 +8,11 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 import grpc
+from arena_harness import Harness
 
 from arena.engine.outcome import Termination
 from arena.server import GameRecord
 from sdk.pb import arena_pb2 as pb
-
-from arena_harness import Harness
 
 PLAY = "/truco.arena.v1.ArenaService/Play"
 Act = Callable[[grpc.aio.StreamStreamCall, pb.Decision], Awaitable[None]]

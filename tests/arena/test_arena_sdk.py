@@ -6,12 +6,12 @@ import socket
 import time
 from pathlib import Path
 
+from arena_harness import Harness, spawn_bot
+
 from arena.engine.options import make_options
 from arena.engine.outcome import Termination
 from sdk import Action, Bot, GameInfo, HandSummary, Observation
 from sdk.client import run_async
-
-from arena_harness import Harness, spawn_bot
 
 
 class Diary(Bot):

@@ -7,11 +7,11 @@ import json
 import time
 from pathlib import Path
 
+from arena_harness import Harness
+
 from arena.engine.options import make_options
 from arena.engine.outcome import Termination
 from arena.server import ArenaClosed, TimeControl
-
-from arena_harness import Harness
 
 
 def test_shutdown_interrupts_games_and_closes_streams(fresh_harness: Harness, tmp_path: Path) -> None:

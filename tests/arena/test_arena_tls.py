@@ -13,16 +13,15 @@ from pathlib import Path
 
 import grpc
 import pytest
+from arena_harness import Harness, spawn_bot
 from click.testing import CliRunner
+from tls_certs import CertFiles, self_signed
 
 from arena.cli import main
 from arena.engine.outcome import Termination
 from arena.tournament.store import ResultsStore
 from sdk.pb import arena_pb2 as pb
 from sdk.pb import arena_pb2_grpc as pb_grpc
-
-from arena_harness import Harness, spawn_bot
-from tls_certs import CertFiles, self_signed
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 from dataclasses import fields, is_dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from arena.ratings import ELO_PER_NAT, GameRecord, Z95, fit_ratings
+from arena.ratings import ELO_PER_NAT, Z95, GameRecord, fit_ratings
 
 
 def games(winner: str, loser: str, n: int) -> list[GameRecord]:
@@ -70,7 +70,7 @@ THREE = {("A", "B"): 3, ("B", "A"): 1, ("B", "C"): 2, ("C", "B"): 1, ("A", "C"):
 
 
 def three_player_records() -> list[GameRecord]:
-    return [g for (w, l), n in THREE.items() for g in games(w, l, n)]
+    return [g for (w, lo), n in THREE.items() for g in games(w, lo, n)]
 
 
 @pytest.mark.parametrize("prior", [0.0, 1.0, 2.5])

@@ -70,7 +70,7 @@ def test_failure_counts() -> None:
 
 def test_ladder_hand_computed() -> None:
     order = [("A", "B"), ("B", "A"), ("B", "A"), ("A", "C"), ("C", "A"), ("C", "A"), ("A", "B")]
-    recs = [G(w, l, w, "target_reached") for w, l in order]
+    recs = [G(w, lo, w, "target_reached") for w, lo in order]
     recs.insert(3, G("A", "B", None, "interrupted"))  # ignored
     # A: 30, 10, 0, 30, 10, 0, 30    B: 0, 30, 60, 40    C: 0, 30, 60
     rows = ladder(recs)
