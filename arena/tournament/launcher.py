@@ -75,7 +75,7 @@ async def stop(bot: LaunchedBot, grace: float = 3.0) -> None:
             proc.terminate()
             try:
                 await asyncio.wait_for(proc.wait(), grace)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 proc.kill()
                 await proc.wait()
     except ProcessLookupError:
