@@ -19,6 +19,14 @@ Policy (RULES.md terms):
   game), occasionally bluffs a truco with a weak hand or accepts one a little
   under its threshold. In team games the equity of its own cards is pulled
   towards 1/2 (the partner's cards are unknown).
+- **Team games** (4 and 6 seats): the partner's public play counts as
+  information. A partner that called or raised a truco this hand (or an
+  envido in the chain now being answered) showed a strong hand, so the bot
+  answers a raise of that call as a side at least that strong rather than
+  with its own cards alone; it does not bluff an envido (a partner may hold
+  the real points and call them); a partner already winning the trick is not overtaken
+  (the bot throws its lowest card) unless an opponent still to play could beat
+  the partner's card while the bot holds a card that no one can beat.
 - **Cards**: leads its middle card in the first trick, its lowest after winning
   a trick, its highest otherwise; answers with the lowest card that wins the
   trick (or ties where a parda is enough), else its lowest card; its lowest
@@ -36,7 +44,7 @@ from math import comb
 from typing import Sequence
 
 from arena.engine import hierarchy
-from arena.engine.actions import Action, Kind
+from arena.engine.actions import ENVIDO_CALLS, TRUCO_CALLS, Action, Kind
 from arena.engine.cards import DECK, RANKS, Card
 from arena.engine.observation import Observation
 from sdk.bot import Bot, GameInfo
@@ -59,6 +67,7 @@ class Params:
     bluff_truco: float = 0.05  # per decision, with a weak hand, level 0
     bluff_envido: float = 0.05
     bluff_accept: float = 0.15  # accept a call a bit under the threshold
+    team_play: bool = True  # read the partner's public play in team games (off: each seat alone)
 
 
 DEFAULT_PARAMS = Params()
@@ -183,7 +192,8 @@ def _base_i(variant: str, up_index: int) -> tuple[hierarchy.Table, tuple[int, ..
 class Ctx:
     """Facts about one observation used by the policy."""
 
-    def __init__(self, obs: Observation, flor_on: bool = True, falta_mode: str = "leader") -> None:
+    def __init__(self, obs: Observation, flor_on: bool = True, falta_mode: str = "leader",
+                 team_play: bool = True) -> None:
         self.obs = obs
         self.variant = obs.variant
         self.flor_on = flor_on
@@ -209,6 +219,21 @@ class Ctx:
         self.mine_r = [rank[c.index] for c in self.mine]
         self._eq: float | None = None
         self._env: int | None = None
+        # Team games: this seat's partners in the current hand (none in 1 v 1 and pico a pico).
+        self.partners = tuple(s for s in obs.hand_seats if s % 2 == self.team and s != self.seat) \
+            if team_play else ()
+
+    # --------------------------------------------------------------- partners
+
+    def partner_called(self, kinds: Sequence[Kind]) -> bool:
+        """A partner made one of these calls in this hand (public history)."""
+        return any(s in self.partners and a.kind in kinds for s, a in self.obs.history)
+
+    def still_to_play(self) -> tuple[int, ...]:
+        """Seats that play after this one in the current trick."""
+        played = {s for s, _ in self.current}
+        order = self.obs.hand_seats
+        return tuple(s for s in order if s not in played and s != self.seat)
 
     # ---------------------------------------------------------- truco equity
 
@@ -233,6 +258,12 @@ class Ctx:
         self.hist = hist
         self.gt = gt
         self.n_unseen = n
+
+    def gt_count(self, rank: int) -> int:
+        """Unseen cards that beat a card of hierarchy rank ``rank``."""
+        if self._hist is None:
+            self._unseen()
+        return self.gt[rank]
 
     def opp_cards_left(self) -> int:
         opp = next(s for s in self.obs.hand_seats if s % 2 != self.team)
@@ -387,7 +418,7 @@ def decide(obs: Observation, rng: random.Random, p: Params = DEFAULT_PARAMS,
     legal = obs.legal
     if len(legal) == 1:
         return legal[0]
-    ctx = Ctx(obs, flor_on, falta_mode)
+    ctx = Ctx(obs, flor_on, falta_mode, p.team_play)
     pend = obs.pending
     if pend is not None:
         if pend.chain == "flor":
@@ -429,6 +460,8 @@ def _open_envido(ctx: Ctx, rng: random.Random, p: Params) -> Action | None:
     if env is None:
         return None
     pw = ctx.p_envido()
+    if ctx.partners and pw < 0.35:
+        return None  # no bluff in a team: a partner may hold real points and call them
     if ctx.variant == "venezolano":
         if pw >= p.envido_call or (pw < 0.35 and rng.random() < p.bluff_envido):
             return env
@@ -460,7 +493,13 @@ def _choose_card(ctx: Ctx) -> Action:
     best = max(rank[c.index] for _, c in ctx.current)
     top_teams = {s % 2 for s, c in ctx.current if rank[c.index] == best}
     if top_teams == {ctx.team}:
-        return _play(legal, mine[-1])  # our side already wins the trick
+        # Our side already wins the trick: do not overtake the partner...
+        opponents_left = [s for s in ctx.still_to_play() if s % 2 != ctx.team]
+        if opponents_left and mine_r[0] > best and ctx.gt_count(mine_r[0]) == 0 and ctx.gt_count(best) > 0:
+            # ...unless an opponent still to play could beat the partner's card
+            # and this seat holds a card nobody can beat: it secures the trick.
+            return _play(legal, mine[0])
+        return _play(legal, mine[-1])
     return _play(legal, mine[respond_index(mine_r, best, ctx.results)])
 
 
@@ -479,6 +518,10 @@ def _answer_truco(ctx: Ctx, rng: random.Random, p: Params) -> Action:
     if env is not None and ctx.variant == "venezolano" and _find(legal, Kind.FLOR) is None:
         return env
     eq = ctx.equity()
+    if ctx.partners and ctx.partner_called(TRUCO_CALLS):
+        # A partner called or raised on a strong hand: answer as a side, not
+        # with this seat's cards alone.
+        eq = max(eq, p.truco_accept[level - 1] + 0.02)
     must = ctx.opp_score + decline_value >= ctx.target
     accept = eq >= p.truco_accept[level - 1] or must or (
         eq >= p.truco_accept[level - 1] - 0.15 and rng.random() < p.bluff_accept)
@@ -532,6 +575,10 @@ def _answer_envido(ctx: Ctx, rng: random.Random, p: Params) -> Action:
         elif calls[-1] == "real_envido":
             top = min(top, 0.35)
     pw = 0.85 * ctx.p_envido(top) + 0.15 * ctx.p_envido()
+    if ctx.partners and ctx.partner_called(ENVIDO_CALLS):
+        # The side's points are the best of its seats: the partner called on
+        # points good enough to open, so the side stands at least that strong.
+        pw = max(pw, p.envido_call * 0.85)
     quiero = _find(legal, Kind.QUIERO)
     no = _find(legal, Kind.NO_QUIERO)
     assert quiero is not None and no is not None
