@@ -19,14 +19,12 @@ Policy (RULES.md terms):
   game), occasionally bluffs a truco with a weak hand or accepts one a little
   under its threshold. In team games the equity of its own cards is pulled
   towards 1/2 (the partner's cards are unknown).
-- **Team games** (4 and 6 seats): the partner's public play counts as
-  information. A partner that called or raised a truco this hand (or an
-  envido in the chain now being answered) showed a strong hand, so the bot
-  answers a raise of that call as a side at least that strong rather than
-  with its own cards alone; it does not bluff an envido (a partner may hold
-  the real points and call them); a partner already winning the trick is not overtaken
-  (the bot throws its lowest card) unless an opponent still to play could beat
-  the partner's card while the bot holds a card that no one can beat.
+- **Team games** (4 and 6 seats): the partner's public play counts. A
+  partner already winning the trick is not overtaken (the bot throws its
+  lowest card) unless an opponent still to play could beat the partner's card
+  while the bot holds a card no unseen card beats; a partner's envido is let
+  stand (the bot answers the rivals' raise of it but never raises it
+  further); it does not bluff an envido (a partner may hold the real points).
 - **Cards**: leads its middle card in the first trick, its lowest after winning
   a trick, its highest otherwise; answers with the lowest card that wins the
   trick (or ties where a parda is enough), else its lowest card; its lowest
@@ -44,7 +42,7 @@ from math import comb
 from typing import Sequence
 
 from arena.engine import hierarchy
-from arena.engine.actions import ENVIDO_CALLS, TRUCO_CALLS, Action, Kind
+from arena.engine.actions import ENVIDO_CALLS, Action, Kind
 from arena.engine.cards import DECK, RANKS, Card
 from arena.engine.observation import Observation
 from sdk.bot import Bot, GameInfo
@@ -495,7 +493,7 @@ def _choose_card(ctx: Ctx) -> Action:
     if top_teams == {ctx.team}:
         # Our side already wins the trick: do not overtake the partner...
         opponents_left = [s for s in ctx.still_to_play() if s % 2 != ctx.team]
-        if opponents_left and mine_r[0] > best and ctx.gt_count(mine_r[0]) == 0 and ctx.gt_count(best) > 0:
+        if ctx.partners and opponents_left and mine_r[0] > best and ctx.gt_count(mine_r[0]) == 0 and ctx.gt_count(best) > 0:
             # ...unless an opponent still to play could beat the partner's card
             # and this seat holds a card nobody can beat: it secures the trick.
             return _play(legal, mine[0])
@@ -518,10 +516,6 @@ def _answer_truco(ctx: Ctx, rng: random.Random, p: Params) -> Action:
     if env is not None and ctx.variant == "venezolano" and _find(legal, Kind.FLOR) is None:
         return env
     eq = ctx.equity()
-    if ctx.partners and ctx.partner_called(TRUCO_CALLS):
-        # A partner called or raised on a strong hand: answer as a side, not
-        # with this seat's cards alone.
-        eq = max(eq, p.truco_accept[level - 1] + 0.02)
     must = ctx.opp_score + decline_value >= ctx.target
     accept = eq >= p.truco_accept[level - 1] or must or (
         eq >= p.truco_accept[level - 1] - 0.15 and rng.random() < p.bluff_accept)
@@ -575,17 +569,15 @@ def _answer_envido(ctx: Ctx, rng: random.Random, p: Params) -> Action:
         elif calls[-1] == "real_envido":
             top = min(top, 0.35)
     pw = 0.85 * ctx.p_envido(top) + 0.15 * ctx.p_envido()
-    if ctx.partners and ctx.partner_called(ENVIDO_CALLS):
-        # The side's points are the best of its seats: the partner called on
-        # points good enough to open, so the side stands at least that strong.
-        pw = max(pw, p.envido_call * 0.85)
     quiero = _find(legal, Kind.QUIERO)
     no = _find(legal, Kind.NO_QUIERO)
     assert quiero is not None and no is not None
     if ctx.opp_score + dec >= ctx.target:
         return quiero
-    # raise?
-    if pw >= p.envido_raise:
+    # raise? Not over a partner's envido: let it stand, the partner's points
+    # are unknown and the rivals' raise already says theirs are good.
+    partner_call = bool(ctx.partners) and ctx.partner_called(ENVIDO_CALLS)
+    if pw >= p.envido_raise and not partner_call:
         if venezolano:
             raises = [a for a in legal if a.kind is Kind.RAISE]
             if raises:
