@@ -236,6 +236,8 @@ async def _play(arena: Arena, bots: Supervisor, game: ScheduledGame, config: Tou
     seats = seats_of(game, config.options.seats)
     names = (game.bot0, game.bot1)
     while True:
+        if arena.closing:  # stopping: bots leave now, which is no forfeit
+            raise ArenaClosed("the arena is shutting down")
         await bots.revive(names)
         owed = [f for f in (bots.forfeit(n) for n in names) if f is not None]
         if len(owed) == 2:

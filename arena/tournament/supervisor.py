@@ -140,6 +140,8 @@ class Supervisor:
         """Start again the processes of ``names`` that died; give a bot up
         once it has crashed more than ``max_restarts`` times."""
         async with self._lock:
+            if self.arena.closing:  # bots that exit at the shutdown are not crashes
+                return
             for name in names:
                 group = self.running.get(name)
                 if group is None or name in self.given_up:
