@@ -19,6 +19,12 @@ Policy (RULES.md terms):
   game), occasionally bluffs a truco with a weak hand or accepts one a little
   under its threshold. In team games the equity of its own cards is pulled
   towards 1/2 (the partner's cards are unknown).
+- **Team games** (4 and 6 seats): the partner's public play counts. A
+  partner already winning the trick is not overtaken (the bot throws its
+  lowest card) unless an opponent still to play could beat the partner's card
+  while the bot holds a card no unseen card beats; a partner's envido is let
+  stand (the bot answers the rivals' raise of it but never raises it
+  further); it does not bluff an envido (a partner may hold the real points).
 - **Cards**: leads its middle card in the first trick, its lowest after winning
   a trick, its highest otherwise; answers with the lowest card that wins the
   trick (or ties where a parda is enough), else its lowest card; its lowest
@@ -36,7 +42,7 @@ from math import comb
 from typing import Sequence
 
 from arena.engine import hierarchy
-from arena.engine.actions import Action, Kind
+from arena.engine.actions import ENVIDO_CALLS, Action, Kind
 from arena.engine.cards import DECK, RANKS, Card
 from arena.engine.observation import Observation
 from sdk.bot import Bot, GameInfo
@@ -59,6 +65,7 @@ class Params:
     bluff_truco: float = 0.05  # per decision, with a weak hand, level 0
     bluff_envido: float = 0.05
     bluff_accept: float = 0.15  # accept a call a bit under the threshold
+    team_play: bool = True  # read the partner's public play in team games (off: each seat alone)
 
 
 DEFAULT_PARAMS = Params()
@@ -183,7 +190,8 @@ def _base_i(variant: str, up_index: int) -> tuple[hierarchy.Table, tuple[int, ..
 class Ctx:
     """Facts about one observation used by the policy."""
 
-    def __init__(self, obs: Observation, flor_on: bool = True, falta_mode: str = "leader") -> None:
+    def __init__(self, obs: Observation, flor_on: bool = True, falta_mode: str = "leader",
+                 team_play: bool = True) -> None:
         self.obs = obs
         self.variant = obs.variant
         self.flor_on = flor_on
@@ -209,6 +217,21 @@ class Ctx:
         self.mine_r = [rank[c.index] for c in self.mine]
         self._eq: float | None = None
         self._env: int | None = None
+        # Team games: this seat's partners in the current hand (none in 1 v 1 and pico a pico).
+        self.partners = tuple(s for s in obs.hand_seats if s % 2 == self.team and s != self.seat) \
+            if team_play else ()
+
+    # --------------------------------------------------------------- partners
+
+    def partner_called(self, kinds: Sequence[Kind]) -> bool:
+        """A partner made one of these calls in this hand (public history)."""
+        return any(s in self.partners and a.kind in kinds for s, a in self.obs.history)
+
+    def still_to_play(self) -> tuple[int, ...]:
+        """Seats that play after this one in the current trick."""
+        played = {s for s, _ in self.current}
+        order = self.obs.hand_seats
+        return tuple(s for s in order if s not in played and s != self.seat)
 
     # ---------------------------------------------------------- truco equity
 
@@ -233,6 +256,12 @@ class Ctx:
         self.hist = hist
         self.gt = gt
         self.n_unseen = n
+
+    def gt_count(self, rank: int) -> int:
+        """Unseen cards that beat a card of hierarchy rank ``rank``."""
+        if self._hist is None:
+            self._unseen()
+        return self.gt[rank]
 
     def opp_cards_left(self) -> int:
         opp = next(s for s in self.obs.hand_seats if s % 2 != self.team)
@@ -387,7 +416,7 @@ def decide(obs: Observation, rng: random.Random, p: Params = DEFAULT_PARAMS,
     legal = obs.legal
     if len(legal) == 1:
         return legal[0]
-    ctx = Ctx(obs, flor_on, falta_mode)
+    ctx = Ctx(obs, flor_on, falta_mode, p.team_play)
     pend = obs.pending
     if pend is not None:
         if pend.chain == "flor":
@@ -429,6 +458,8 @@ def _open_envido(ctx: Ctx, rng: random.Random, p: Params) -> Action | None:
     if env is None:
         return None
     pw = ctx.p_envido()
+    if ctx.partners and pw < 0.35:
+        return None  # no bluff in a team: a partner may hold real points and call them
     if ctx.variant == "venezolano":
         if pw >= p.envido_call or (pw < 0.35 and rng.random() < p.bluff_envido):
             return env
@@ -460,7 +491,13 @@ def _choose_card(ctx: Ctx) -> Action:
     best = max(rank[c.index] for _, c in ctx.current)
     top_teams = {s % 2 for s, c in ctx.current if rank[c.index] == best}
     if top_teams == {ctx.team}:
-        return _play(legal, mine[-1])  # our side already wins the trick
+        # Our side already wins the trick: do not overtake the partner...
+        opponents_left = [s for s in ctx.still_to_play() if s % 2 != ctx.team]
+        if ctx.partners and opponents_left and mine_r[0] > best and ctx.gt_count(mine_r[0]) == 0 and ctx.gt_count(best) > 0:
+            # ...unless an opponent still to play could beat the partner's card
+            # and this seat holds a card nobody can beat: it secures the trick.
+            return _play(legal, mine[0])
+        return _play(legal, mine[-1])
     return _play(legal, mine[respond_index(mine_r, best, ctx.results)])
 
 
@@ -537,8 +574,10 @@ def _answer_envido(ctx: Ctx, rng: random.Random, p: Params) -> Action:
     assert quiero is not None and no is not None
     if ctx.opp_score + dec >= ctx.target:
         return quiero
-    # raise?
-    if pw >= p.envido_raise:
+    # raise? Not over a partner's envido: let it stand, the partner's points
+    # are unknown and the rivals' raise already says theirs are good.
+    partner_call = bool(ctx.partners) and ctx.partner_called(ENVIDO_CALLS)
+    if pw >= p.envido_raise and not partner_call:
         if venezolano:
             raises = [a for a in legal if a.kind is Kind.RAISE]
             if raises:

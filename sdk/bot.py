@@ -42,6 +42,10 @@ class Bot:
     ``choose`` gets the seat's typed observation (RULES.md 9: own cards, the up
     card, every public action of the hand, scores, the pending call, announced
     points) and must return one of ``obs.legal``.
+
+    If ``choose`` raises, the SDK does not stop: it prints the exception, the
+    game id and the observation on the bot's stderr and plays the first legal
+    action (``obs.legal[0]``) for that decision, then goes on with the game.
     """
 
     name: str = "bot"

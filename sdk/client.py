@@ -7,6 +7,10 @@ channel. ``choose`` runs inline on the event loop when there is one stream
 decision in one game does not stall the others); pass ``threaded`` to choose.
 With a shared ``Bot`` instance and threads, ``choose`` may run concurrently:
 pass a factory (``lambda: MyBot()``) to get one instance per stream.
+
+A ``choose`` that raises does not end the bot: the exception, the game id and
+the observation go to the bot's stderr, and the seat answers with its first
+legal action (``obs.legal[0]``), so one bug costs at most a poor move.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import json
 import os
 import random
 import sys
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -215,13 +220,26 @@ class StreamSession:
 
     async def reply(self, d: pb.Decision) -> pb.PlayRequest | list[pb.PlayRequest] | None:
         """The Move for Decision ``d`` (None sends nothing; a list sends several messages)."""
-        action = await self.choose(convert.observation(d))
+        obs = convert.observation(d)
+        try:
+            action = await self.choose(obs)
+        except Exception as exc:
+            action = self.fallback(d.game_id, obs, exc)
         return pb.PlayRequest(move=pb.Move(game_id=d.game_id, seq=d.seq, action=str(action)))
 
     async def choose(self, obs: Observation) -> Action:
         if self.executor is None:
             return self.bot.choose(obs)
         return await asyncio.get_running_loop().run_in_executor(self.executor, self.bot.choose, obs)
+
+    def fallback(self, game_id: str, obs: Observation, exc: Exception) -> Action:
+        """The answer when ``choose`` raised ``exc``: the seat's first legal
+        action. Reported on stderr with the game id and the observation, so
+        the bug can be reproduced; the bot goes on playing."""
+        trace = "".join(traceback.format_exception(exc)).rstrip()
+        print(f"{self.name}[{self.index}]: choose() raised in game {game_id}; playing the first legal "
+              f"action {obs.legal[0]}\nobservation: {obs!r}\n{trace}", file=sys.stderr, flush=True)
+        return obs.legal[0]
 
 
 SessionFactory = Callable[..., StreamSession]

@@ -272,6 +272,7 @@ class Arena:
         acquire_timeout: float = 30.0,
         game_id: str | None = None,
         rng_seeds: Sequence[int] | None = None,
+        distinct_peers: bool = False,
     ) -> GameRecord:
         """One game with ``bots[s]`` in seat ``s`` (``options.seats`` names; a
         name may repeat if that bot has enough streams). The engine deals from
@@ -281,6 +282,8 @@ class Arena:
         Waits up to ``acquire_timeout`` s for an idle stream of every bot
         (``BotUnavailableError``), raises ``ArenaClosed`` during shutdown.
         A failing bot does not raise: its side loses and the record says why.
+        With ``distinct_peers`` the seats of one bot come from different
+        connections (team games: partners are not one process).
         """
         if len(bots) != options.seats:
             raise ValueError(f"options say {options.seats} seats but {len(bots)} bots were given")
@@ -289,7 +292,7 @@ class Arena:
         if self.closing:
             raise ArenaClosed("the arena is shutting down")
         pool = self.pool
-        conns = await pool.acquire(list(bots), acquire_timeout)
+        conns = await pool.acquire(list(bots), acquire_timeout, distinct_peers=distinct_peers)
         no_games = self._no_games
         assert no_games is not None
         run: GameRun | None = None

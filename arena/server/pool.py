@@ -2,6 +2,12 @@
 
 A game takes all its streams in one step (``acquire``), so two games that
 need the same two bots in opposite seats never hold one each and deadlock.
+
+With ``distinct_peers`` the streams a game takes for one bot name all come
+from different gRPC connections (``Connection.peer``, one per channel: the
+SDK opens one channel per process). Partners of a team game are then never two
+streams of one process, which could share their hands (docs/protocol.md,
+"Team games").
 """
 
 from __future__ import annotations
@@ -83,41 +89,67 @@ class Pool:
 
     # --------------------------------------------------------------- acquiring
 
-    async def acquire(self, names: Sequence[str], timeout: float) -> list[Connection]:
+    async def acquire(self, names: Sequence[str], timeout: float, *, distinct_peers: bool = False) -> list[Connection]:
         """One idle stream per entry of ``names`` (a name twice needs two streams),
-        in order; waits up to ``timeout`` seconds for all of them at once."""
+        in order; waits up to ``timeout`` seconds for all of them at once. With
+        ``distinct_peers`` the streams of one name come from different peers."""
         need = Counter(names)
         try:
             async with asyncio.timeout(timeout):
-                while not self.closed and not self._ready(need):
+                while not self.closed and not self._ready(need, distinct_peers):
                     await self._changed.wait()
         except TimeoutError:
-            raise BotUnavailableError(self._why_unavailable(need, timeout)) from None
+            raise BotUnavailableError(self._why_unavailable(need, timeout, distinct_peers)) from None
         if self.closed:
             raise ArenaClosed("the arena is shutting down")
-        return [self._idle[n].popleft() for n in names]
+        if not distinct_peers:
+            return [self._idle[n].popleft() for n in names]
+        picked = {name: self._take_distinct(name, count) for name, count in need.items()}
+        return [picked[n].pop(0) for n in names]
+
+    def _take_distinct(self, name: str, count: int) -> list[Connection]:
+        """Take ``count`` idle streams of ``name`` from different peers, oldest idle first."""
+        idle = self._idle[name]
+        taken: list[Connection] = []
+        peers: set[str] = set()
+        for conn in list(idle):
+            if len(taken) == count:
+                break
+            if conn.peer not in peers:
+                peers.add(conn.peer)
+                taken.append(conn)
+                idle.remove(conn)
+        return taken
+
+    def peers_of(self, name: str) -> int:
+        """How many different peers hold a live stream of ``name``."""
+        return len({c.peer for c in self._all.get(name, ()) if c.alive})
 
     def close(self) -> None:
         self.closed = True
         self._notify()
 
-    def _ready(self, need: Counter[str]) -> bool:
+    def _ready(self, need: Counter[str], distinct_peers: bool) -> bool:
         for name, count in need.items():
             idle = self._idle.get(name)
             if idle is None:
                 return False
             if not all(c.alive for c in idle):  # streams that died while idle
                 idle = self._idle[name] = deque(c for c in idle if c.alive)
-            if len(idle) < count:
+            available = len({c.peer for c in idle}) if distinct_peers else len(idle)
+            if available < count:
                 return False
         return True
 
-    def _why_unavailable(self, need: Counter[str], timeout: float) -> str:
+    def _why_unavailable(self, need: Counter[str], timeout: float, distinct_peers: bool) -> str:
         parts = []
         for name, count in need.items():
             live = sum(1 for c in self._all.get(name, ()) if c.alive)
             if live == 0:
                 parts.append(f"{name!r} is not connected")
+            elif distinct_peers:
+                parts.append(f"{name!r} has {live} stream(s) from {self.peers_of(name)} peer(s), "
+                             f"{count} needed idle from different peers")
             else:
                 parts.append(f"{name!r} has {live} stream(s), {count} needed idle")
         return f"no idle streams within {timeout:g} s: {'; '.join(parts)}"

@@ -9,8 +9,9 @@ Example::
     pairing = "duplicate"      # or "independent"; default: see below
     seed = 42                  # optional: makes the run reproducible AND its deals predictable
     concurrency = 4
+    absent_wait_seconds = 60   # how long a missing bot is waited for before it forfeits its games
 
-    [options]                  # overrides of the variant preset
+    [options]                  # overrides of the variant preset; seats = 4 or 6: team games
     target = 30
 
     [time_control]
@@ -27,6 +28,9 @@ Example::
 ``pairing`` defaults to "duplicate" when the arena launches every bot (code
 under test, trusted) and to "independent" as soon as one bot connects by
 itself (docs/fair-play.md explains why).
+
+With ``options.seats`` 4 or 6 every game is a team game between two bots:
+each plays all the seats of its team (docs/protocol.md, "Team games").
 """
 
 from __future__ import annotations
@@ -54,6 +58,11 @@ MAX_BANK_SECONDS = 86400.0
 # games is a few GB already and years of play.
 MAX_GAMES = 10_000_000
 MAX_CONCURRENCY = 1024
+# A bot that is not connected (or crashed for good) is waited for this long,
+# then loses every game it cannot play; the run goes on with the others.
+DEFAULT_ABSENT_WAIT = 60.0
+MAX_ABSENT_WAIT = 86400.0
+TEAM_SEATS = (2, 4, 6)  # 2: one bot a side; 4 and 6: one bot plays a whole team
 DEFAULT_TIME_CONTROL = TimeControl(move_time=2.0, bank=30.0)
 # "python" in a command means the arena's own interpreter (see launcher).
 PYTHON_ALIASES = ("python", "python3")
@@ -89,6 +98,7 @@ class TournamentConfig:
     tokens: str | None = None  # token file for external bots
     tls_cert: str | None = None  # PEM certificate and key: the arena serves TLS only
     tls_key: str | None = None
+    absent_wait: float = DEFAULT_ABSENT_WAIT  # seconds a missing bot is waited for before it forfeits
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # as read, stored with results
     match: MatchPlan | None = None  # format = "match" or "gauntlet" (arena/match/plan.py); None: round robin
 
@@ -96,9 +106,14 @@ class TournamentConfig:
     def all_launched(self) -> bool:
         return all(b.command is not None for b in self.bots)
 
+    @property
+    def seats_per_bot(self) -> int:
+        """Seats each bot of a game plays: 1, or 2/3 in a 4/6-seat team game."""
+        return self.options.seats // 2
+
 
 _TOP = {"name", "variant", "options", "bots", "games_per_pairing", "pairing", "seed", "concurrency",
-        "time_control", "address", "tokens", "tls_cert", "tls_key", *MATCH_KEYS}
+        "time_control", "address", "tokens", "tls_cert", "tls_key", "absent_wait_seconds", *MATCH_KEYS}
 
 
 def _expect(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> Any:
@@ -131,6 +146,19 @@ def _time_control(data: dict[str, Any]) -> TimeControl:
         move_time=_seconds(table, "move_seconds", DEFAULT_TIME_CONTROL.move_time, 0.0, MAX_MOVE_SECONDS, False),
         bank=_seconds(table, "bank_seconds", DEFAULT_TIME_CONTROL.bank, 0.0, MAX_BANK_SECONDS, True),
     )
+
+
+def _absent_wait(data: dict[str, Any]) -> float:
+    given = _expect(data.get("absent_wait_seconds", DEFAULT_ABSENT_WAIT), (int, float), "absent_wait_seconds",
+                    "a number of seconds")
+    try:
+        value = float(given)
+    except OverflowError:
+        value = math.inf
+    if not (math.isfinite(value) and 0 <= value <= MAX_ABSENT_WAIT):
+        raise ConfigError(f"absent_wait_seconds: must be a finite number of seconds >= 0 and <= "
+                          f"{MAX_ABSENT_WAIT:g}, got {value!r}")
+    return value
 
 
 def _bots(data: dict[str, Any]) -> tuple[BotSpec, ...]:
@@ -210,8 +238,8 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament") -> Tour
     tls_key = _expect(data.get("tls_key"), (str, type(None)), "tls_key", "a path")
     if (tls_cert is None) != (tls_key is None):
         raise ConfigError("tls_cert, tls_key: give both or neither")
-    if options.seats != 2:
-        raise ConfigError(f"options.seats: tournaments run 2-seat games, got {options.seats}")
+    if options.seats not in TEAM_SEATS:
+        raise ConfigError(f"options.seats: tournaments run 2-, 4- or 6-seat games, got {options.seats}")
     games = _expect(data.get("games_per_pairing", 10), int, "games_per_pairing", "a whole number")
     if games < 1:
         raise ConfigError(f"games_per_pairing: must be at least 1, got {games}")
@@ -220,6 +248,7 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament") -> Tour
     if not 1 <= concurrency <= MAX_CONCURRENCY:
         raise ConfigError(f"concurrency: must be from 1 to {MAX_CONCURRENCY}, got {concurrency}")
     time_control = _time_control(data)
+    absent_wait = _absent_wait(data)
     bots = _bots(data)
     # Before anything is built: the schedule's size is known from two numbers.
     total = games_in(len(bots), games)
@@ -248,6 +277,7 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament") -> Tour
         tokens=tokens,
         tls_cert=tls_cert,
         tls_key=tls_key,
+        absent_wait=absent_wait,
         raw=data,
         match=match,
     )

@@ -21,6 +21,7 @@ class LaunchedBot:
     process: asyncio.subprocess.Process
     log_path: Path
     _log: IO[bytes]
+    slot: int = 0  # which of the bot's processes: a team game seats each partner from its own
 
     @property
     def exited(self) -> bool:
@@ -36,12 +37,17 @@ def _resolve(command: tuple[str, ...]) -> list[str]:
     return argv
 
 
+def log_path_of(log_dir: Path, name: str, slot: int = 0) -> Path:
+    """Where process ``slot`` of bot ``name`` writes: NAME.log, then NAME.1.log, NAME.2.log..."""
+    return log_dir / (f"{name}.log" if slot == 0 else f"{name}.{slot}.log")
+
+
 async def launch(name: str, command: tuple[str, ...], address: str, token: str, streams: int,
-                 log_dir: Path, *, tls_ca: Path | None = None) -> LaunchedBot:
-    """Start bot ``name``; with ``tls_ca`` it dials with TLS and trusts that
-    PEM certificate (the arena's own, for a self-signed one)."""
+                 log_dir: Path, *, tls_ca: Path | None = None, slot: int = 0) -> LaunchedBot:
+    """Start process ``slot`` of bot ``name``; with ``tls_ca`` it dials with
+    TLS and trusts that PEM certificate (the arena's own, for a self-signed one)."""
     log_dir.mkdir(parents=True, exist_ok=True)
-    log_path = log_dir / f"{name}.log"
+    log_path = log_path_of(log_dir, name, slot)
     log = open(log_path, "ab")
     argv = _resolve(command) + ["--address", address, "--name", name, "--streams", str(streams)]
     env = dict(os.environ, TRUCO_ARENA_ADDRESS=address, TRUCO_ARENA_TOKEN=token, TRUCO_ARENA_NAME=name,
@@ -58,7 +64,7 @@ async def launch(name: str, command: tuple[str, ...], address: str, token: str, 
     except OSError as exc:
         log.close()
         raise RuntimeError(f"bot {name}: cannot start {argv[0]!r}: {exc.strerror}") from None
-    return LaunchedBot(name, proc, log_path, log)
+    return LaunchedBot(name, proc, log_path, log, slot)
 
 
 async def stop(bot: LaunchedBot, grace: float = 3.0) -> None:
@@ -69,7 +75,7 @@ async def stop(bot: LaunchedBot, grace: float = 3.0) -> None:
             proc.terminate()
             try:
                 await asyncio.wait_for(proc.wait(), grace)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 proc.kill()
                 await proc.wait()
     except ProcessLookupError:

@@ -6,6 +6,14 @@ randomness derive from the tournament secret (kept in the results database),
 so the results are the same whether games run one at a time or many at once,
 and on resume. Fair: bots see only opaque game ids and unrelated seeds, and
 the second game of a duplicate pair starts only after the first has ended.
+
+Team games (4 or 6 seats): a game is still between two bots, ``bot0`` for
+team 0 (even seats) and ``bot1`` for team 1 (odd seats); each seat of a bot
+is a stream from a different process of it.
+
+A bot that fails stops nothing: one that is absent, or crashed more often
+than it is restarted, loses each game it cannot play once the config's
+``absent_wait_seconds`` have passed (``forfeit_row``), and the others play on.
 """
 
 from __future__ import annotations
@@ -23,17 +31,21 @@ from ..server import Arena, ArenaClosed, BotUnavailableError
 from ..server import GameRecord as ArenaRecord
 from .config import TournamentConfig
 from .dispatch import Dispatcher
-from .launcher import LaunchedBot, launch, stop
 from .progress import Progress
 from .schedule import ScheduledGame, round_robin
 from .seeds import TournamentSecret
 from .stopping import StopRequest, TournamentInterrupted
 from .store import GameRow, ResultsStore
+from .supervisor import Forfeit, Supervisor
+
+__all__ = ["RunSummary", "Supervisor", "TournamentError", "run_tournament", "schedule_of", "tournament_secret"]
 
 log = logging.getLogger("arena.tournament")
 
 SECRET_META = "secret"  # hex of the tournament secret, in the store's meta table
-CRASH_WAIT = 1.0  # seconds to let a disconnected launched bot's process be seen exiting
+# A game's streams are asked for in slices this long, so a bot that went
+# missing meanwhile is noticed and forfeits once its wait is over.
+ACQUIRE_SLICE = 0.5
 
 
 class TournamentError(RuntimeError):
@@ -73,6 +85,27 @@ def tournament_secret(store: ResultsStore, config: TournamentConfig) -> Tourname
     return secret
 
 
+def seats_of(game: ScheduledGame, seats: int) -> tuple[str, ...]:
+    """The bot in each seat: team 0 (even seats) is ``bot0``, team 1 ``bot1``."""
+    return tuple(game.bot0 if s % 2 == 0 else game.bot1 for s in range(seats))
+
+
+def forfeit_row(game: ScheduledGame, seq: int, seed: int, forfeit: Forfeit, finished_at: float) -> GameRow:
+    """The result of a game ``forfeit.bot`` could not play: a loss, 0 to 0, no
+    hand dealt. Stored with termination ``disconnect`` (the bot was not
+    connected to play it), the bot as ``faulty_bot`` and a reason starting
+    ``forfeit (absent)`` or ``forfeit (crash)``; it counts in the ratings as
+    any loss and in the failures view as a disconnect."""
+    winner_team = 1 if forfeit.bot == game.bot0 else 0
+    return GameRow(
+        game_key=game.key, seq=seq, pairing=game.pairing, pair_index=game.pair_index,
+        bot0=game.bot0, bot1=game.bot1, mano=0, seed=seed, score0=0, score1=0,
+        winner=game.bot1 if winner_team else game.bot0, winner_seat=winner_team,
+        termination=Termination.DISCONNECT.value, faulty_bot=forfeit.bot, hands=0, duration=0.0,
+        actions=(), reason=forfeit.reason, finished_at=finished_at,
+    )
+
+
 def _row(game: ScheduledGame, seq: int, rec: ArenaRecord, reason: str, finished_at: float) -> GameRow:
     return GameRow(
         game_key=game.key,
@@ -103,7 +136,7 @@ async def run_tournament(
     *,
     log_dir: Path,
     progress: bool = True,
-    connect_timeout: float = 60.0,
+    connect_timeout: float | None = None,
     announce: Callable[[str], None] = lambda line: None,
     stop_request: StopRequest | None = None,
     should_play: Callable[[ScheduledGame], bool] = lambda game: True,
@@ -112,13 +145,15 @@ async def run_tournament(
     """Play the games of ``config`` not yet in ``store``. When ``stop_request``
     fires, no new game starts, running games end as interrupted (recorded in
     the store's ``interrupted`` table, played again on resume) and
-    ``TournamentInterrupted`` is raised.
+    ``TournamentInterrupted`` is raised. ``connect_timeout``, if given,
+    replaces the config's ``absent_wait_seconds``.
 
     A match stops early through the two hooks: ``should_play`` is asked
     before each game starts (False: the game is left unplayed, not recorded),
     ``on_record`` hears of each game once it is in the store."""
     secret = tournament_secret(store, config)
     stopper = stop_request or StopRequest()
+    absent_wait = config.absent_wait if connect_timeout is None else connect_timeout
     schedule = schedule_of(config)
     done = store.recorded_keys()
     todo = [(seq, g) for seq, g in enumerate(schedule) if g.key not in done]
@@ -133,7 +168,7 @@ async def run_tournament(
     host = config.address.rsplit(":", 1)[0]
     address = f"{'127.0.0.1' if host in ('0.0.0.0', '[::]', '') else host}:{arena.port}"
     streams = min(config.concurrency, len(todo))
-    bots = Supervisor(arena, config, address, streams, log_dir)
+    bots = Supervisor(arena, config, address, streams, log_dir, absent_wait=absent_wait)
     bar = Progress(len(schedule), len(schedule) - len(todo), enabled=progress)
     dispatcher = Dispatcher(todo, done, secret)
     failures: dict[str, str] = {}
@@ -147,19 +182,27 @@ async def run_tournament(
                 dispatcher.finished(game, recorded=False)
                 continue
             try:
-                rec = await _play(arena, bots, game, config, secret, connect_timeout)
+                result = await _play(arena, bots, game, config, secret)
             except ArenaClosed:  # stopping: the game never started
                 dispatcher.finished(game, recorded=False)
                 return
-            if rec.winner_team is None:  # interrupted: not a result, played again on resume
-                store.record_interrupted(game.key, rec.reason)
+            if isinstance(result, str):  # neither bot can play: not a result, played again on resume
+                store.record_interrupted(game.key, result)
                 dispatcher.finished(game, recorded=False)
                 continue
             ended = time.time()
-            reason = rec.reason
-            if rec.faulty_bot is not None:
-                reason = failures[game.key] = await bots.explain(rec)
-            row = _row(game, seq, rec, reason, ended)
+            if isinstance(result, Forfeit):
+                row = forfeit_row(game, seq, secret.deal_seed(game.deal), result, ended)
+                failures[game.key] = row.reason
+            else:
+                if result.winner_team is None:  # interrupted: not a result, played again on resume
+                    store.record_interrupted(game.key, result.reason)
+                    dispatcher.finished(game, recorded=False)
+                    continue
+                reason = result.reason
+                if result.faulty_bot is not None:
+                    reason = failures[game.key] = await bots.explain(result)
+                row = _row(game, seq, result, reason, ended)
             store.record(row)
             on_record(row)
             dispatcher.finished(game, recorded=True)
@@ -173,12 +216,12 @@ async def run_tournament(
 
     external = [b.name for b in config.bots if b.command is None]
     if external:
-        announce(f"arena listening on {address}; waiting up to {connect_timeout:g} s for "
+        announce(f"arena listening on {address}; waiting up to {absent_wait:g} s for "
                  f"{', '.join(external)} to connect")
     watcher = asyncio.create_task(stop_on_request())
     try:
         await bots.start()
-        await _wait_for_bots(arena, config, bots, connect_timeout, stopper)
+        await _wait_for_bots(config, bots, absent_wait, stopper)
         workers = [asyncio.create_task(worker()) for _ in range(streams)]
         try:
             await asyncio.gather(*workers)
@@ -199,103 +242,44 @@ async def run_tournament(
 
 
 async def _play(arena: Arena, bots: Supervisor, game: ScheduledGame, config: TournamentConfig,
-                secret: TournamentSecret, timeout: float) -> ArenaRecord:
-    """Play one game, restarting a launched bot that crashed in the meantime."""
-    deadline = time.monotonic() + timeout
+                secret: TournamentSecret) -> ArenaRecord | Forfeit | str:
+    """Play one game, restarting a launched bot that crashed in the meantime.
+    A bot that stays unable to play forfeits (``Forfeit``); when neither
+    can play, the game is not played (a reason string)."""
+    seats = seats_of(game, config.options.seats)
+    names = (game.bot0, game.bot1)
     while True:
-        await bots.revive((game.bot0, game.bot1))
+        if arena.closing:  # stopping: bots leave now, which is no forfeit
+            raise ArenaClosed("the arena is shutting down")
+        await bots.revive(names)
+        owed = [f for f in (bots.forfeit(n) for n in names) if f is not None]
+        if len(owed) == 2:
+            return f"neither bot could play: {owed[0].reason}; {owed[1].reason}"
+        if owed:
+            return owed[0]
         try:
-            return await arena.play_game(
-                game.bot0, game.bot1, config.options, secret.deal_seed(game.deal), config.time_control,
+            return await arena.play_seats(
+                seats, config.options, secret.deal_seed(game.deal), config.time_control,
                 game_id=secret.game_id(game.key),
-                acquire_timeout=min(2.0, max(0.1, deadline - time.monotonic())),
-                rng_seeds=(secret.rng_seed(game.key, 0), secret.rng_seed(game.key, 1)),
+                acquire_timeout=ACQUIRE_SLICE,
+                rng_seeds=tuple(secret.rng_seed(game.key, s) for s in range(len(seats))),
+                distinct_peers=True,
             )
         except BotUnavailableError:
-            if time.monotonic() >= deadline:
-                raise TournamentError(
-                    f"game {game.key}: {game.bot0} and {game.bot1} were not both available within {timeout:g} s"
-                ) from None
+            continue
 
 
-class Supervisor:
-    """The bot processes of a tournament. A launched bot that dies (and so
-    loses the game it was in) is started again, at most ``max_restarts``
-    times, so one crash costs one game rather than the tournament."""
-
-    def __init__(self, arena: Arena, config: TournamentConfig, address: str, streams: int, log_dir: Path,
-                 max_restarts: int = 3) -> None:
-        self.arena, self.config, self.address = arena, config, address
-        self.streams, self.log_dir, self.max_restarts = streams, log_dir, max_restarts
-        self.running: dict[str, LaunchedBot] = {}
-        self.restarts: dict[str, int] = {}
-        self._lock = asyncio.Lock()
-
-    async def start(self) -> None:
-        for bot in self.config.bots:
-            if bot.command is not None:
-                await self._launch(bot.name, bot.command)
-
-    async def _launch(self, name: str, command: tuple[str, ...]) -> None:
-        token = self.arena.add_token(name)
-        ca = Path(self.config.tls_cert) if self.config.tls_cert is not None else None
-        self.running[name] = await launch(name, command, self.address, token, self.streams, self.log_dir, tls_ca=ca)
-
-    def exited(self) -> list[LaunchedBot]:
-        return [b for b in self.running.values() if b.exited]
-
-    async def explain(self, rec: ArenaRecord) -> str:
-        """Why the faulty bot of ``rec`` lost. A launched bot whose stream
-        closed because its process died "crashed with exit code N": the
-        process is given a moment to be reaped, as the stream usually closes
-        a little before the exit is seen."""
-        seat, name = rec.faulty_seat, rec.faulty_bot
-        bot = self.running.get(name) if name is not None else None
-        if bot is None or seat is None or rec.termination is not Termination.DISCONNECT:
-            return rec.reason
-        try:
-            code = await asyncio.wait_for(asyncio.shield(bot.process.wait()), CRASH_WAIT)
-        except TimeoutError:
-            return rec.reason  # still running: it only closed its stream
-        return f"seat {seat} ({name}) crashed with exit code {code}"
-
-    async def revive(self, names: tuple[str, ...]) -> None:
-        async with self._lock:
-            for name in names:
-                bot = self.running.get(name)
-                if bot is None or not bot.exited:
-                    continue
-                n = self.restarts.get(name, 0)
-                if n >= self.max_restarts:
-                    raise TournamentError(
-                        f"bot {name} crashed {n + 1} times (last exit code {bot.process.returncode}); "
-                        f"see {bot.log_path}")
-                self.restarts[name] = n + 1
-                log.info("bot %s crashed with exit code %s; starting it again", name, bot.process.returncode)
-                await stop(bot)
-                spec = next(b for b in self.config.bots if b.name == name)
-                assert spec.command is not None
-                await self._launch(name, spec.command)
-
-    async def stop(self) -> None:
-        await asyncio.gather(*(stop(b) for b in self.running.values()))
-
-
-async def _wait_for_bots(arena: Arena, config: TournamentConfig, bots: Supervisor, timeout: float,
+async def _wait_for_bots(config: TournamentConfig, bots: Supervisor, timeout: float,
                          stopper: StopRequest) -> None:
+    """Wait until every bot can play or ``timeout`` has passed; the absent
+    then forfeit. Fewer than two bots able to play: nothing can be played."""
     deadline = time.monotonic() + timeout
-    need = {b.name for b in config.bots}
-    while True:
-        status = arena.bots()
-        missing = [n for n in need if n not in status]
-        if not missing or stopper.signal is not None:
-            return
-        for b in bots.exited():
-            if b.name in missing:
-                tail = b.log_path.read_text(errors="replace").strip().splitlines()[-1:] or ["no output"]
-                raise TournamentError(
-                    f"bot {b.name} crashed with exit code {b.process.returncode} before connecting: {tail[0]}"
-                    f" (log: {b.log_path})")
-        if time.monotonic() > deadline:
-            raise TournamentError(f"bots not connected after {timeout:g} s: {', '.join(sorted(missing))}")
+    while not bots.all_present() and stopper.signal is None and time.monotonic() < deadline:
+        await bots.revive(tuple(b.name for b in config.bots))
         await asyncio.sleep(0.05)
+    present = [b.name for b in config.bots if bots.can_play(b.name)]
+    if len(present) < 2 and stopper.signal is None:
+        missing = sorted(b.name for b in config.bots if b.name not in present)
+        why = "; ".join(f"{n} {bots.given_up[n]}" for n in missing if n in bots.given_up)
+        raise TournamentError(f"bots not connected after {timeout:g} s: {', '.join(missing)}"
+                              + (f" ({why})" if why else ""))

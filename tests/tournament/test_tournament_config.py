@@ -243,3 +243,26 @@ def test_any_file_is_a_config_or_a_config_error(text: str) -> None:
             load_config(path)
         except ConfigError as exc:
             assert str(exc).isprintable()
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+def test_team_games_load_with_one_bot_per_team(seats: int) -> None:
+    import tomllib
+
+    text = GOOD.replace('variant = "uruguayo"', 'variant = "argentino"').replace(
+        "target = 15", f"target = 15\nseats = {seats}")
+    cfg = parse_config(tomllib.loads(text))
+    assert cfg.options.seats == seats and cfg.seats_per_bot == seats // 2
+    assert cfg.options.pico_a_pico == (seats == 6)
+
+
+def test_absent_wait_defaults_to_a_minute_and_is_bounded() -> None:
+    import tomllib
+
+    assert parse_config(tomllib.loads(GOOD)).absent_wait == 60.0
+    assert parse_config(tomllib.loads("absent_wait_seconds = 0\n" + GOOD)).absent_wait == 0.0
+    assert parse_config(tomllib.loads("absent_wait_seconds = 2.5\n" + GOOD)).absent_wait == 2.5
+    for bad in ("-1", "inf", "nan", '"soon"', "1e9", "true"):
+        with pytest.raises(ConfigError) as err:
+            parse_config(tomllib.loads(f"absent_wait_seconds = {bad}\n" + GOOD))
+        assert str(err.value).startswith("absent_wait_seconds"), str(err.value)

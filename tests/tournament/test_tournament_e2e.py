@@ -167,15 +167,36 @@ def test_a_bot_that_crashes_loses_that_game_and_is_restarted(tmp_path: Path) -> 
     assert {r["bot"]: r["disconnects"] for r in failures["failures"]["rows"]} == {"crasher": 4, "steady": 0}
 
 
-def test_a_bot_that_keeps_crashing_stops_the_tournament_with_one_line(tmp_path: Path) -> None:
+def test_a_bot_that_keeps_crashing_forfeits_its_games_and_the_others_finish(tmp_path: Path) -> None:
     path = tmp_path / "dies.toml"
     path.write_text("\n".join([
-        'variant = "argentino"', "games_per_pairing = 20", "seed = 3",
+        'variant = "argentino"', "games_per_pairing = 6", "seed = 3", "absent_wait_seconds = 20",
+        "[options]", "target = 9",
         "[[bots]]", 'name = "crasher"', 'command = "python -m sample_bots.misbehaving --mode exit --at 1"',
         "[[bots]]", 'name = "steady"', f'command = "{RANDOM}"',
+        "[[bots]]", 'name = "other"', f'command = "{RANDOM}"',
     ]) + "\n")
-    res = CliRunner().invoke(main, ["tournament", "run", str(path), "--no-progress"])
-    assert res.exit_code == 1
-    assert "crasher crashed" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    res = CliRunner().invoke(main, ["tournament", "run", str(path), "--no-progress", "--json"])
+    assert res.exit_code == 0, res.output
     with ResultsStore.open_existing(path.with_suffix(".sqlite")) as store:
-        assert store.count() == 4  # the games played before it gave up are kept
+        rows = list(store.games())
+    assert len(rows) == 18  # every game of the schedule has a result
+    crasher_games = [r for r in rows if "crasher" in (r.bot0, r.bot1)]
+    # It lost every one: first by crashing in the game (restarted 3 times), then by forfeit.
+    assert len(crasher_games) == 12
+    assert all(r.winner != "crasher" and r.faulty_bot == "crasher" for r in crasher_games)
+    forfeits = [r for r in crasher_games if r.reason.startswith("forfeit (crash): crasher crashed 4 times")]
+    assert forfeits and all(r.hands == 0 and r.actions == () and r.termination == "disconnect" for r in forfeits)
+    # The others played their own games to the end, none lost by a failure.
+    others = [r for r in rows if "crasher" not in (r.bot0, r.bot1)]
+    assert len(others) == 6 and all(r.termination == "target_reached" and r.hands > 0 for r in others)
+    # Forfeits count in the ratings as losses.
+    standings = json.loads(CliRunner().invoke(main, ["standings", str(path.with_suffix(".sqlite")), "--json"]).stdout)
+    assert "crasher" in json.dumps(standings)
+    # Resume: nothing is missing, nothing is played again.
+    again = CliRunner().invoke(main, ["tournament", "resume", str(path.with_suffix(".sqlite")), "--no-progress"])
+    assert again.exit_code == 0, again.output
+    with ResultsStore.open_existing(path.with_suffix(".sqlite")) as store:
+        assert store.count() == 18
+
+

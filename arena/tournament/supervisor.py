@@ -1,0 +1,170 @@
+"""The bots of a tournament: the processes the arena launched, and whether
+each bot can play right now.
+
+A launched bot runs as ``seats_per_bot`` processes (one in a 2-seat game, two
+or three in a team game), each with enough streams for every game that may run
+at once; a team game seats each partner from a different process. A process
+that dies (and so loses the game it was in) is started again, at most
+``max_restarts`` times per bot; after that the bot is given up and forfeits
+the games left.
+
+A bot that cannot play (not connected, or too few of its processes are) is
+waited for ``absent_wait`` seconds, counted from the moment it was first seen
+missing; then it forfeits every game it is due to play until it is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..engine.outcome import Termination
+from ..server import Arena
+from ..server import GameRecord as ArenaRecord
+from .config import TournamentConfig
+from .launcher import LaunchedBot, launch, stop
+
+log = logging.getLogger("arena.tournament")
+
+CRASH_WAIT = 1.0  # seconds to let a disconnected launched bot's process be seen exiting
+
+
+class ForfeitCause(enum.Enum):
+    ABSENT = "absent"  # not connected (or too few of its processes) for the whole wait
+    CRASH = "crash"  # a launched bot that crashed more often than it is restarted
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """Why a bot loses a game it could not play."""
+
+    bot: str
+    cause: ForfeitCause
+    detail: str  # one line for people
+
+    @property
+    def reason(self) -> str:
+        return f"forfeit ({self.cause.value}): {self.bot} {self.detail}"
+
+
+def _last_line(path: Path) -> str:
+    try:
+        lines = path.read_text(errors="replace").strip().splitlines()
+    except OSError:
+        return "no output"
+    return lines[-1][:200] if lines else "no output"
+
+
+class Supervisor:
+    def __init__(self, arena: Arena, config: TournamentConfig, address: str, streams: int, log_dir: Path,
+                 max_restarts: int = 3, absent_wait: float | None = None) -> None:
+        self.arena, self.config, self.address = arena, config, address
+        self.streams, self.log_dir, self.max_restarts = streams, log_dir, max_restarts
+        self.absent_wait = config.absent_wait if absent_wait is None else absent_wait
+        self.running: dict[str, list[LaunchedBot]] = {}
+        self.restarts: dict[str, int] = {}
+        self.given_up: dict[str, str] = {}  # bot -> why it was given up
+        self._missing_since: dict[str, float] = {}
+        self._tokens: dict[str, str] = {}
+        self._lock = asyncio.Lock()
+
+    async def start(self) -> None:
+        now = time.monotonic()
+        for bot in self.config.bots:
+            self._missing_since[bot.name] = now  # the wait for every bot starts with the run
+            if bot.command is not None:
+                self.running[bot.name] = [await self._launch(bot.name, bot.command, slot)
+                                          for slot in range(self.config.seats_per_bot)]
+
+    async def _launch(self, name: str, command: tuple[str, ...], slot: int) -> LaunchedBot:
+        # One token per bot, for all its processes and restarts: the arena
+        # refuses a second token for a name that is connected.
+        token = self._tokens.get(name) or self._tokens.setdefault(name, self.arena.add_token(name))
+        ca = Path(self.config.tls_cert) if self.config.tls_cert is not None else None
+        return await launch(name, command, self.address, token, self.streams, self.log_dir, tls_ca=ca, slot=slot)
+
+    def processes(self) -> list[LaunchedBot]:
+        return [p for group in self.running.values() for p in group]
+
+    # ------------------------------------------------------------ availability
+
+    def can_play(self, name: str) -> bool:
+        """Enough of ``name`` is connected for one game: a stream from each of
+        ``seats_per_bot`` different processes."""
+        return name not in self.given_up and self.arena.pool.peers_of(name) >= self.config.seats_per_bot
+
+    def forfeit(self, name: str) -> Forfeit | None:
+        """The forfeit ``name`` owes now, or None while it plays or is still waited for."""
+        if name in self.given_up:
+            return Forfeit(name, ForfeitCause.CRASH, self.given_up[name])
+        now = time.monotonic()
+        if self.can_play(name):
+            self._missing_since.pop(name, None)
+            return None
+        since = self._missing_since.setdefault(name, now)
+        if now - since < self.absent_wait:
+            return None
+        peers = self.arena.pool.peers_of(name)
+        what = "was not connected" if peers == 0 else \
+            f"had {peers} of the {self.config.seats_per_bot} processes a game needs connected"
+        return Forfeit(name, ForfeitCause.ABSENT, f"{what} for {self.absent_wait:g} s")
+
+    def all_present(self) -> bool:
+        return all(self.can_play(b.name) or b.name in self.given_up for b in self.config.bots)
+
+    # ----------------------------------------------------------------- crashes
+
+    async def explain(self, rec: ArenaRecord) -> str:
+        """Why the faulty bot of ``rec`` lost. A launched bot whose stream
+        closed because one of its processes died "crashed with exit code N":
+        the process is given a moment to be reaped, as the stream usually
+        closes a little before the exit is seen."""
+        seat, name = rec.faulty_seat, rec.faulty_bot
+        group = self.running.get(name, []) if name is not None else []
+        if not group or seat is None or rec.termination is not Termination.DISCONNECT:
+            return rec.reason
+        waits = [asyncio.ensure_future(asyncio.shield(p.process.wait())) for p in group]
+        done, pending = await asyncio.wait(waits, timeout=CRASH_WAIT, return_when=asyncio.FIRST_COMPLETED)
+        for w in pending:
+            w.cancel()
+        codes = [w.result() for w in done if not w.cancelled() and w.exception() is None]
+        if not codes:
+            return rec.reason  # still running: it only closed its stream
+        return f"seat {seat} ({name}) crashed with exit code {codes[0]}"
+
+    async def revive(self, names: tuple[str, ...]) -> None:
+        """Start again the processes of ``names`` that died; give a bot up
+        once it has crashed more than ``max_restarts`` times."""
+        async with self._lock:
+            if self.arena.closing:  # bots that exit at the shutdown are not crashes
+                return
+            for name in names:
+                group = self.running.get(name)
+                if group is None or name in self.given_up:
+                    continue
+                for i, proc in enumerate(group):
+                    if not proc.exited:
+                        continue
+                    n = self.restarts.get(name, 0)
+                    code = proc.process.returncode
+                    if n >= self.max_restarts:
+                        self.given_up[name] = (f"crashed {n + 1} times (last exit code {code}: "
+                                               f"{_last_line(proc.log_path)}); see {proc.log_path}")
+                        log.warning("bot %s %s; it forfeits its remaining games", name, self.given_up[name])
+                        await asyncio.gather(*(stop(p) for p in group))
+                        break
+                    self.restarts[name] = n + 1
+                    log.info("bot %s crashed with exit code %s; starting it again", name, code)
+                    await stop(proc)
+                    spec = next(b for b in self.config.bots if b.name == name)
+                    assert spec.command is not None
+                    group[i] = await self._launch(name, spec.command, proc.slot)
+                    # A fresh process gets the whole wait to connect.
+                    self._missing_since[name] = time.monotonic()
+
+    async def stop(self) -> None:
+        await asyncio.gather(*(stop(p) for p in self.processes()))

@@ -1,0 +1,57 @@
+"""A bot whose ``choose()`` raises keeps playing: the SDK reports the error on
+the bot's stderr (with the game id and the observation) and plays the first
+legal action. Real tournament through the CLI, real bot subprocesses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.tournament.store import ResultsStore
+
+# Raises on every third decision of the process; plays randomly otherwise.
+FLAKY = '''
+from sample_bots.random_bot import RandomBot
+from sdk import main
+
+
+class Flaky(RandomBot):
+    name = "flaky"
+    calls = 0
+
+    def choose(self, obs):
+        Flaky.calls += 1
+        if Flaky.calls % 3 == 0:
+            raise ZeroDivisionError("a bug in the bot")
+        return super().choose(obs)
+
+
+main(Flaky)
+'''
+
+
+def test_a_bot_whose_choose_raises_keeps_playing(tmp_path: Path) -> None:
+    script = tmp_path / "flaky.py"
+    script.write_text(FLAKY)
+    path = tmp_path / "flaky.toml"
+    path.write_text("\n".join([
+        'variant = "uruguayo"', "games_per_pairing = 2", "seed = 4", "concurrency = 2",
+        "[options]", "target = 9",
+        "[[bots]]", 'name = "flaky"', f'command = ["python", "{script}"]',
+        "[[bots]]", 'name = "random"', 'command = "python -m sample_bots.random_bot"',
+    ]) + "\n")
+    res = CliRunner().invoke(main, ["tournament", "run", str(path), "--no-progress"])
+    assert res.exit_code == 0, res.output + res.stderr
+    with ResultsStore.open_existing(path.with_suffix(".sqlite")) as store:
+        rows = list(store.games())
+    # Both games were played to the end: the exceptions cost no game.
+    assert len(rows) == 2 and all(r.termination == "target_reached" and r.faulty_bot is None for r in rows)
+    log = (tmp_path / "flaky-logs" / "flaky.log").read_text()
+    reports = [line for line in log.splitlines() if "choose() raised in game" in line]
+    assert reports, log
+    assert "ZeroDivisionError: a bug in the bot" in log and "observation: Observation(" in log
+    # The bot never saw the games' keys, only their opaque ids, and those are what it reports.
+    game_ids = {line.split("choose() raised in game ")[1].split(";")[0] for line in reports}
+    assert all(len(g) >= 8 and "|" not in g for g in game_ids)
