@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +33,10 @@ log = logging.getLogger("arena.tournament")
 
 SECRET_META = "secret"  # hex of the tournament secret, in the store's meta table
 CRASH_WAIT = 1.0  # seconds to let a disconnected launched bot's process be seen exiting
+
+
+# Called once the arena is up (e.g. to start the live page); returns how to stop what it started.
+ArenaHook = Callable[[Arena], Awaitable[Callable[[], Awaitable[None]]]]
 
 
 class TournamentError(RuntimeError):
@@ -103,6 +107,7 @@ async def run_tournament(
     connect_timeout: float = 60.0,
     announce: Callable[[str], None] = lambda line: None,
     stop_request: StopRequest | None = None,
+    on_arena: ArenaHook | None = None,
 ) -> RunSummary:
     """Play the games of ``config`` not yet in ``store``. When ``stop_request``
     fires, no new game starts, running games end as interrupted (recorded in
@@ -120,6 +125,11 @@ async def run_tournament(
     try:
         await arena.start(config.address, tls_cert=config.tls_cert, tls_key=config.tls_key)
     except (OSError, ValueError) as exc:  # cannot bind, or a TLS file cannot be read
+        raise TournamentError(str(exc)) from None
+    try:
+        stop_hook = await on_arena(arena) if on_arena is not None else None
+    except (OSError, ValueError) as exc:  # e.g. the live page cannot bind its address
+        await arena.stop(grace=0)
         raise TournamentError(str(exc)) from None
     host = config.address.rsplit(":", 1)[0]
     address = f"{'127.0.0.1' if host in ('0.0.0.0', '[::]', '') else host}:{arena.port}"
@@ -179,6 +189,8 @@ async def run_tournament(
         await asyncio.gather(watcher, return_exceptions=True)
         await arena.stop(grace=0)
         await bots.stop()
+        if stop_hook is not None:
+            await stop_hook()
     if stopper.signal is not None:
         raise TournamentInterrupted(stopper.signal, played)
     return RunSummary(len(schedule), len(done), played, time.monotonic() - t0, failures)
