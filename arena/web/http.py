@@ -24,6 +24,9 @@ MAX_HEADERS = 64
 MAX_CONNECTIONS = 64
 READ_DEADLINE = 10.0
 WRITE_DEADLINE = 10.0
+REFUSE_DEADLINE = 1.0
+LINGER_SECONDS = 1.0  # after an error, how long to read what the client still sends
+LINGER_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -121,15 +124,28 @@ class HttpServer:
         self.open += 1
         try:
             if self.open > self.max_connections:
-                await _send(writer, text_response(HTTPStatus.SERVICE_UNAVAILABLE, "too many connections"), False)
+                await self._refuse(reader, writer)
                 return
             await self._serve_one(reader, writer)
+        except asyncio.CancelledError:
+            pass  # the server is stopping: this connection just closes (asyncio would log a cancelled handler)
         except Exception:  # a bug in a page must not take the arena down
             log.exception("live page request failed")
         finally:
             self.open -= 1
             self._tasks.discard(task)
             writer.close()
+
+    async def _refuse(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """503 for a connection over the limit. Its request is read first (for
+        at most ``REFUSE_DEADLINE`` s): closing with unread data would reset
+        the connection and the client would never see the 503."""
+        try:
+            async with asyncio.timeout(REFUSE_DEADLINE):
+                await read_head(reader)
+        except (TimeoutError, BadRequest, ConnectionError, OSError):
+            pass
+        await _send(writer, text_response(HTTPStatus.SERVICE_UNAVAILABLE, "too many connections"), False)
 
     async def _serve_one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -140,6 +156,7 @@ class HttpServer:
             return
         except BadRequest as bad:
             await _send(writer, text_response(bad.status, str(bad)), False)
+            await _linger(reader)
             return
         except (ConnectionError, OSError):
             return
@@ -149,6 +166,19 @@ class HttpServer:
             log.exception("live page %s failed", path)
             response = text_response(HTTPStatus.INTERNAL_SERVER_ERROR)
         await _send(writer, response, method == "GET")
+
+
+async def _linger(reader: asyncio.StreamReader) -> None:
+    """Read what the client is still sending (bounded in bytes and time) before
+    closing: closing with unread data resets the connection, and the client
+    could lose the error response it has not read yet."""
+    try:
+        async with asyncio.timeout(LINGER_SECONDS):
+            left = LINGER_BYTES
+            while left > 0 and (chunk := await reader.read(min(left, 65536))):
+                left -= len(chunk)
+    except (TimeoutError, ConnectionError, OSError):
+        pass
 
 
 async def _send(writer: asyncio.StreamWriter, response: Response, body: bool) -> None:
