@@ -12,6 +12,7 @@ from pathlib import Path
 from arena.web.http import MAX_CONNECTIONS, MAX_HEADERS, MAX_LINE, READ_DEADLINE, HttpServer
 from arena.web.server import LiveSite
 
+
 @asynccontextmanager
 async def _server(db: Path | None, read_deadline: float = READ_DEADLINE,
                   max_connections: int = MAX_CONNECTIONS) -> AsyncIterator[tuple[HttpServer, int]]:
