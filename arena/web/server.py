@@ -66,6 +66,8 @@ class LiveSite:
             return Response(HTTPStatus.OK, (await self.pages.index()).encode(), HTML)
         if path in self.static:
             return self.static[path]
+        if path == "/favicon.ico":  # browsers ask for it; there is none
+            return Response(HTTPStatus.NO_CONTENT, b"")
         if path == "/api/live.json":
             return _json({"recorded": await self.pages.recorded_count(), "games": running_games(self.arena)})
         if path.startswith("/api/game/") and path.endswith(".json"):
