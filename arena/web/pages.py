@@ -3,7 +3,10 @@
 The database is opened read-only (``ResultsStore.open_existing``) for each
 rendering, in a worker thread so the arena's games never wait on it. The
 front page is cached until the number of recorded games changes; a replay
-viewer page is rendered when asked for.
+viewer page is rendered when asked for. A game's replay shows every card of
+its deal, which its duplicate twin shares, so it is held back until the twin
+is recorded too: a bot that reads the page learns nothing of a deal it has
+still to play.
 """
 
 from __future__ import annotations
@@ -34,6 +37,14 @@ def environment() -> Environment:
 class Snapshot:
     rows: tuple[GameRow, ...]
     config: dict[str, Any]
+
+
+def twin_recorded(row: GameRow, rows: tuple[GameRow, ...]) -> bool:
+    """Whether ``row``'s replay may be shown while the tournament runs: the
+    two games of a duplicate pair share their deal, so one game's cards stay
+    hidden until the other (its twin) is recorded too."""
+    pair = row.pair_id
+    return pair is None or sum(1 for r in rows if r.pair_id == pair) >= 2
 
 
 class ReportPages:
@@ -101,10 +112,12 @@ class ReportPages:
         row = next((r for r in snapshot.rows if page_name(r) == page), None)
         if row is None:
             return None
+        title = str(raw.get("name") or "tournament")
+        if not twin_recorded(row, snapshot.rows):
+            return self.env.get_template("held_back.html.j2").render(title=title, row=row)
         try:
             data: Markup | None = embedded_json(to_json(replay_row(row, options)))
             error = ""
         except ReplayError as exc:
             data, error = None, str(exc)
-        return self.env.get_template("game.html.j2").render(
-            title=str(raw.get("name") or "tournament"), row=row, data=data, error=error)
+        return self.env.get_template("game.html.j2").render(title=title, row=row, data=data, error=error)

@@ -9,6 +9,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from arena.report.summary import page_name
+from arena.tournament.store import GameRow, ResultsStore
 from arena.web.http import MAX_CONNECTIONS, MAX_HEADERS, MAX_LINE, READ_DEADLINE, HttpServer
 from arena.web.server import LiveSite
 
@@ -119,3 +121,27 @@ def test_slow_and_surplus_clients_are_cut_off(report_db: Path) -> None:
                 await asyncio.sleep(0.01)
             assert _status(await _exchange(port, _get("/api/live.json"))) == 200
     asyncio.run(main())
+
+
+def test_a_replay_is_held_back_until_its_twin_is_recorded(report_db: Path, tmp_path: Path) -> None:
+    # The two games of report_db are a duplicate pair (same deal, seats swapped).
+    with ResultsStore.open_existing(report_db) as source:
+        config, rows = source.get_meta("config"), list(source.games())
+    assert len(rows) == 2 and rows[0].pair_id == rows[1].pair_id is not None
+    db = tmp_path / "half.sqlite"
+    with ResultsStore.create_or_open(db) as store:
+        store.set_meta("config", config)
+        store.record(rows[0])
+
+    async def page_of(row: GameRow) -> bytes:
+        async with _server(db) as (_, port):
+            return await _exchange(port, _get("/" + page_name(row)))
+
+    held = asyncio.run(page_of(rows[0]))
+    assert _status(held) == 200 and b'id="held-back"' in held and b"game-data" not in held
+    assert str(rows[0].seed).encode() not in held
+    with ResultsStore.create_or_open(db) as store:
+        store.record(rows[1])
+    for row in rows:
+        shown = asyncio.run(page_of(row))
+        assert _status(shown) == 200 and b'id="game-data"' in shown
