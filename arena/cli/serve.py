@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import click
 
-from ..server import TokenFileError, load_tokens, mint_token, serve as serve_arena
-from .errors import USAGE_ERROR, fail
+from ..server import Arena, TokenFileError, load_tokens, mint_token
+from ..server import serve as serve_arena
+from ..web.option import missing_extra, split_address
+from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 
 
 @click.command()
@@ -19,7 +22,9 @@ from .errors import USAGE_ERROR, fail
               help="PEM certificate (chain): serve TLS only. Needed on any address others can reach.")
 @click.option("--tls-key", type=click.Path(dir_okay=False, path_type=Path), help="PEM private key of --tls-cert.")
 @click.option("-v", "--verbose", is_flag=True, help="Log connections and games.")
-def serve(address: str, tokens_path: Path, tls_cert: Path | None, tls_key: Path | None, verbose: bool) -> None:
+@click.option("--http", metavar="HOST:PORT", help="Serve the live page (games in progress) here.")
+def serve(address: str, tokens_path: Path, tls_cert: Path | None, tls_key: Path | None, verbose: bool,
+          http: str | None) -> None:
     """Run an arena that bots connect to, until Ctrl-C or SIGTERM.
 
     Bots dial in with a name and a token from the token file (mint one with
@@ -42,10 +47,25 @@ def serve(address: str, tokens_path: Path, tls_cert: Path | None, tls_key: Path 
         raise fail(str(exc), USAGE_ERROR) from None
     except UnicodeDecodeError:
         raise fail(f"{tokens_path}: not a token file (not UTF-8 text)", USAGE_ERROR) from None
+    live = _live_main(http)
     try:
-        serve_arena(address, tokens_path, tls_cert=tls_cert, tls_key=tls_key)
+        serve_arena(address, tokens_path, tls_cert=tls_cert, tls_key=tls_key, main=live)
     except (OSError, ValueError) as exc:
         raise fail(str(exc), USAGE_ERROR) from None
+
+
+def _live_main(http: str | None) -> Callable[[Arena], Awaitable[None]] | None:
+    """The live page on ``http`` (HOST:PORT) for as long as the arena runs, if asked for."""
+    if http is None:
+        return None
+    try:
+        split_address(http)
+    except ValueError as exc:
+        raise fail(str(exc), USAGE_ERROR) from None
+    if (missing := missing_extra()) is not None:
+        raise fail(missing, DOMAIN_ERROR)
+    from ..web.server import live_main
+    return live_main(None, http, lambda line: click.echo(line, err=True))
 
 
 @click.group()

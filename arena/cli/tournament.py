@@ -22,6 +22,7 @@ from ..tournament.config import (
 from ..tournament.runlock import RunLock, RunLockError
 from ..tournament.runner import (
     SECRET_META,
+    ArenaHook,
     RunSummary,
     TournamentError,
     run_tournament,
@@ -29,6 +30,7 @@ from ..tournament.runner import (
 )
 from ..tournament.stopping import StopRequest, TournamentInterrupted
 from ..tournament.store import ResultsStore, StoreError
+from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail
 from .formatting import output_options, pick_format
 
@@ -42,7 +44,8 @@ def default_db(config_path: Path) -> Path:
     return config_path.with_suffix(".sqlite")
 
 
-def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: bool = False) -> RunSummary:
+def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: bool = False,
+         http: str | None = None) -> RunSummary:
     """Run the missing games of ``config`` into ``db`` and print the standings.
 
     One process per database (a lock next to it); Ctrl-C or SIGTERM stop the
@@ -53,12 +56,13 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
         check_environment(config)
     except ConfigError as exc:
         raise fail(str(exc), USAGE_ERROR) from None
+    live = _live_hook(http, db)
     try:
         with RunLock(db), ResultsStore.create_or_open(db) as store:
             if new:
                 _start_afresh(store, config, db)
             log_dir = db.parent / f"{db.stem}-logs"
-            summary = asyncio.run(_run(config, store, log_dir, progress))
+            summary = asyncio.run(_run(config, store, log_dir, progress, live))
             records = to_records(list(store.games()))
     except (TournamentError, StoreError, RunLockError) as exc:
         raise fail(str(exc), DOMAIN_ERROR) from None
@@ -84,7 +88,22 @@ def _start_afresh(store: ResultsStore, config: TournamentConfig, db: Path) -> No
     store.set_meta(SECRET_META, None)
 
 
-async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, progress: bool) -> RunSummary:
+def _live_hook(http: str | None, db: Path) -> ArenaHook | None:
+    """The hook that starts the live page on ``http`` (HOST:PORT), if asked for."""
+    if http is None:
+        return None
+    try:
+        split_address(http)
+    except ValueError as exc:
+        raise fail(str(exc), USAGE_ERROR) from None
+    if (missing := missing_extra()) is not None:
+        raise fail(missing, DOMAIN_ERROR)
+    from ..web.server import live_hook
+    return live_hook(db, http, lambda line: click.echo(line, err=True))
+
+
+async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, progress: bool,
+               live: ArenaHook | None = None) -> RunSummary:
     """The run, with SIGINT and SIGTERM turned into a clean stop."""
     stop = StopRequest()
     loop = asyncio.get_running_loop()
@@ -97,7 +116,7 @@ async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, pro
                                    announce=lambda line: click.echo(line, err=True),
                                    report=lambda line: click.echo(line, err=True))
         return await run_tournament(config, store, log_dir=log_dir, progress=progress, stop_request=stop,
-                                    announce=lambda line: click.echo(line, err=True))
+                                    announce=lambda line: click.echo(line, err=True), on_arena=live)
     finally:
         for signum in signals:
             loop.remove_signal_handler(signum)
@@ -112,9 +131,10 @@ async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, pro
               help="Seed the deals derive from (overrides the config). Reproducible, but anyone who knows "
                    "or guesses it can predict every deal: see docs/fair-play.md. Default: a fresh secret.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show the progress bar on stderr.")
+@click.option("--http", metavar="HOST:PORT", help="Serve the live page (report, games in progress) here.")
 @output_options
 def run(config_path: Path, db: Path | None, concurrency: int | None, seed: int | None, progress: bool,
-        fmt: str, as_json: bool, as_csv: bool) -> None:
+        http: str | None, fmt: str, as_json: bool, as_csv: bool) -> None:
     """Run the tournament described by the TOML file CONFIG and print the standings.
 
     Every game is written to the results database as it ends. If the run is
@@ -140,7 +160,7 @@ def run(config_path: Path, db: Path | None, concurrency: int | None, seed: int |
         config = parse_config(raw, default_name=config.name)
     except ConfigError as exc:
         raise fail(f"{config_path}: {exc}", USAGE_ERROR) from None
-    play(config, db or default_db(config_path), progress, pick_format(fmt, as_json, as_csv), new=True)
+    play(config, db or default_db(config_path), progress, pick_format(fmt, as_json, as_csv), new=True, http=http)
 
 
 def _stored_config(db: Path) -> TournamentConfig:
@@ -158,8 +178,9 @@ def _stored_config(db: Path) -> TournamentConfig:
 @tournament.command("resume")
 @click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show the progress bar on stderr.")
+@click.option("--http", metavar="HOST:PORT", help="Serve the live page (report, games in progress) here.")
 @output_options
-def resume(db: Path, progress: bool, fmt: str, as_json: bool, as_csv: bool) -> None:
+def resume(db: Path, progress: bool, http: str | None, fmt: str, as_json: bool, as_csv: bool) -> None:
     """Continue the tournament recorded in DB: play exactly the games that are
     not recorded yet (none lost, none twice), then print the standings.
 
@@ -168,7 +189,7 @@ def resume(db: Path, progress: bool, fmt: str, as_json: bool, as_csv: bool) -> N
       truco-arena tournament resume weekly.sqlite
     """
     config = _stored_config(db)
-    play(config, db, progress, pick_format(fmt, as_json, as_csv))
+    play(config, db, progress, pick_format(fmt, as_json, as_csv), http=http)
 
 
 @tournament.command("status")

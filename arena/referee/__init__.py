@@ -15,12 +15,17 @@ What each seat is told, as typed values addressed to it (``messages``):
   teammate's included, never reach a seat; proof cards of a won envido or
   flor are public events (``Shown``) and do.
 - ``GameEnd`` per seat.
+
+What a spectator may see (the live page, the replay's public view) is
+``spectator_observation`` (``spectator``).
 """
 
 from .messages import Decision, GameEnd, GameStart, HandSummary, Message
 from .referee import BadMove, Referee
+from .spectator import SPECTATOR, public_events, spectator_observation
 from .summary import hand_summaries
 
 __all__ = [
-    "BadMove", "Decision", "GameEnd", "GameStart", "HandSummary", "Message", "Referee", "hand_summaries",
+    "SPECTATOR", "BadMove", "Decision", "GameEnd", "GameStart", "HandSummary", "Message", "Referee", "hand_summaries",
+    "public_events", "spectator_observation",
 ]

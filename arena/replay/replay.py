@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ..engine import Action, Card, Deal, Game, IllegalActionError, Kind, Options, State
 from ..engine import events as ev
+from ..referee import public_events
 from .model import (
     Announcement,
     Call,
@@ -27,7 +28,7 @@ from .model import (
     Trick,
     Views,
 )
-from .views import public_events, views_of
+from .views import views_of
 
 
 class ReplayError(ValueError):

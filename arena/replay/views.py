@@ -2,8 +2,7 @@
 
 A seat's view is ``state.observation(seat)`` turned into a ``TableView``: the
 engine decides what the seat may see, nothing here second-guesses it. The
-spectator's view keeps only the public fields of an observation (no seat's
-hand) and the events the engine marks as public.
+spectator's view is ``arena.referee.spectator_observation`` turned into one.
 """
 
 from __future__ import annotations
@@ -11,6 +10,7 @@ from __future__ import annotations
 from ..engine import Kind, State
 from ..engine import events as ev
 from ..engine.observation import Observation
+from ..referee import spectator_observation
 from .model import Announcement, Call, Pending, PlayedCard, ShownCards, TableView, Trick, Views
 
 CARDS_PER_SEAT = 3
@@ -21,18 +21,17 @@ def views_of(state: State, hand: int, first_step: int) -> Views:
     hand's index in the record, ``first_step`` the step of its first action."""
     seats = state.options.seats
     observations = [state.observation(seat) for seat in range(seats)]
-    public_log = public_events(state, state.hand_events_start())
     shown = _shown(state)
-    public = _table_view(observations[0], hand, first_step, None, public_log, shown)
-    return Views(public, tuple(
+    return Views(public_view(state, hand, first_step), tuple(
         _table_view(obs, hand, first_step, obs.seat, obs.events, shown) for obs in observations
     ))
 
 
-def public_events(state: State, start: int) -> tuple[str, ...]:
-    """The text of the events from index ``start`` on that the engine marks public."""
-    texts, private = state.event_log()
-    return tuple(texts[i] for i in range(start, len(texts)) if private[i] is None)
+def public_view(state: State, hand: int, first_step: int) -> TableView:
+    """The spectator's view of ``state`` (``arena.referee.spectator_observation``,
+    the one definition the live page shares)."""
+    seen = spectator_observation(state)
+    return _table_view(seen, hand, first_step, None, seen.events, _shown(state))
 
 
 def _shown(state: State) -> tuple[ShownCards, ...]:

@@ -243,6 +243,10 @@ class Arena:
 
     # ----------------------------------------------------------------- games
 
+    def running_games(self) -> tuple[GameRun, ...]:
+        """The games being played now (for the live page: read, never change them)."""
+        return tuple(self._games)
+
     async def play_game(
         self,
         bot_a: str,

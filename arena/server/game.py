@@ -78,6 +78,7 @@ class GameRun:
         self._bank = [time_control.bank] * len(self.conns)
         self._interrupted = False
         self.move_times: list[float] = []  # per answered Decision: seconds on its clock (written to Move read)
+        self.referee: Referee | None = None  # while running: read by the live page (arena.web), never changed
 
     def interrupt(self) -> None:
         """End the game as INTERRUPTED at the next opportunity (arena shutdown)."""
@@ -87,7 +88,7 @@ class GameRun:
     async def run(self) -> GameRecord:
         loop = asyncio.get_running_loop()
         started = loop.time()
-        referee = Referee(self.options, self.seed)
+        referee = self.referee = Referee(self.options, self.seed)
         for conn in self.conns:
             conn.begin_game(self.game_id, self.inbox)
         try:

@@ -69,9 +69,10 @@ def serve(
     grace: float = 2.0,
     tls_cert: str | Path | None = None,
     tls_key: str | Path | None = None,
+    main: Callable[[Arena], Awaitable[object]] | None = None,
     **arena_options: Any,
 ) -> None:
-    """Blocking: serve until Ctrl-C / SIGTERM, printing the bound address."""
+    """Blocking: serve until Ctrl-C / SIGTERM (or ``main`` returns), printing the bound address."""
     asyncio.run(
         serve_async(
             address,
@@ -79,6 +80,7 @@ def serve(
             grace=grace,
             tls_cert=tls_cert,
             tls_key=tls_key,
+            main=main,
             announce=lambda line: print(line, file=sys.stderr, flush=True),
             **arena_options,
         )

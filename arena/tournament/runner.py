@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +46,10 @@ SECRET_META = "secret"  # hex of the tournament secret, in the store's meta tabl
 # A game's streams are asked for in slices this long, so a bot that went
 # missing meanwhile is noticed and forfeits once its wait is over.
 ACQUIRE_SLICE = 0.5
+
+
+# Called once the arena is up (e.g. to start the live page); returns how to stop what it started.
+ArenaHook = Callable[[Arena], Awaitable[Callable[[], Awaitable[None]]]]
 
 
 class TournamentError(RuntimeError):
@@ -141,6 +145,7 @@ async def run_tournament(
     stop_request: StopRequest | None = None,
     should_play: Callable[[ScheduledGame], bool] = lambda game: True,
     on_record: Callable[[GameRow], None] = lambda row: None,
+    on_arena: ArenaHook | None = None,
 ) -> RunSummary:
     """Play the games of ``config`` not yet in ``store``. When ``stop_request``
     fires, no new game starts, running games end as interrupted (recorded in
@@ -164,6 +169,11 @@ async def run_tournament(
     try:
         await arena.start(config.address, tls_cert=config.tls_cert, tls_key=config.tls_key)
     except (OSError, ValueError) as exc:  # cannot bind, or a TLS file cannot be read
+        raise TournamentError(str(exc)) from None
+    try:
+        stop_hook = await on_arena(arena) if on_arena is not None else None
+    except (OSError, ValueError) as exc:  # e.g. the live page cannot bind its address
+        await arena.stop(grace=0)
         raise TournamentError(str(exc)) from None
     host = config.address.rsplit(":", 1)[0]
     address = f"{'127.0.0.1' if host in ('0.0.0.0', '[::]', '') else host}:{arena.port}"
@@ -236,6 +246,8 @@ async def run_tournament(
         await asyncio.gather(watcher, return_exceptions=True)
         await arena.stop(grace=0)
         await bots.stop()
+        if stop_hook is not None:
+            await stop_hook()
     if stopper.signal is not None:
         raise TournamentInterrupted(stopper.signal, played)
     return RunSummary(len(schedule), len(done), played, time.monotonic() - t0, failures)

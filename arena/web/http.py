@@ -1,0 +1,196 @@
+"""A minimal, strict HTTP/1.1 server on asyncio: GET and HEAD only, one
+request per connection, everything bounded.
+
+Limits: a request line and each header line at most ``MAX_LINE`` bytes, at
+most ``MAX_HEADERS`` headers, the whole head read within ``READ_DEADLINE``
+seconds (a slow client is cut off), no request body, at most
+``MAX_CONNECTIONS`` connections at once (more get 503), and a response that
+the client does not read within ``WRITE_DEADLINE`` seconds is dropped. Paths
+are looked up in a routing function; nothing maps a path to a file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from http import HTTPStatus
+
+log = logging.getLogger("arena.web")
+
+MAX_LINE = 8192
+MAX_HEADERS = 64
+MAX_CONNECTIONS = 64
+READ_DEADLINE = 10.0
+WRITE_DEADLINE = 10.0
+REFUSE_DEADLINE = 1.0
+LINGER_SECONDS = 1.0  # after an error, how long to read what the client still sends
+LINGER_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class Response:
+    status: HTTPStatus
+    body: bytes
+    content_type: str = "text/plain; charset=utf-8"
+    cache: str = "no-store"  # live data: never cached
+
+
+def text_response(status: HTTPStatus, text: str | None = None) -> Response:
+    return Response(status, ((text or status.phrase) + "\n").encode())
+
+
+# path (without the query) -> response
+Handler = Callable[[str], Awaitable[Response]]
+
+
+class BadRequest(Exception):
+    def __init__(self, status: HTTPStatus, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+
+
+async def read_head(reader: asyncio.StreamReader) -> tuple[str, str]:
+    """The method and path of one request; BadRequest for anything else."""
+    line = await _line(reader)
+    parts = line.split(" ")
+    if len(parts) != 3 or not parts[2].startswith("HTTP/1."):
+        raise BadRequest(HTTPStatus.BAD_REQUEST, "malformed request line")
+    method, target, _ = parts
+    for count in range(MAX_HEADERS + 1):
+        header = await _line(reader)
+        if not header:
+            break
+        if count == MAX_HEADERS:
+            raise BadRequest(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "too many headers")
+        name, colon, value = header.partition(":")
+        if not colon or not name or name != name.strip():
+            raise BadRequest(HTTPStatus.BAD_REQUEST, "malformed header")
+        # No request body is read, so a request announcing one is refused.
+        if name.lower() == "transfer-encoding" or (name.lower() == "content-length" and value.strip() != "0"):
+            raise BadRequest(HTTPStatus.BAD_REQUEST, "a request body is not accepted")
+    if method not in ("GET", "HEAD"):
+        raise BadRequest(HTTPStatus.METHOD_NOT_ALLOWED, "only GET and HEAD")
+    if not target.startswith("/"):
+        raise BadRequest(HTTPStatus.BAD_REQUEST, "the target must be a path")
+    return method, target.split("?", 1)[0].split("#", 1)[0]
+
+
+async def _line(reader: asyncio.StreamReader) -> str:
+    try:
+        raw = await reader.readuntil(b"\n")
+    except asyncio.LimitOverrunError:
+        raise BadRequest(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "line too long") from None
+    except asyncio.IncompleteReadError:
+        raise BadRequest(HTTPStatus.BAD_REQUEST, "incomplete request") from None
+    try:
+        return raw.decode("ascii").rstrip("\r\n")
+    except UnicodeDecodeError:
+        raise BadRequest(HTTPStatus.BAD_REQUEST, "not ASCII") from None
+
+
+class HttpServer:
+    """Serve ``handler`` on HOST:PORT inside the running event loop."""
+
+    def __init__(self, handler: Handler, max_connections: int = MAX_CONNECTIONS,
+                 read_deadline: float = READ_DEADLINE) -> None:
+        self.handler = handler
+        self.max_connections = max_connections
+        self.read_deadline = read_deadline
+        self.open = 0
+        self._server: asyncio.Server | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self, host: str, port: int) -> int:
+        """Listen; return the bound port (``port`` 0 picks a free one). OSError if it cannot bind."""
+        self._server = await asyncio.start_server(self._connection, host, port, limit=MAX_LINE)
+        return int(self._server.sockets[0].getsockname()[1])
+
+    async def stop(self) -> None:
+        if self._server is None:
+            return
+        self._server.close()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._server.wait_closed()
+        self._server = None
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        self.open += 1
+        try:
+            if self.open > self.max_connections:
+                await self._refuse(reader, writer)
+                return
+            await self._serve_one(reader, writer)
+        except asyncio.CancelledError:
+            pass  # the server is stopping: this connection just closes (asyncio would log a cancelled handler)
+        except Exception:  # a bug in a page must not take the arena down
+            log.exception("live page request failed")
+        finally:
+            self.open -= 1
+            self._tasks.discard(task)
+            writer.close()
+
+    async def _refuse(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """503 for a connection over the limit. Its request is read first (for
+        at most ``REFUSE_DEADLINE`` s): closing with unread data would reset
+        the connection and the client would never see the 503."""
+        try:
+            async with asyncio.timeout(REFUSE_DEADLINE):
+                await read_head(reader)
+        except (TimeoutError, BadRequest, ConnectionError, OSError):
+            pass
+        await _send(writer, text_response(HTTPStatus.SERVICE_UNAVAILABLE, "too many connections"), False)
+
+    async def _serve_one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            async with asyncio.timeout(self.read_deadline):
+                method, path = await read_head(reader)
+        except TimeoutError:
+            await _send(writer, text_response(HTTPStatus.REQUEST_TIMEOUT), False)
+            return
+        except BadRequest as bad:
+            await _send(writer, text_response(bad.status, str(bad)), False)
+            await _linger(reader)
+            return
+        except (ConnectionError, OSError):
+            return
+        try:
+            response = await self.handler(path)
+        except Exception:
+            log.exception("live page %s failed", path)
+            response = text_response(HTTPStatus.INTERNAL_SERVER_ERROR)
+        await _send(writer, response, method == "GET")
+
+
+async def _linger(reader: asyncio.StreamReader) -> None:
+    """Read what the client is still sending (bounded in bytes and time) before
+    closing: closing with unread data resets the connection, and the client
+    could lose the error response it has not read yet."""
+    try:
+        async with asyncio.timeout(LINGER_SECONDS):
+            left = LINGER_BYTES
+            while left > 0 and (chunk := await reader.read(min(left, 65536))):
+                left -= len(chunk)
+    except (TimeoutError, ConnectionError, OSError):
+        pass
+
+
+async def _send(writer: asyncio.StreamWriter, response: Response, body: bool) -> None:
+    head = (f"HTTP/1.1 {response.status.value} {response.status.phrase}\r\n"
+            f"Content-Type: {response.content_type}\r\n"
+            f"Content-Length: {len(response.body)}\r\n"
+            f"Cache-Control: {response.cache}\r\n"
+            "X-Content-Type-Options: nosniff\r\n"
+            "Connection: close\r\n\r\n")
+    try:
+        writer.write(head.encode("ascii") + (response.body if body else b""))
+        async with asyncio.timeout(WRITE_DEADLINE):
+            await writer.drain()
+    except (TimeoutError, ConnectionError, OSError):
+        pass  # a client that does not read, or went away: the connection is closed by the caller

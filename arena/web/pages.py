@@ -1,0 +1,123 @@
+"""The report's pages, rendered on demand from the results database.
+
+The database is opened read-only (``ResultsStore.open_existing``) for each
+rendering, in a worker thread so the arena's games never wait on it. The
+front page is cached until the number of recorded games changes; a replay
+viewer page is rendered when asked for. A game's replay shows every card of
+its deal, which its duplicate twin shares, so it is held back until the twin
+is recorded too: a bot that reads the page learns nothing of a deal it has
+still to play.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import ChoiceLoader, Environment, PackageLoader
+from markupsafe import Markup
+
+from ..replay import ReplayError, options_of, replay_row, to_json
+from ..report.build import embedded_json
+from ..report.charts import cross_chart, history_chart, standings_chart
+from ..report.summary import page_name, summarize
+from ..tournament.store import GameRow, ResultsStore, StoreError
+
+
+def environment() -> Environment:
+    # The live templates extend the report's; autoescape: bot names come from untrusted configs.
+    loader = ChoiceLoader([PackageLoader("arena.web", "templates"), PackageLoader("arena.report", "templates")])
+    return Environment(loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    rows: tuple[GameRow, ...]
+    config: dict[str, Any]
+
+
+def twin_recorded(row: GameRow, rows: tuple[GameRow, ...]) -> bool:
+    """Whether ``row``'s replay may be shown while the tournament runs: the
+    two games of a duplicate pair share their deal, so one game's cards stay
+    hidden until the other (its twin) is recorded too."""
+    pair = row.pair_id
+    return pair is None or sum(1 for r in rows if r.pair_id == pair) >= 2
+
+
+class ReportPages:
+    """Pages of the database at ``db`` (None: no database, live games only)."""
+
+    def __init__(self, db: Path | None) -> None:
+        self.db = db
+        self.env = environment()
+        self._lock = threading.Lock()  # one rendering at a time: a burst of requests costs one
+        self._index: tuple[int, str] | None = None  # (recorded games, page)
+
+    def _snapshot(self) -> Snapshot | None:
+        if self.db is None or not self.db.exists():
+            return None
+        try:
+            with ResultsStore.open_existing(self.db) as store:
+                config = store.get_meta("config")
+                rows = tuple(store.games())
+        except StoreError:
+            return None  # being created by the run: shown once it holds a tournament
+        return Snapshot(rows, config if isinstance(config, dict) else {})
+
+    def recorded(self) -> int | None:
+        """Games recorded so far; None without a database."""
+        if self.db is None or not self.db.exists():
+            return None
+        try:
+            with ResultsStore.open_existing(self.db) as store:
+                return store.count()
+        except StoreError:
+            return None
+
+    async def index(self) -> str:
+        return await asyncio.to_thread(self._render_index)
+
+    async def game(self, page: str) -> str | None:
+        return await asyncio.to_thread(self._render_game, page)
+
+    async def recorded_count(self) -> int | None:
+        return await asyncio.to_thread(self.recorded)
+
+    def _render_index(self) -> str:
+        with self._lock:
+            snapshot = self._snapshot()
+            if snapshot is None:
+                return self.env.get_template("live_only.html.j2").render(recorded=-1)
+            if self._index is not None and self._index[0] == len(snapshot.rows):
+                return self._index[1]
+            raw = snapshot.config
+            summary = summarize(snapshot.rows, str(raw.get("name") or "tournament"), options_of(raw).variant)
+            charts = {"standings": Markup(standings_chart(summary)) if summary.standings else "",
+                      "cross": Markup(cross_chart(summary)) if summary.cross.bots else "",
+                      "history": Markup(history_chart(summary)) if summary.history.games else ""}
+            page = self.env.get_template("live.html.j2").render(s=summary, charts=charts,
+                                                                 recorded=len(snapshot.rows))
+            self._index = (len(snapshot.rows), page)
+            return page
+
+    def _render_game(self, page: str) -> str | None:
+        snapshot = self._snapshot()
+        if snapshot is None:
+            return None
+        raw = snapshot.config
+        options = options_of(raw)
+        row = next((r for r in snapshot.rows if page_name(r) == page), None)
+        if row is None:
+            return None
+        title = str(raw.get("name") or "tournament")
+        if not twin_recorded(row, snapshot.rows):
+            return self.env.get_template("held_back.html.j2").render(title=title, row=row)
+        try:
+            data: Markup | None = embedded_json(to_json(replay_row(row, options)))
+            error = ""
+        except ReplayError as exc:
+            data, error = None, str(exc)
+        return self.env.get_template("game.html.j2").render(title=title, row=row, data=data, error=error)

@@ -1,0 +1,86 @@
+"""A real tournament run with its live page: ``truco-arena tournament run
+CONFIG --http 127.0.0.1:0`` in a subprocess (real gRPC, real bot processes),
+its URL read from stderr. The slow bot (``slow_bot.py``) keeps games in
+progress long enough to be watched."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SLOW_BOT = Path(__file__).parent / "slow_bot.py"
+CLI = Path(sys.executable).parent / "truco-arena"
+START_TIMEOUT = 120.0  # seconds for the run to print its live page's URL
+HTTP_TIMEOUT = 30.0
+
+
+@dataclass(frozen=True)
+class LiveRun:
+    url: str  # the live page, ending in "/"
+    db: Path
+    process: subprocess.Popen[str]
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        try:
+            with urllib.request.urlopen(self.url + path.lstrip("/"), timeout=HTTP_TIMEOUT) as reply:
+                return int(reply.status), bytes(reply.read())
+        except urllib.error.HTTPError as exc:
+            return int(exc.code), bytes(exc.read())
+
+    def get_json(self, path: str) -> tuple[int, Any]:
+        status, body = self.get(path)
+        return status, json.loads(body)
+
+
+def write_config(directory: Path, games: int, delay: float, seed: int = 33) -> Path:
+    config = directory / "live.toml"
+    config.write_text("\n".join([
+        'name = "live"', 'variant = "uruguayo"', f"games_per_pairing = {games}", f"seed = {seed}",
+        "concurrency = 2", "[options]", "target = 15", "[time_control]", "move_seconds = 5.0",
+        "bank_seconds = 30.0",
+        "[[bots]]", 'name = "slow"', f'command = "python {SLOW_BOT} --delay {delay}"',
+        "[[bots]]", 'name = "random"', 'command = "python -m sample_bots.random_bot"',
+    ]) + "\n")
+    return config
+
+
+@contextmanager
+def live_tournament(directory: Path, games: int, delay: float) -> Iterator[LiveRun]:
+    """Start the run and yield once its live page answers; on exit, wait for
+    the run to finish (it must succeed)."""
+    config = write_config(directory, games, delay)
+    process = subprocess.Popen(
+        [str(CLI), "tournament", "run", str(config), "--no-progress", "--http", "127.0.0.1:0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
+    try:
+        url = _read_url(process)
+        yield LiveRun(url, config.with_suffix(".sqlite"), process)
+        out, err = process.communicate(timeout=600)
+        assert process.returncode == 0, err
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
+def _read_url(process: subprocess.Popen[str]) -> str:
+    assert process.stderr is not None
+    deadline = time.monotonic() + START_TIMEOUT
+    lines = []
+    while time.monotonic() < deadline:
+        line = process.stderr.readline()  # the run prints a line or exits: this does not hang
+        if not line:
+            break
+        lines.append(line)
+        if line.startswith("live page on "):
+            return line.removeprefix("live page on ").strip()
+    raise AssertionError(f"the run printed no live page URL: {''.join(lines)}")

@@ -1,0 +1,64 @@
+"""The live page of a running tournament in a real headless Chromium: the
+games in progress appear, the standings change as games are recorded, and a
+running game's page shows the table with every unplayed card face down."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from .live_run import LiveRun, live_tournament
+
+WAIT = 180  # seconds: generous, the machine is shared
+
+
+def _recorded(browser: webdriver.Chrome) -> int:
+    found = browser.find_elements(By.ID, "live")
+    return int(found[0].get_attribute("data-recorded") or -1) if found else -1
+
+
+def _standings(browser: webdriver.Chrome) -> str:
+    rows = browser.find_elements(By.CSS_SELECTOR, "#standings tbody tr")
+    return "\n".join(r.text for r in rows)
+
+
+def _same_origin_only(browser: webdriver.Chrome, run: LiveRun) -> None:
+    urls = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
+    assert not [u for u in urls if not str(u).startswith(run.url)], urls
+
+
+def test_live_page_follows_a_running_tournament(browser: webdriver.Chrome, tmp_path: Path,
+                                                artifacts: Path) -> None:
+    with live_tournament(tmp_path, games=6, delay=1.0) as run:
+        wait = WebDriverWait(browser, WAIT, ignored_exceptions=(StaleElementReferenceException,))
+        browser.set_window_size(1300, 1800)
+        browser.get(run.url)
+        # A game in progress, its two bots named (the page may reload meanwhile: read it inside the wait).
+        wait.until(lambda b: any("slow" in r.text and "random" in r.text
+                                 for r in b.find_elements(By.CSS_SELECTOR, "#live-games tr.live-game")))
+
+        # Standings once some games are recorded, and again after more: the page reloads itself.
+        wait.until(lambda b: 1 <= _recorded(b) < 6 and _standings(b))
+        first, first_standings = _recorded(browser), _standings(browser)
+        browser.save_screenshot(str(artifacts / "live-index.png"))
+        wait.until(lambda b: _recorded(b) > first and _standings(b))
+        assert _standings(browser) != first_standings
+        assert len(browser.find_elements(By.CSS_SELECTOR, "a.game-link")) == _recorded(browser)
+        _same_origin_only(browser, run)
+
+        # A running game: the public view only, every unplayed card face down.
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "a.live-link"))
+        browser.find_element(By.CSS_SELECTOR, "a.live-link").click()
+        wait.until(lambda b: b.find_elements(By.ID, "score-0") or b.find_elements(By.CSS_SELECTOR, "[data-over]"))
+        if browser.find_elements(By.ID, "score-0"):
+            assert browser.find_elements(By.CSS_SELECTOR, "#seats .card:not(.back)") == []
+            assert browser.find_elements(By.CSS_SELECTOR, "#up-card .card")  # uruguayo: the muestra is public
+            assert "slow" in browser.find_element(By.ID, "live-title").text
+            browser.save_screenshot(str(artifacts / "live-game.png"))
+        # The game ends while watched (or had ended): the page says so and links back.
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "[data-over]"))
+        assert browser.find_elements(By.CSS_SELECTOR, "#live-game-status a")
