@@ -28,6 +28,7 @@ from ..tournament.store import StoreError
 from .check_bot import check_bot
 from .demo import demo
 from .errors import DOMAIN_ERROR, INTERRUPTED, one_line
+from .league import league
 from .results import compare, standings
 from .rules import rules
 from .serve import serve, token
@@ -81,5 +82,5 @@ def main() -> None:
     """
 
 
-for command in (demo, tournament, standings, compare, serve, token, rules, check_bot):
+for command in (demo, tournament, standings, compare, serve, league, token, rules, check_bot):
     main.add_command(command)
