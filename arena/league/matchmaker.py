@@ -10,8 +10,8 @@ Order of preference (docs/league.md):
 A bot plays as many games at once as it has free streams for (a team game
 takes one stream per seat of its team). A pair is *overdue* when it is at
 least ``max_gap`` games behind the most-played pair of either of its bots;
-an overdue pair that cannot start now (one bot is busy) holds the free
-streams of its bots, so those streams are not handed to other pairs and the
+an overdue pair that cannot start now (one bot is busy, or held for a
+pair further behind) holds the free streams of its bots, so those streams are not handed to other pairs and the
 pair starts as soon as both are free. That is what bounds how long any pair
 waits: no pair is starved however the games' lengths fall.
 """
@@ -73,13 +73,15 @@ def pick(
     held: set[str] = set()
     while heap and len(start) < capacity:
         n, gap, a, b = heapq.heappop(heap)
-        if a in held or b in held:
-            continue
-        if free[a] >= streams_per_game and free[b] >= streams_per_game:
+        overdue = n + max_gap <= max(busiest[a], busiest[b])
+        if a not in held and b not in held and free[a] >= streams_per_game and free[b] >= streams_per_game:
             start.append((a, b))
             free[a] -= streams_per_game
             free[b] -= streams_per_game
             heapq.heappush(heap, (n + 1, gap, a, b))  # it may meet again this round, behind the others
-        elif n + max_gap <= max(busiest[a], busiest[b]):
-            held.update((a, b))  # overdue: keep both bots' streams for this pair
+        elif overdue:
+            # Keep both bots' free streams for this pair, even when one of them
+            # is held for a pair further behind: otherwise the other bot's
+            # streams go to fresh games and the two may never be free together.
+            held.update((a, b))
     return Round(tuple(start), frozenset(held))
