@@ -1,5 +1,5 @@
 """The league loop: keep scheduling games among the connected bots until the
-arena stops. Each round (every ``tick`` seconds) asks the matchmaker which
+arena stops. Each round (every ``tick`` seconds, and whenever a match ends) asks the matchmaker which
 pairs to start, given the streams the league is not using yet; each match
 runs as its own task and is recorded when it ends."""
 
@@ -46,6 +46,7 @@ class League:
         self.tasks: set[asyncio.Task[None]] = set()
         self.recorded = 0  # games recorded by this run
         self._last_status = 0.0
+        self._match_ended = asyncio.Event()  # wakes the loop: freed streams can start a game at once
 
     async def run(self) -> int:
         """Schedule until the arena closes; return the games this run recorded."""
@@ -53,7 +54,11 @@ class League:
             while not self.arena.closing:
                 self._schedule()
                 self._maybe_write_status()
-                await asyncio.sleep(self.tick)
+                self._match_ended.clear()
+                try:  # bots connecting are seen within a tick; a game ending, at once
+                    await asyncio.wait_for(self._match_ended.wait(), self.tick)
+                except TimeoutError:
+                    pass
         finally:
             # The arena is stopping: running games end as interrupted and are recorded so.
             if self.tasks:
@@ -107,6 +112,7 @@ class League:
             del self.running[number]
             for name in running.pair:
                 self.in_use[name] -= self.config.streams_per_game
+            self._match_ended.set()
 
     def _record(self, result: MatchResult) -> None:
         if result.interrupted:
