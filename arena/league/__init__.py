@@ -10,10 +10,10 @@ from .config import LeagueConfig, load_league_config, parse_league_config
 from .database import LeagueDatabase, LeagueDatabaseError
 from .league import League
 from .matchmaker import Entrant, Round, pick
-from .serve import run_league
+from .serve import run_league, serve_league
 from .status import LeagueStatus, StatusError
 
 __all__ = [
     "Entrant", "League", "LeagueConfig", "LeagueDatabase", "LeagueDatabaseError", "LeagueStatus", "Round",
-    "StatusError", "load_league_config", "parse_league_config", "pick", "run_league",
+    "StatusError", "load_league_config", "parse_league_config", "pick", "run_league", "serve_league",
 ]
