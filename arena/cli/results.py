@@ -34,6 +34,9 @@ def rules_played(raw_config: Any) -> dict[str, Any] | None:
     """The variant and options a stored config was played with, or None if it cannot be read."""
     if not isinstance(raw_config, dict):
         return None
+    if raw_config.get("kind") == "league":  # a league's config stores the options as played (docs/league.md)
+        options = raw_config.get("options")
+        return options if isinstance(options, dict) else None
     try:
         config = parse_config(raw_config)
     except (ConfigError, ValueError, TypeError):

@@ -105,6 +105,10 @@ def test_a_league_killed_with_sigkill_continues_on_restart(tmp_path: Path) -> No
         after = {r.game_key: r for r in league.rows()}
         assert all(after[k] == row for k, row in before.items())  # nothing recorded is lost or changed
         assert league.meta("secret") == secret
+        # Pairs the SIGTERM cut are interrupted whole: both halves, neither among the games.
+        cut = league.interrupted()
+        assert not set(cut) & set(after)
+        assert {k[:-1] for k in cut if k.endswith("a")} == {k[:-1] for k in cut if k.endswith("b")}
         halves = Counter(r.pair_id for r in after.values())
         assert set(halves.values()) == {2}  # every duplicate pair whole: never half-counted
         for pair_id in halves:
