@@ -8,16 +8,14 @@ counter where it was, every recorded game kept.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
-from ..ratings import fit_ratings
+from ..ratings import GameRecord
 from ..results.tables import to_records
 from ..tournament.runner import SECRET_META
 from ..tournament.seeds import TournamentSecret
 from ..tournament.store import GameRow, ResultsStore
 from .config import LEAGUE_KIND, LeagueConfig
-from .matchmaker import Pair, pair_of
 
 NEXT_MATCH_META = "league_next_match"
 STATUS_META = "league_status"
@@ -68,20 +66,16 @@ class LeagueDatabase:
         self.store.set_meta(NEXT_MATCH_META, number + 1)
         return number
 
-    def pair_counts(self) -> Counter[Pair]:
-        """Recorded games per pair of bots."""
-        return Counter(pair_of(row.bot0, row.bot1) for row in self.store.games())
+    def results(self) -> list[GameRecord]:
+        """The rating inputs of every recorded game, read once at start; the
+        league then keeps them up to date itself (``record``), so a refit
+        never re-reads the whole file."""
+        return to_records(list(self.store.games()))
 
-    def ratings(self) -> dict[str, float]:
-        """Elo of every bot with a decided game (the standings' fit)."""
-        records = to_records(list(self.store.games()))
-        if not any(r.winner for r in records):
-            return {}
-        fit = fit_ratings(records)
-        return {bot: fit.rating(bot) for bot in fit.bots}
-
-    def record(self, rows: tuple[GameRow, ...]) -> None:
+    def record(self, rows: tuple[GameRow, ...]) -> list[GameRecord]:
+        """Write ``rows`` together; return their rating inputs."""
         self.store.record_together(rows)
+        return to_records(rows)
 
     def record_interrupted(self, keys: tuple[str, ...], reason: str) -> None:
         for key in keys:

@@ -12,18 +12,27 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
+from ..ratings import GameRecord, fit_ratings
 from ..server import Arena
 from ..tournament.schedule import Pairing
 from .config import LeagueConfig
 from .database import LeagueDatabase
 from .keys import LeagueGame, match_games
 from .match import MatchResult, MatchSettings, play_match
-from .matchmaker import Entrant, Pair, pick
+from .matchmaker import Entrant, Pair, pair_of, pick
 from .status import BotLine, GameLine, LeagueStatus
 
 log = logging.getLogger("arena.league")
 UNRATED = 1500.0
 STATUS_PERIOD = 1.0  # seconds between two status records
+
+
+def ratings_of(results: list[GameRecord]) -> dict[str, float]:
+    """Elo of every bot with a decided game: the standings' joint fit."""
+    if not any(r.winner for r in results):
+        return {}
+    fit = fit_ratings(results)
+    return {bot: fit.rating(bot) for bot in fit.bots}
 
 
 @dataclass
@@ -38,8 +47,9 @@ class League:
         self.arena, self.db, self.config, self.tick = arena, db, config, tick
         self.games_per_match = 2 if config.pairing is Pairing.DUPLICATE else 1
         self.settings = MatchSettings(config.options, config.time_control, config.forfeit_seconds)
-        self.played: Counter[Pair] = db.pair_counts()  # recorded games per pair
-        self.ratings: dict[str, float] = db.ratings()
+        self.results = db.results()  # every recorded game, for the rating fits
+        self.played: Counter[Pair] = Counter(pair_of(r.bot_a, r.bot_b) for r in self.results)  # games per pair
+        self.ratings = ratings_of(self.results)
         self.since_fit = 0
         self.in_use: Counter[str] = Counter()  # streams each bot has in league games
         self.running: dict[int, _Running] = {}  # by match number
@@ -120,16 +130,16 @@ class League:
             for key in result.interrupted:
                 log.info("game end %s: interrupted (%s)", key, result.reason)
             return
-        self.db.record(result.rows)
+        self.results.extend(self.db.record(result.rows))
         for row in result.rows:
             log.info("game end %s: %s vs %s, winner %s (%s) %d-%d", row.game_key, row.bot0, row.bot1,
                      row.winner, row.termination, row.score0, row.score1)
-            self.played[(min(row.bot0, row.bot1), max(row.bot0, row.bot1))] += 1
+            self.played[pair_of(row.bot0, row.bot1)] += 1
         self.recorded += len(result.rows)
         self.since_fit += len(result.rows)
         if self.since_fit >= self.config.matchmaking.refit_every:
             self.since_fit = 0
-            self.ratings = self.db.ratings()
+            self.ratings = ratings_of(self.results)
 
     def _version(self, name: str) -> str:
         status = self.arena.bots().get(name)
