@@ -8,8 +8,8 @@ from typing import Any
 import click
 
 from ..ratings import GameRecord
+from ..replay import ReplayError, options_of
 from ..results.tables import VIEWS, compare_table, render, to_records, views
-from ..tournament.config import ConfigError, parse_config
 from ..tournament.store import ResultsStore, StoreError
 from .errors import DOMAIN_ERROR, fail
 from .formatting import output_options, pick_format
@@ -31,14 +31,11 @@ def load_records(db: Path) -> list[GameRecord]:
 
 
 def rules_played(raw_config: Any) -> dict[str, Any] | None:
-    """The variant and options a stored config was played with, or None if it cannot be read."""
-    if not isinstance(raw_config, dict):
-        return None
+    """The variant and options a stored config (tournament or league) was played with, or None if it cannot be read."""
     try:
-        config = parse_config(raw_config)
-    except (ConfigError, ValueError, TypeError):
+        return options_of(raw_config).to_dict()
+    except ReplayError:
         return None
-    return config.options.to_dict()
 
 
 @click.command()

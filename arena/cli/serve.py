@@ -1,15 +1,16 @@
-"""``truco-arena serve`` and ``truco-arena token``: a long-running arena and its tokens."""
+"""``truco-arena serve`` and ``truco-arena token``: a standing league and its tokens."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import click
 
-from ..server import Arena, TokenFileError, load_tokens, mint_token
-from ..server import serve as serve_arena
+from ..league import LeagueDatabaseError, load_league_config, run_league
+from ..server import TokenFileError, load_tokens, mint_token
+from ..tournament.config import ConfigError
+from ..tournament.runlock import RunLockError
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 
@@ -18,54 +19,67 @@ from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 @click.option("--address", default="127.0.0.1:50051", show_default=True, help="HOST:PORT to listen on.")
 @click.option("--tokens", "tokens_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="Token file (NAME sha256:HASH per line); re-read when it changes.")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=Path("league.sqlite"),
+              show_default=True, help="Results database of the league; an existing one is continued.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="League config (TOML): variant, options, clock, concurrency, pairing, matchmaking.")
 @click.option("--tls-cert", type=click.Path(dir_okay=False, path_type=Path),
               help="PEM certificate (chain): serve TLS only. Needed on any address others can reach.")
 @click.option("--tls-key", type=click.Path(dir_okay=False, path_type=Path), help="PEM private key of --tls-cert.")
-@click.option("-v", "--verbose", is_flag=True, help="Log connections and games.")
-@click.option("--http", metavar="HOST:PORT", help="Serve the live page (games in progress) here.")
-def serve(address: str, tokens_path: Path, tls_cert: Path | None, tls_key: Path | None, verbose: bool,
-          http: str | None) -> None:
-    """Run an arena that bots connect to, until Ctrl-C or SIGTERM.
+@click.option("-v", "--verbose", is_flag=True, help="Log connections, and each game's start and end.")
+@click.option("--http", metavar="HOST:PORT", help="Also serve the live page (standings, games in progress) here.")
+def serve(address: str, tokens_path: Path, db_path: Path, config_path: Path | None, tls_cert: Path | None,
+          tls_key: Path | None, verbose: bool, http: str | None) -> None:
+    """Run a league that bots join by connecting, until Ctrl-C or SIGTERM.
 
-    Bots dial in with a name and a token from the token file (mint one with
-    `truco-arena token mint`). Running games end as interrupted on shutdown.
-    On an address other machines can reach, serve TLS (--tls-cert, --tls-key):
-    without it tokens cross the network in the clear.
+    Every bot that dials in with a name and a token from the token file
+    (mint one with `truco-arena token mint`) is entered, and games are
+    scheduled among the connected bots for as long as the league runs. Each
+    game is recorded in DB as it ends: `truco-arena standings DB` and
+    `truco-arena league status DB` work while it runs. Running games end as
+    interrupted on shutdown; serving again on the same DB continues the
+    league. On an address other machines can reach, serve TLS (--tls-cert,
+    --tls-key): without it tokens cross the network in the clear.
 
     \b
     Example:
       truco-arena token mint mybot --tokens tokens.txt
-      truco-arena serve --address 0.0.0.0:50051 --tokens tokens.txt \\
-          --tls-cert arena.crt --tls-key arena.key
+      truco-arena serve --address 0.0.0.0:50051 --tokens tokens.txt --db open.sqlite \\
+          --config league.toml --tls-cert arena.crt --tls-key arena.key
     """
     if (tls_cert is None) != (tls_key is None):
         raise fail("--tls-cert and --tls-key go together", USAGE_ERROR)
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(asctime)s %(message)s")
+    try:
+        config = load_league_config(config_path)
+    except ConfigError as exc:
+        raise fail(f"{config_path}: {exc}", USAGE_ERROR) from None
     try:
         load_tokens(tokens_path)
     except TokenFileError as exc:
         raise fail(str(exc), USAGE_ERROR) from None
     except UnicodeDecodeError:
         raise fail(f"{tokens_path}: not a token file (not UTF-8 text)", USAGE_ERROR) from None
-    live = _live_main(http)
+    _check_http(http)
     try:
-        serve_arena(address, tokens_path, tls_cert=tls_cert, tls_key=tls_key, main=live)
+        recorded = run_league(address, tokens_path, db_path, config, tls_cert=tls_cert, tls_key=tls_key, http=http)
+    except (RunLockError, LeagueDatabaseError) as exc:
+        raise fail(str(exc), DOMAIN_ERROR) from None
     except (OSError, ValueError) as exc:
         raise fail(str(exc), USAGE_ERROR) from None
+    click.echo(f"league stopped: {recorded} game(s) recorded this run in {db_path}", err=True)
 
 
-def _live_main(http: str | None) -> Callable[[Arena], Awaitable[None]] | None:
-    """The live page on ``http`` (HOST:PORT) for as long as the arena runs, if asked for."""
+def _check_http(http: str | None) -> None:
+    """Refuse a malformed --http address or a missing report extra before anything starts."""
     if http is None:
-        return None
+        return
     try:
         split_address(http)
     except ValueError as exc:
         raise fail(str(exc), USAGE_ERROR) from None
     if (missing := missing_extra()) is not None:
         raise fail(missing, DOMAIN_ERROR)
-    from ..web.server import live_main
-    return live_main(None, http, lambda line: click.echo(line, err=True))
 
 
 @click.group()

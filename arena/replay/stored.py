@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import Options
+from ..engine import Options, OptionsError, make_options
+from ..league.config import LEAGUE_KIND
 from ..tournament.config import ConfigError, parse_config
 from ..tournament.store import GameRow
 from .model import GameReplay
@@ -13,13 +14,19 @@ from .replay import ReplayError, replay
 
 
 def options_of(raw_config: Any) -> Options:
-    """The engine options of a stored tournament config; ReplayError if it cannot be read."""
+    """The engine options of a stored tournament or league config; ReplayError
+    if it cannot be read. A league stores its options as played (docs/league.md)."""
     if not isinstance(raw_config, dict):
         raise ReplayError("the stored tournament config is missing")
     try:
+        if raw_config.get("kind") == LEAGUE_KIND:
+            played = raw_config.get("options")
+            if not isinstance(played, dict):
+                raise ReplayError("the stored league config has no options")
+            return make_options(str(played.get("variant")), {k: v for k, v in played.items() if k != "variant"})
         return parse_config(raw_config).options
-    except (ConfigError, ValueError, TypeError) as exc:
-        raise ReplayError(f"the stored tournament config is invalid: {exc}") from None
+    except (ConfigError, OptionsError, ValueError, TypeError) as exc:
+        raise ReplayError(f"the stored config is invalid: {exc}") from None
 
 
 def replay_row(row: GameRow, options: Options) -> GameReplay:

@@ -52,6 +52,10 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "why each game ended, for the failures view", (
         "ALTER TABLE games ADD COLUMN reason TEXT NOT NULL DEFAULT ''",
     )),
+    Migration(3, "the bot_version each side announced, for leagues where bots are updated", (
+        "ALTER TABLE games ADD COLUMN version0 TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE games ADD COLUMN version1 TEXT NOT NULL DEFAULT ''",
+    )),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 _OUR_TABLES = frozenset({"meta", "games", "interrupted"})

@@ -53,6 +53,10 @@ class GameRow:
     actions: tuple[str, ...]
     finished_at: float = 0.0
     reason: str = ""  # why the game ended, one line for people (schema version 2)
+    # The bot_version each side's bot announced in its Hello (schema version 3;
+    # '' when unknown: older rows, tournaments that do not record it).
+    version0: str = ""
+    version1: str = ""
 
     @property
     def pair_id(self) -> str | None:
@@ -63,7 +67,7 @@ class GameRow:
 
 _COLUMNS = tuple(f.name for f in dataclasses.fields(GameRow))
 # Columns that a database of an older schema version lacks, with the value read in their place.
-_ADDED_IN = {"reason": (2, "''")}
+_ADDED_IN = {"reason": (2, "''"), "version0": (3, "''"), "version1": (3, "''")}
 
 
 class StoreError(RuntimeError):
@@ -154,17 +158,27 @@ class ResultsStore:
     # -- games
     def record(self, row: GameRow) -> None:
         """Write one finished game; a game already recorded is an error (never twice)."""
+        self.record_together((row,))
+
+    def record_together(self, rows: tuple[GameRow, ...]) -> None:
+        """Write finished games in one transaction: all of them or none (the two
+        halves of a league's duplicate pair, so a crash never leaves half a pair)."""
         self._check_writable()
-        values = dataclasses.asdict(row)
-        values["actions"] = json.dumps(list(row.actions))
-        values["finished_at"] = row.finished_at or time.time()
+        insert = f"INSERT INTO games ({', '.join(_COLUMNS)}) VALUES ({', '.join(':' + c for c in _COLUMNS)})"
+        self._db.execute("BEGIN IMMEDIATE")
         try:
-            self._db.execute(
-                f"INSERT INTO games ({', '.join(_COLUMNS)}) VALUES ({', '.join(':' + c for c in _COLUMNS)})",
-                values,
-            )
-        except sqlite3.IntegrityError:
-            raise StoreError(f"game {row.game_key} is already recorded") from None
+            for row in rows:
+                values = dataclasses.asdict(row)
+                values["actions"] = json.dumps(list(row.actions))
+                values["finished_at"] = row.finished_at or time.time()
+                try:
+                    self._db.execute(insert, values)
+                except sqlite3.IntegrityError:
+                    raise StoreError(f"game {row.game_key} is already recorded") from None
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
 
     def record_interrupted(self, game_key: str, reason: str) -> None:
         self._check_writable()

@@ -110,7 +110,7 @@ def test_serve_command_serves_tls(tmp_path: Path, certs: CertFiles, log_dir: Pat
     port = _free_port()
     exe = [sys.executable, "-c", "from arena.cli import main; main()"]
     arena = subprocess.Popen(
-        [*exe, "serve", "--address", f"127.0.0.1:{port}", "--tokens", str(tokens),
+        [*exe, "serve", "--address", f"127.0.0.1:{port}", "--tokens", str(tokens), "--db", str(tmp_path / "l.sqlite"),
          "--tls-cert", str(certs.cert), "--tls-key", str(certs.key)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )

@@ -201,6 +201,8 @@ def _cases(f: Files, scenarios: list[Path]) -> list[list[str]]:
         ["serve", "--tokens", str(f.bad_tokens)],
         ["serve", "--tokens", str(f.tokens), "--address", "not an address"],
         ["serve"],
+        ["league", "status", str(f.missing)],
+        ["league", "status", str(f.results)],
         ["token", "mint", "has space", "--tokens", str(f.tokens)],
         ["token", "mint", "ok", "--tokens", str(f.directory)],
         ["token", "mint", "ok", "--tokens", str(f.bad_tokens)],

@@ -13,6 +13,7 @@ import pytest
 
 from arena.ratings import GameRecord
 from arena.results.tables import render, to_records, views
+from arena.tournament.schema import LATEST_VERSION
 from arena.tournament.store import GameRow, ResultsStore, StoreError
 
 
@@ -113,15 +114,15 @@ def test_a_version_1_database_is_read_as_it_is_and_migrated_when_opened_to_write
         assert store.version == 1 and list(store.games()) == _expected_version_1_rows()
     assert _digest(path) == before and _version(path) == 0
     with ResultsStore.create_or_open(path) as store:
-        assert store.version == 2
+        assert store.version == LATEST_VERSION
         assert list(store.games()) == _expected_version_1_rows()  # reason reads as "" for old rows
         assert store.get_meta("config") == {"name": "old", "variant": "argentino"}
         store.record(_row("new", 2, "a", "b", "b"))
-    assert _version(path) == 2
+    assert _version(path) == LATEST_VERSION
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT * FROM interrupted").fetchall() == [("a|b:1:0", 1700000002.0, "arena stopped")]
         columns = [c[1] for c in db.execute("PRAGMA table_info(games)")]
-        assert columns[-1] == "reason" and len(columns) == 19
+        assert columns[18:] == ["reason", "version0", "version1"]
     with ResultsStore.open_existing(path) as store:
         rows = list(store.games())
         assert rows[:2] == _expected_version_1_rows() and rows[2].reason == "target_reached in game new"
@@ -130,7 +131,7 @@ def test_a_version_1_database_is_read_as_it_is_and_migrated_when_opened_to_write
 def test_a_new_database_is_stamped_with_the_latest_version(tmp_path: Path) -> None:
     path = tmp_path / "new.sqlite"
     ResultsStore.create_or_open(path).close()
-    assert _version(path) == 2
+    assert _version(path) == LATEST_VERSION
     with sqlite3.connect(path) as db:
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
@@ -139,7 +140,7 @@ def test_a_database_from_a_newer_version_is_refused_by_both_ways_in(tmp_path: Pa
     path = tmp_path / "future.sqlite"
     ResultsStore.create_or_open(path).close()
     with sqlite3.connect(path) as db:
-        db.execute("PRAGMA user_version = 3")
+        db.execute(f"PRAGMA user_version = {LATEST_VERSION + 1}")
     before = _digest(path)
     for opener in (ResultsStore.open_existing, ResultsStore.create_or_open):
         with pytest.raises(StoreError, match="newer truco-arena") as info:
@@ -190,7 +191,7 @@ def test_files_that_are_not_databases_are_refused(tmp_path: Path) -> None:
         ResultsStore.open_existing(empty)
     assert empty.stat().st_size == 0
     ResultsStore.create_or_open(empty).close()  # an empty file holds nothing to lose
-    assert _version(empty) == 2
+    assert _version(empty) == LATEST_VERSION
 
 
 def test_a_read_only_store_refuses_writes(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
-"""``--http`` on the command line: ``serve`` shows its running games (no
-database: no report), a malformed or busy address is one line and an exit
-code, never a traceback."""
+"""``--http`` on the command line: ``serve`` (a league) shows its running
+games and its database's report, a malformed or busy address is one line
+and an exit code, never a traceback."""
 
 from __future__ import annotations
 
@@ -22,15 +22,16 @@ def test_serve_with_http_shows_the_games_in_progress(tmp_path: Path) -> None:
     tokens = tmp_path / "tokens.txt"
     assert CliRunner().invoke(main, ["token", "mint", "bot", "--tokens", str(tokens)]).exit_code == 0
     process = subprocess.Popen(
-        [str(CLI), "serve", "--address", "127.0.0.1:0", "--tokens", str(tokens), "--http", "127.0.0.1:0"],
+        [str(CLI), "serve", "--address", "127.0.0.1:0", "--tokens", str(tokens), "--db", str(tmp_path / "league.sqlite"),
+         "--http", "127.0.0.1:0"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         url = _read_url(process)
         with urllib.request.urlopen(url + "api/live.json", timeout=30) as reply:
-            assert json.loads(reply.read()) == {"recorded": None, "games": []}
+            assert json.loads(reply.read()) == {"recorded": 0, "games": []}  # a new league: nothing yet
         with urllib.request.urlopen(url, timeout=30) as reply:
             page = reply.read().decode()
-        assert "Games in progress" in page and "Standings" not in page
+        assert "Games in progress" in page
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=60)
         assert process.returncode == 0, err

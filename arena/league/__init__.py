@@ -1,0 +1,19 @@
+"""A standing arena: bots connect with a token whenever they like and the
+league keeps scheduling games among the connected ones, recording each in
+the same results store tournaments use (docs/league.md).
+
+``run_league`` serves one; ``League`` is the loop; ``pick`` the pure
+matchmaker; ``LeagueConfig`` its TOML config.
+"""
+
+from .config import LeagueConfig, load_league_config, parse_league_config
+from .database import LeagueDatabase, LeagueDatabaseError
+from .league import League
+from .matchmaker import Entrant, Round, pick
+from .serve import run_league, serve_league
+from .status import LeagueStatus, StatusError
+
+__all__ = [
+    "Entrant", "League", "LeagueConfig", "LeagueDatabase", "LeagueDatabaseError", "LeagueStatus", "Round",
+    "StatusError", "load_league_config", "parse_league_config", "pick", "run_league", "serve_league",
+]

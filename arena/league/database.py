@@ -1,0 +1,85 @@
+"""The league's side of the results database: the same store and schema a
+tournament uses, plus a few ``meta`` rows (the config marked as a league,
+the secret, the match counter, the status record).
+
+Restarting on the same file continues the same league: same secret, the
+counter where it was, every recorded game kept.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ratings import GameRecord
+from ..results.tables import to_records
+from ..tournament.runner import SECRET_META
+from ..tournament.seeds import TournamentSecret
+from ..tournament.store import GameRow, ResultsStore
+from .config import LEAGUE_KIND, LeagueConfig
+
+NEXT_MATCH_META = "league_next_match"
+STATUS_META = "league_status"
+# What must not change across restarts: the games would not be comparable.
+_RULES_KEYS = ("variant", "options", "pairing")
+
+
+class LeagueDatabaseError(RuntimeError):
+    """The file cannot hold this league; the message is one line."""
+
+
+class LeagueDatabase:
+    def __init__(self, store: ResultsStore, config: LeagueConfig) -> None:
+        """Adopt ``store`` (opened read-write) for ``config``: a new file
+        becomes this league's, a file of this league continues it."""
+        self.store = store
+        self.secret = self._adopt(config)
+
+    def _adopt(self, config: LeagueConfig) -> TournamentSecret:
+        store, wanted = self.store, config.to_meta()
+        stored = store.get_meta("config")
+        if stored is None:
+            if store.count():
+                raise LeagueDatabaseError(f"{store.path}: holds games but no config; use another file")
+            secret = TournamentSecret.fresh()  # a league has no seed: nobody can predict its deals
+            store.set_meta(SECRET_META, secret.hex)
+            store.set_meta(NEXT_MATCH_META, 0)
+            store.set_meta("config", wanted)
+            return secret
+        if not isinstance(stored, dict) or stored.get("kind") != LEAGUE_KIND:
+            raise LeagueDatabaseError(f"{store.path}: is a tournament's results database, not a league's")
+        for key in _RULES_KEYS:
+            if stored.get(key) != wanted[key]:
+                raise LeagueDatabaseError(
+                    f"{key}: this league was started with {stored.get(key)!r}, the config says {wanted[key]!r}; "
+                    f"its games would not be comparable (use another --db)")
+        store.set_meta("config", wanted)  # concurrency, clock and matchmaking may change between runs
+        secret_hex = store.get_meta(SECRET_META)
+        try:
+            return TournamentSecret.from_hex(secret_hex if isinstance(secret_hex, str) else "")
+        except ValueError:
+            raise LeagueDatabaseError(f"{store.path}: the stored league secret is missing or damaged") from None
+
+    def take_match_number(self) -> int:
+        """The next match number, committed before the match starts."""
+        value = self.store.get_meta(NEXT_MATCH_META)
+        number = value if isinstance(value, int) and value >= 0 else 0
+        self.store.set_meta(NEXT_MATCH_META, number + 1)
+        return number
+
+    def results(self) -> list[GameRecord]:
+        """The rating inputs of every recorded game, read once at start; the
+        league then keeps them up to date itself (``record``), so a refit
+        never re-reads the whole file."""
+        return to_records(list(self.store.games()))
+
+    def record(self, rows: tuple[GameRow, ...]) -> list[GameRecord]:
+        """Write ``rows`` together; return their rating inputs."""
+        self.store.record_together(rows)
+        return to_records(rows)
+
+    def record_interrupted(self, keys: tuple[str, ...], reason: str) -> None:
+        for key in keys:
+            self.store.record_interrupted(key, reason)
+
+    def write_status(self, status: dict[str, Any]) -> None:
+        self.store.set_meta(STATUS_META, status)

@@ -1,0 +1,165 @@
+"""The league loop: keep scheduling games among the connected bots until the
+arena stops. Each round (every ``tick`` seconds, and whenever a match ends) asks the matchmaker which
+pairs to start, given the streams the league is not using yet; each match
+runs as its own task and is recorded when it ends."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from ..ratings import GameRecord, fit_ratings
+from ..server import Arena
+from ..tournament.schedule import Pairing
+from .config import LeagueConfig
+from .database import LeagueDatabase
+from .keys import LeagueGame, match_games
+from .match import MatchResult, MatchSettings, play_match
+from .matchmaker import Entrant, Pair, pair_of, pick
+from .status import BotLine, GameLine, LeagueStatus
+
+log = logging.getLogger("arena.league")
+UNRATED = 1500.0
+STATUS_PERIOD = 1.0  # seconds between two status records
+
+
+def ratings_of(results: list[GameRecord]) -> dict[str, float]:
+    """Elo of every bot with a decided game: the standings' joint fit."""
+    if not any(r.winner for r in results):
+        return {}
+    fit = fit_ratings(results)
+    return {bot: fit.rating(bot) for bot in fit.bots}
+
+
+@dataclass
+class _Running:
+    pair: Pair
+    game: LeagueGame | None  # the game being played now (None before the first starts)
+    since: float  # Unix time the current game started
+
+
+class League:
+    def __init__(self, arena: Arena, db: LeagueDatabase, config: LeagueConfig, *, tick: float = 0.1) -> None:
+        self.arena, self.db, self.config, self.tick = arena, db, config, tick
+        self.games_per_match = 2 if config.pairing is Pairing.DUPLICATE else 1
+        self.settings = MatchSettings(config.options, config.time_control, config.forfeit_seconds)
+        self.results = db.results()  # every recorded game, for the rating fits
+        self.played: Counter[Pair] = Counter(pair_of(r.bot_a, r.bot_b) for r in self.results)  # games per pair
+        self.ratings = ratings_of(self.results)
+        self.since_fit = 0
+        self.in_use: Counter[str] = Counter()  # streams each bot has in league games
+        self.running: dict[int, _Running] = {}  # by match number
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.recorded = 0  # games recorded by this run
+        self._last_status = 0.0
+        self._match_ended = asyncio.Event()  # wakes the loop: freed streams can start a game at once
+
+    async def run(self) -> int:
+        """Schedule until the arena closes; return the games this run recorded."""
+        try:
+            while not self.arena.closing:
+                self._schedule()
+                self._maybe_write_status()
+                self._match_ended.clear()
+                try:  # bots connecting are seen within a tick; a game ending, at once
+                    await asyncio.wait_for(self._match_ended.wait(), self.tick)
+                except TimeoutError:
+                    pass
+        finally:
+            # The arena is stopping: running games end as interrupted and are recorded so.
+            if self.tasks:
+                await asyncio.gather(*self.tasks, return_exceptions=True)
+            self._write_status(stopped=True)
+        return self.recorded
+
+    # -------------------------------------------------------------- scheduling
+
+    def _schedule(self) -> None:
+        capacity = self.config.concurrency - len(self.running)  # a match plays one game at a time
+        if capacity <= 0:
+            return
+        entrants = [
+            Entrant(name, status.streams - self.in_use[name], self.ratings.get(name, UNRATED))
+            for name, status in self.arena.bots().items() if status.streams > 0
+        ]
+        counts = Counter(self.played)
+        for match in self.running.values():
+            counts[match.pair] += self.games_per_match
+        chosen = pick(entrants, counts, streams_per_game=self.config.streams_per_game,
+                      capacity=capacity, max_gap=self.config.matchmaking.max_gap)
+        for pair in chosen.start:
+            self._start(pair, counts[pair])
+            counts[pair] += self.games_per_match
+
+    def _start(self, pair: Pair, games_so_far: int) -> None:
+        number = self.db.take_match_number()
+        games = match_games(number, pair, self.config.pairing is Pairing.DUPLICATE,
+                            swap_first=games_so_far % 2 == 1)
+        for name in pair:
+            self.in_use[name] += self.config.streams_per_game
+        self.running[number] = _Running(pair, None, time.time())
+        task = asyncio.get_running_loop().create_task(self._play(number, games), name=f"league-match-{number}")
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _play(self, number: int, games: tuple[LeagueGame, ...]) -> None:
+        running = self.running[number]
+
+        def started(game: LeagueGame) -> None:
+            running.game, running.since = game, time.time()
+            log.info("game start %s: %s vs %s", game.key, game.bot0, game.bot1)
+
+        try:
+            result = await play_match(self.arena, games, self.db.secret, self.settings, self._version, started)
+            self._record(result)
+        except Exception:  # a bug must not stop the league; the match is lost, not half-recorded
+            log.exception("match %d failed", number)
+        finally:
+            del self.running[number]
+            for name in running.pair:
+                self.in_use[name] -= self.config.streams_per_game
+            self._match_ended.set()
+
+    def _record(self, result: MatchResult) -> None:
+        if result.interrupted:
+            self.db.record_interrupted(result.interrupted, result.reason)
+            for key in result.interrupted:
+                log.info("game end %s: interrupted (%s)", key, result.reason)
+            return
+        self.results.extend(self.db.record(result.rows))
+        for row in result.rows:
+            log.info("game end %s: %s vs %s, winner %s (%s) %d-%d", row.game_key, row.bot0, row.bot1,
+                     row.winner, row.termination, row.score0, row.score1)
+            self.played[pair_of(row.bot0, row.bot1)] += 1
+        self.recorded += len(result.rows)
+        self.since_fit += len(result.rows)
+        if self.since_fit >= self.config.matchmaking.refit_every:
+            self.since_fit = 0
+            self.ratings = ratings_of(self.results)
+
+    def _version(self, name: str) -> str:
+        status = self.arena.bots().get(name)
+        return "" if status is None else status.version
+
+    # ------------------------------------------------------------------ status
+
+    def _maybe_write_status(self) -> None:
+        now = time.monotonic()
+        if now - self._last_status >= STATUS_PERIOD:
+            self._last_status = now
+            self._write_status(stopped=False)
+
+    def _write_status(self, stopped: bool) -> None:
+        bots = () if stopped else tuple(
+            BotLine(name, s.version, s.streams, self.in_use[name]) for name, s in self.arena.bots().items()
+        )
+        games = () if stopped else tuple(
+            GameLine(r.game.key, r.game.bot0, r.game.bot1, r.since)
+            for r in self.running.values() if r.game is not None
+        )
+        status = LeagueStatus(time.time(), os.getpid(), stopped, bots, games)
+        self.db.write_status(status.to_json())

@@ -1,0 +1,87 @@
+"""Which pairs of bots play next: a pure function of who is free, how often
+each pair has met, and the ratings. No I/O, no clock, no randomness.
+
+Order of preference (docs/league.md):
+
+1. the pairs with the fewest games between them (games running included);
+2. among those, the closest ratings;
+3. then the names, so the choice is reproducible.
+
+A bot plays as many games at once as it has free streams for (a team game
+takes one stream per seat of its team). A pair is *overdue* when it is at
+least ``max_gap`` games behind the most-played pair of either of its bots;
+an overdue pair that cannot start now (one bot is busy, or held for a
+pair further behind) holds the free streams of its bots, so those streams are not handed to other pairs and the
+pair starts as soon as both are free. That is what bounds how long any pair
+waits: no pair is starved however the games' lengths fall.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+Pair = tuple[str, str]  # two bot names, sorted
+
+
+def pair_of(a: str, b: str) -> Pair:
+    return (a, b) if a < b else (b, a)
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A connected bot as the matchmaker sees it."""
+
+    name: str
+    free_streams: int  # connected streams not in a league game now
+    rating: float  # Elo; 1500 for a bot without games
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """What one scheduling round decided."""
+
+    start: tuple[Pair, ...]  # pairs to start a game (or duplicate pair) now, in order
+    held: frozenset[str]  # bots whose free streams wait for an overdue pair
+
+
+def pick(
+    entrants: Sequence[Entrant],
+    games: Mapping[Pair, int],
+    *,
+    streams_per_game: int,
+    capacity: int,
+    max_gap: int,
+) -> Round:
+    """The pairs to start now. ``games[pair]``: games the pair has played or
+    is playing (a missing pair has none); ``capacity``: how many more games
+    may start league-wide; ``streams_per_game``: streams a bot needs for one."""
+    if streams_per_game < 1 or max_gap < 1:
+        raise ValueError("streams_per_game and max_gap must be at least 1")
+    by_name = {e.name: e for e in entrants}
+    names = sorted(by_name)
+    played = {pair_of(a, b): games.get(pair_of(a, b), 0) for i, a in enumerate(names) for b in names[i + 1:]}
+    busiest: dict[str, int] = {}
+    for (a, b), n in played.items():
+        busiest[a] = max(busiest.get(a, 0), n)
+        busiest[b] = max(busiest.get(b, 0), n)
+    free = {e.name: e.free_streams for e in entrants}
+    heap = [(n, abs(by_name[a].rating - by_name[b].rating), a, b) for (a, b), n in played.items()]
+    heapq.heapify(heap)
+    start: list[Pair] = []
+    held: set[str] = set()
+    while heap and len(start) < capacity:
+        n, gap, a, b = heapq.heappop(heap)
+        overdue = n + max_gap <= max(busiest[a], busiest[b])
+        if a not in held and b not in held and free[a] >= streams_per_game and free[b] >= streams_per_game:
+            start.append((a, b))
+            free[a] -= streams_per_game
+            free[b] -= streams_per_game
+            heapq.heappush(heap, (n + 1, gap, a, b))  # it may meet again this round, behind the others
+        elif overdue:
+            # Keep both bots' free streams for this pair, even when one of them
+            # is held for a pair further behind: otherwise the other bot's
+            # streams go to fresh games and the two may never be free together.
+            held.update((a, b))
+    return Round(tuple(start), frozenset(held))

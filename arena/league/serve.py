@@ -1,0 +1,93 @@
+"""Run a league until SIGINT/SIGTERM: bind the address, open (or continue)
+the league's database, and schedule games among whoever connects.
+
+The address is bound before the database is touched, so a wrong address or
+TLS file leaves no file behind."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from pathlib import Path
+
+from ..server import Arena, TokenStore
+from ..tournament.runlock import RunLock
+from ..tournament.store import ResultsStore
+from .config import LeagueConfig
+from .database import LeagueDatabase
+from .league import League
+
+
+def _announce(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+async def serve_league(
+    address: str,
+    tokens_path: Path,
+    db_path: Path,
+    config: LeagueConfig,
+    *,
+    tls_cert: Path | None = None,
+    tls_key: Path | None = None,
+    http: str | None = None,
+) -> int:
+    """Serve until SIGINT/SIGTERM; return the games this run recorded. With
+    ``http`` (HOST:PORT), the live page runs there too.
+    Raises OSError/ValueError if the address or TLS files cannot be used,
+    then RunLockError, StoreError, LeagueDatabaseError for the database."""
+    arena = Arena(TokenStore(tokens_path))
+    port = await arena.start(address, tls_cert=tls_cert, tls_key=tls_key)
+    try:
+        with RunLock(db_path), ResultsStore.create_or_open(db_path) as store:
+            db = LeagueDatabase(store, config)
+            host = address.rsplit(":", 1)[0]
+            _announce(f"arena listening on {host}:{port}{' (TLS)' if tls_cert is not None else ''}")
+            _announce(f"league {config.name}: {store.count()} game(s) recorded so far in {db_path}")
+            live = None
+            if http is not None:
+                from ..web.server import start_live  # the report extra, checked by the CLI
+
+                live = await start_live(arena, db_path, http)
+                _announce(f"live page on {live.url}")
+            try:
+                return await _until_signal(arena, League(arena, db, config))
+            finally:
+                if live is not None:
+                    await live.stop()
+    finally:
+        await arena.stop(grace=0)
+
+
+async def _until_signal(arena: Arena, league: League) -> int:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        job = asyncio.ensure_future(league.run())
+        stopper = asyncio.ensure_future(stop.wait())
+        await asyncio.wait({job, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        stopper.cancel()
+        # Stop the arena first: running games end as interrupted and the league records them so.
+        await arena.stop(grace=0)
+        return await job
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+
+
+def run_league(
+    address: str,
+    tokens_path: Path,
+    db_path: Path,
+    config: LeagueConfig,
+    *,
+    tls_cert: Path | None = None,
+    tls_key: Path | None = None,
+    http: str | None = None,
+) -> int:
+    """Blocking ``serve_league``."""
+    return asyncio.run(
+        serve_league(address, tokens_path, db_path, config, tls_cert=tls_cert, tls_key=tls_key, http=http))
