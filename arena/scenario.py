@@ -1,4 +1,4 @@
-"""Scenario files (SCENARIOS.md): a fixed deal, scripted actions, the result.
+"""Scenario files (docs/rules.md appendix B): a fixed deal, scripted actions, the result.
 
 ``load_scenario`` checks the JSON and names the bad field; ``play_scenario``
 runs it through the engine and returns what ``truco-arena rules play`` prints.
@@ -196,7 +196,7 @@ def play_scenario(scenario: Scenario) -> dict[str, Any]:
     state = scenario.game.new_state(deals=scenario.deals, scores=scenario.scores, mano=scenario.mano)
     for i, (seat, action, text) in enumerate(scenario.actions):
         if state.out_of_deals:
-            break  # SCENARIOS.md: actions past the last deal just stop the scenario
+            break  # docs/rules.md appendix B: actions past the last deal just stop the scenario
         if state.current_player() != seat or action not in state.legal_actions():
             # The engine's own error, its message one line naming the action.
             raise IllegalActionError(seat, action, f'action {i} ("{text}"): {state.why_illegal(action, seat)}')

@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from arena.engine.options import make_options  # noqa: E402
 from arena.engine.outcome import Termination  # noqa: E402
-from arena.server import Arena, GameRecord, TimeControl  # noqa: E402
+from arena.server import Arena, PlayedGame, TimeControl  # noqa: E402
 from sdk.pb import arena_pb2 as pb  # noqa: E402
 from sdk.pb import arena_pb2_grpc as pb_grpc  # noqa: E402
 
@@ -57,13 +57,13 @@ BUSY_LOOP = (
 class Tally:
     games: int = 0
     decisions: int = 0
-    timeouts: list[GameRecord] = field(default_factory=list)
-    other_faults: list[GameRecord] = field(default_factory=list)
+    timeouts: list[PlayedGame] = field(default_factory=list)
+    other_faults: list[PlayedGame] = field(default_factory=list)
     move_times: list[float] = field(default_factory=list)
     loop_lags: list[float] = field(default_factory=list)
     playing: float = 0.0  # seconds spent playing (bots connected, busy processes running)
 
-    def add(self, r: GameRecord) -> None:
+    def add(self, r: PlayedGame) -> None:
         self.games += 1
         self.decisions += len(r.actions)
         self.move_times.extend(r.move_times)

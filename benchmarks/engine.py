@@ -39,7 +39,7 @@ as closely as possible to the same workload:
   uniform over actions).  "Irse al mazo" is excluded; if no other action
   exists the mazo is allowed for that step only;
 * the game ends when ``p.terminada()`` (a side has 30 or more), checked after
-  every action, the same moment our engine ends a game (RULES.md rule 6);
+  every action, the same moment our engine ends a game (docs/rules.md section 6);
 * pytruco deals from the global ``random`` module, so it is reseeded with
   ``seed + i`` before game ``i``; its choices come from ``random.Random(seed)``.
 

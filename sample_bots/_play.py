@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.engine import Game
-from arena.referee import BadMove, Referee
+from arena.referee import BadMoveError, Referee
 from arena.referee import HandSummary as RefereeSummary
 from sdk.bot import Bot, GameInfo, HandSummary
 
@@ -30,7 +30,7 @@ def _summary(h: RefereeSummary) -> HandSummary:
     return HandSummary(h.hand_number, h.scores, h.shown, h.history, h.trick_winners, h.events)
 
 
-class IllegalChoice(AssertionError):
+class IllegalChoiceError(AssertionError):
     """A bot returned an action that is not in ``state.legal_actions()``."""
 
 
@@ -52,7 +52,7 @@ def play_game(
     """Play one full game; ``bots[s]`` plays seat ``s`` (so ``len(bots)`` seats).
 
     Every returned action is checked against ``state.legal_actions()``; an
-    illegal one raises ``IllegalChoice`` naming the seat, the action and the
+    illegal one raises ``IllegalChoiceError`` naming the seat, the action and the
     observation's legal list.
     """
     overrides = dict(options or {})
@@ -78,9 +78,9 @@ def play_game(
         action = bots[seat].choose(decision.observation)
         try:
             tell(referee.play(action))
-        except BadMove:
+        except BadMoveError:
             obs = decision.observation
-            raise IllegalChoice(
+            raise IllegalChoiceError(
                 f"{variant} seed {seed}: seat {seat} ({type(bots[seat]).__name__}) chose {action!s}, "
                 f"legal: {decision.legal_texts}; history: {[f'{s} {a}' for s, a in obs.history]}"
             ) from None

@@ -1,6 +1,6 @@
 """A rule-based sample bot: card strength, envido/flor points and a little bluff.
 
-Policy (RULES.md terms):
+Policy (docs/rules.md terms):
 
 - **Flor**: declared as soon as it is legal (in venezolano with ``truco con_flor``
   / ``quiero con_flor`` when the bot calls or accepts a truco at that moment).
@@ -36,10 +36,10 @@ All randomness comes from the bot's own ``random.Random(seed)``.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import comb
-from typing import Sequence
 
 from arena.engine import hierarchy
 from arena.engine.actions import ENVIDO_CALLS, Action, Kind
@@ -108,7 +108,7 @@ def p_beat(pmf: Sequence[float], points: int, ties_win: bool, top: float = 1.0) 
     return max(0.0, 1.0 - min(1.0, lose / top))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hyper_at_most(n: int, g: int, k: int, j: int) -> float:
     """P(at most j-1 of k cards drawn from n fall in a group of g)."""
     total = comb(n, k)
@@ -119,7 +119,7 @@ def _hyper_at_most(n: int, g: int, k: int, j: int) -> float:
 
 def resolve(results: Sequence[str], mano_mine: bool) -> bool | None:
     """Who wins the hand's truco from these trick results ('W', 'L', 'P' from our
-    side's view), RULES.md 3.2; None while undecided."""
+    side's view), docs/rules.md 3.2; None while undecided."""
     if len(results) < 2:
         return None
     a, b = results[0], results[1]

@@ -26,16 +26,16 @@ from .bot import Bot, GameInfo, HandSummary
 
 if TYPE_CHECKING:
     from .cli import main
-    from .client import GaveUp, Rejected, run, run_async
+    from .client import GaveUpError, RejectedError, run, run_async
 
 __all__ = [
     "Bot", "GameInfo", "HandSummary", "Action", "Kind", "Card", "Suit", "Observation", "PendingCall", "rules",
-    "run", "run_async", "main", "Rejected", "GaveUp",
+    "run", "run_async", "main", "RejectedError", "GaveUpError",
 ]
 
 # Networking loads on first use, so `import sdk` stays light and
 # `python -m sdk.pb.regenerate` works even when the generated code is broken.
-_LAZY = {"run": "client", "run_async": "client", "Rejected": "client", "GaveUp": "client", "main": "cli"}
+_LAZY = {"run": "client", "run_async": "client", "RejectedError": "client", "GaveUpError": "client", "main": "cli"}
 
 
 def __getattr__(name: str) -> Any:

@@ -13,7 +13,7 @@ from arena.engine.options import Options
 
 @dataclass(frozen=True, slots=True)
 class HandSummary:
-    """How a hand ended, as the seat may see it (RULES.md 9)."""
+    """How a hand ended, as the seat may see it (docs/rules.md 9)."""
 
     hand_number: int  # 0-based
     scores: tuple[int, int]  # team scores after the hand
@@ -39,7 +39,7 @@ class GameInfo:
 class Bot:
     """Subclass and implement ``choose``; hand an instance to ``sdk.run``.
 
-    ``choose`` gets the seat's typed observation (RULES.md 9: own cards, the up
+    ``choose`` gets the seat's typed observation (docs/rules.md 9: own cards, the up
     card, every public action of the hand, scores, the pending call, announced
     points) and must return one of ``obs.legal``.
 

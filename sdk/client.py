@@ -57,7 +57,7 @@ _RETRYABLE = {grpc.StatusCode.UNAVAILABLE}
 BotSource = Bot | Callable[[], Bot]
 
 
-class Rejected(Exception):
+class RejectedError(Exception):
     """The arena refused the Hello (bad token, protocol version, name taken)."""
 
     def __init__(self, code: str, message: str) -> None:
@@ -65,11 +65,11 @@ class Rejected(Exception):
         self.code, self.message = code, message
 
 
-class GaveUp(Exception):
+class GaveUpError(Exception):
     """The arena stayed unreachable for longer than ``retry_for`` seconds."""
 
 
-class _Transient(Exception):
+class _TransientError(Exception):
     """The stream ended without a shutdown notice: reconnect."""
 
 
@@ -152,15 +152,15 @@ class StreamSession:
         )
 
     async def run(self, stub: pb_grpc.ArenaServiceStub) -> None:
-        """Play on one ``Play`` call; return on shutdown, raise ``Rejected``,
-        ``_Transient`` or ``grpc.aio.AioRpcError`` otherwise."""
+        """Play on one ``Play`` call; return on shutdown, raise ``RejectedError``,
+        ``_TransientError`` or ``grpc.aio.AioRpcError`` otherwise."""
         call = stub.Play()
         try:
             await call.write(self.hello())
             while True:
                 msg = await call.read()
                 if msg is grpc.aio.EOF:
-                    raise _Transient("the arena closed the stream")
+                    raise _TransientError("the arena closed the stream")
                 assert isinstance(msg, pb.PlayResponse)
                 if self.recorder is not None:
                     self.recorder.write(self.index, msg)
@@ -214,7 +214,7 @@ class StreamSession:
             if s.code == pb.STATUS_CODE_SHUTDOWN:
                 return "shutdown"
             if s.closing:
-                raise Rejected(code, s.message)
+                raise RejectedError(code, s.message)
             print(f"{self.name}[{self.index}]: arena: {code}: {s.message}", file=sys.stderr, flush=True)
         return None
 
@@ -264,17 +264,17 @@ async def _keep_stream(
             if exc.code() not in _RETRYABLE:
                 raise
             why = f"{exc.code().name}: {exc.details()}"
-        except _Transient as exc:
+        except _TransientError as exc:
             why = str(exc)
         if session.connected:  # it worked until now: a fresh retry window
             deadline, backoff = loop.time() + settings.retry_for, 0.2
         if loop.time() + backoff > deadline:
-            raise GaveUp(f"cannot reach the arena at {settings.address} ({why}); gave up after {settings.retry_for:g} s")
+            raise GaveUpError(f"cannot reach the arena at {settings.address} ({why}); gave up after {settings.retry_for:g} s")
         await asyncio.sleep(backoff)
         backoff = min(backoff * 2, 5.0)
 
 
-class _ParentGone(Exception):
+class _ParentGoneError(Exception):
     """The arena process that launched this bot is gone: stop playing."""
 
 
@@ -283,7 +283,7 @@ async def _watch_parent(pid: int) -> None:
     # even when the arena was killed with SIGKILL and could not stop it.
     while os.getppid() == pid:
         await asyncio.sleep(0.5)
-    raise _ParentGone()
+    raise _ParentGoneError()
 
 
 async def run_async(
@@ -305,7 +305,7 @@ async def run_async(
     streams, or a zero-argument factory called once per stream. With ``tls``
     (or a ``ca`` file of PEM root certificates to trust instead of the
     system's) the connection is encrypted and the arena's certificate checked.
-    Raises ``Rejected`` or ``GaveUp``; an exception in the bot propagates."""
+    Raises ``RejectedError`` or ``GaveUpError``; an exception in the bot propagates."""
     if streams < 1:
         raise ValueError(f"streams must be >= 1, got {streams}")
     threaded = streams > 1 if threaded is None else threaded
@@ -332,7 +332,7 @@ async def run_async(
             await asyncio.gather(*pending, return_exceptions=True)
             for t in done:
                 exc = t.exception()
-                if exc is not None and not isinstance(exc, _ParentGone):
+                if exc is not None and not isinstance(exc, _ParentGoneError):
                     raise exc
     finally:
         if executor is not None:
@@ -356,10 +356,10 @@ def run(
     try:
         asyncio.run(run_async(bot, address, token, streams, **options))  # type: ignore[arg-type]
         return 0
-    except Rejected as exc:
+    except RejectedError as exc:
         print(f"{prog}: rejected by the arena: {exc.message}", file=sys.stderr)
         return 2
-    except GaveUp as exc:
+    except GaveUpError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return 1
     except grpc.aio.AioRpcError as exc:

@@ -1,9 +1,9 @@
 """Golden rule cases: one scenario file per case in tests/scenarios/.
 
-Each file is a scenario as described in docs SCENARIOS.md (variant, options,
+Each file is a scenario as described in the scenario format (docs/rules.md appendix B) (variant, options,
 scores, mano, deals, actions) plus two keys the loader ignores:
 
-- ``description``: one line, starting with the RULES.md section it shows
+- ``description``: one line, starting with the docs/rules.md section it shows
   (``"4.2: ..."``; ``"SCENARIOS: ..."`` for file-format cases);
 - ``expect``: what the referee must answer. Only the keys given are checked:
   ``scores``, ``game_over``, ``winner``, ``hands_played``, ``to_act``,

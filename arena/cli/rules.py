@@ -25,7 +25,7 @@ def rules() -> None:
 @rules.command("play")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def play(file: Path) -> None:
-    """Play the scenario FILE (SCENARIOS.md) and print the result as JSON.
+    """Play the scenario FILE (format: docs/rules.md appendix B) and print the result as JSON.
 
     Exit 0 with one JSON object on stdout; 1 when an action is illegal (the
     message names its 0-based position, the seat and the reason); 2 when the

@@ -28,7 +28,7 @@ from ..tournament.runner import (
     run_tournament,
     schedule_of,
 )
-from ..tournament.stopping import StopRequest, TournamentInterrupted
+from ..tournament.stopping import StopRequest, TournamentInterruptedError
 from ..tournament.store import ResultsStore, StoreError
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail
@@ -66,7 +66,7 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
             records = to_records(list(store.games()))
     except (TournamentError, StoreError, RunLockError) as exc:
         raise fail(str(exc), DOMAIN_ERROR) from None
-    except TournamentInterrupted as exc:
+    except TournamentInterruptedError as exc:
         raise fail(f"{exc}: finished games are kept in {db} and running ones were recorded as interrupted; "
                    f"continue with `truco-arena tournament resume {db}`", exc.exit_code) from None
     except KeyboardInterrupt:  # a Ctrl-C before the run's own handler was in place

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from arena.server import GameRecord
+from arena.server import PlayedGame
 
 from .context import CheckContext
 from .result import Verdict
@@ -43,7 +43,7 @@ class Check:
     needs_connection: bool = True
 
 
-def judge_game(ctx: CheckContext, record: GameRecord) -> Finding:
+def judge_game(ctx: CheckContext, record: PlayedGame) -> Finding:
     """Pass when the game ended without a fault of the bot."""
     fault = ctx.fault(record)
     if fault is not None:

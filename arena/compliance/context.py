@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from arena.engine.options import make_options
 from arena.server import (
     Arena,
-    ArenaClosed,
+    ArenaClosedError,
     BotUnavailableError,
-    GameRecord,
+    PlayedGame,
     TimeControl,
 )
 from arena.server.connection import Connection
@@ -26,7 +26,7 @@ from .settings import OPPONENT_NAME, CheckSettings
 _ACQUIRE_SLICE = 0.5  # seconds
 
 
-class CannotPlay(Exception):
+class CannotPlayError(Exception):
     """A game could not start: the message says why (e.g. the bot has no stream)."""
 
 
@@ -38,7 +38,7 @@ class CheckContext:
     rejections: RejectionLog
     bot: LaunchedBot | None = None
     connected: bool = False  # set by the hello check
-    games: list[GameRecord] = field(default_factory=list)  # every game played, in order
+    games: list[PlayedGame] = field(default_factory=list)  # every game played, in order
     _game_numbers: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     @property
@@ -65,11 +65,11 @@ class CheckContext:
 
     async def play(
         self, check: str, seat_names: Sequence[str], variant: str, time_control: TimeControl | None = None
-    ) -> GameRecord:
-        """Play one game with ``seat_names[s]`` in seat ``s``; CannotPlay if it cannot start."""
+    ) -> PlayedGame:
+        """Play one game with ``seat_names[s]`` in seat ``s``; CannotPlayError if it cannot start."""
         note = self.exit_note()
         if note is not None:
-            raise CannotPlay(note)
+            raise CannotPlayError(note)
         number = next(self._game_numbers)
         seed = self.settings.seed * 1000 + number
         options = make_options(variant, {"seats": len(seat_names)})
@@ -90,11 +90,11 @@ class CheckContext:
             except BotUnavailableError:
                 note = self.exit_note()
                 if note is not None:
-                    raise CannotPlay(note) from None
+                    raise CannotPlayError(note) from None
                 if loop.time() >= deadline:
-                    raise CannotPlay(self._unavailable(seat_names.count(self.name))) from None
-            except ArenaClosed:
-                raise CannotPlay("the arena is shutting down") from None
+                    raise CannotPlayError(self._unavailable(seat_names.count(self.name))) from None
+            except ArenaClosedError:
+                raise CannotPlayError("the arena is shutting down") from None
         self.games.append(record)
         return record
 
@@ -103,7 +103,7 @@ class CheckContext:
         have = "no stream open" if status is None else f"{status.streams} stream(s) open, {status.idle} idle"
         return f"the game needs {needed} idle stream(s) of the bot; after {self.settings.timeout:g} s it has {have}"
 
-    def fault(self, record: GameRecord) -> Fault | None:
+    def fault(self, record: PlayedGame) -> Fault | None:
         return fault_of(record, self.name)
 
     def faults(self) -> list[Fault]:
@@ -119,7 +119,7 @@ class CheckContext:
             default=0.0,
         )
 
-    def _by_bot(self, record: GameRecord, action: str) -> bool:
+    def _by_bot(self, record: PlayedGame, action: str) -> bool:
         """Whether ``action`` ("SEAT ACTION") of ``record`` was the bot's."""
         return record.bots[int(action.split(" ", 1)[0])] == self.name
 

@@ -15,7 +15,7 @@ import enum
 from dataclasses import dataclass
 
 from arena.engine.outcome import Termination
-from arena.server import GameRecord
+from arena.server import PlayedGame
 
 
 class FaultKind(enum.Enum):
@@ -39,7 +39,7 @@ class Fault:
         return f"{self.reason} [game {self.game_id}, {self.variant} {self.seats} seats]"
 
 
-def fault_of(record: GameRecord, bot_name: str) -> Fault | None:
+def fault_of(record: PlayedGame, bot_name: str) -> Fault | None:
     """The bot's fault that ended ``record``, or None if the game was not lost by it."""
     term = record.termination
     if term is Termination.INTERRUPTED:
@@ -60,6 +60,6 @@ def fault_of(record: GameRecord, bot_name: str) -> Fault | None:
     return _fault(FaultKind.MESSAGE, record)
 
 
-def _fault(kind: FaultKind, record: GameRecord) -> Fault:
+def _fault(kind: FaultKind, record: PlayedGame) -> Fault:
     o = record.options
     return Fault(kind, record.game_id, o.variant, o.seats, record.reason)

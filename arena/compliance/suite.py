@@ -12,7 +12,7 @@ from arena.tournament.launcher import launch, stop
 
 from .check import Check
 from .checks import CHECKS
-from .context import CannotPlay, CheckContext
+from .context import CannotPlayError, CheckContext
 from .opponent import start_opponent
 from .rejections import RejectionLog
 from .result import CheckResult, Report, Verdict
@@ -96,7 +96,7 @@ async def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
         return result(Verdict.SKIP, actual="the bot never connected (see the hello check)")
     try:
         finding = await check.run(ctx)
-    except CannotPlay as exc:
+    except CannotPlayError as exc:
         return result(Verdict.FAIL, check.summary, str(exc))
     return result(finding.verdict, finding.expected, finding.actual)
 

@@ -1,4 +1,4 @@
-"""Actions a seat can take, with the canonical text form of SCENARIOS.md.
+"""Actions a seat can take, with the canonical text form of docs/rules.md appendix A.
 
 ``str(action)`` and ``Action.parse(text)`` round-trip: ``play 7O``, ``envido``,
 ``raise 3``, ``truco con_flor``, ``quiero``, ``mazo`` ...

@@ -1,4 +1,4 @@
-"""The referee's event log. Every event says who may see it (RULES.md 9)."""
+"""The referee's event log. Every event says who may see it (docs/rules.md 9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Card strength, envido points and flor per variant (RULES.md 3.1, 4.4, 5.1).
+"""Card strength, envido points and flor per variant (docs/rules.md 3.1, 4.4, 5.1).
 
 Everything depends only on the variant and the card turned up (muestra or vira),
 so each variant/up-card pair gets one immutable ``Table`` that the state looks up.
@@ -96,7 +96,7 @@ def envido_points(t: Table, cards: tuple[Card, ...]) -> tuple[int, tuple[Card, .
     """Envido points of a seat's three cards and the cards that prove them.
 
     With a pieza (uruguayo) or perico/perica (venezolano): its value + the best
-    other card's face number, whatever its suit. **Decision** (RULES.md is
+    other card's face number, whatever its suit. **Decision** (the rule book is
     silent): a second pieza counted as "other card" counts its face number too
     (figures 0), as the rule says for commons; this only matters when a flor is
     void or off, since two piezas are always flor.
@@ -129,7 +129,7 @@ def flor_kind(t: Table, cards: tuple[Card, ...]) -> FlorKind | None:
 
 
 def flor_points(t: Table, cards: tuple[Card, ...]) -> int:
-    """Flor points (RULES.md 5.1): highest pieza in full, the last digit of the
+    """Flor points (docs/rules.md 5.1): highest pieza in full, the last digit of the
     other piezas, the face number of commons; without piezas 20 + the three."""
     specials = sorted((t.special[c.index] for c in cards if t.special[c.index]), reverse=True)
     commons = sum(c.number for c in cards if not t.special[c.index])

@@ -1,4 +1,4 @@
-"""What one seat may see (RULES.md 9), built only from public facts and the
+"""What one seat may see (docs/rules.md 9), built only from public facts and the
 seat's own cards. Bots receive this, never the ``State``."""
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class Observation:
     events: tuple[str, ...]  # the public log of this hand, human-readable
 
 
-def pending_call(state: "State") -> PendingCall | None:
+def pending_call(state: State) -> PendingCall | None:
     """The bet of ``state``'s hand waiting for an answer, if any (public)."""
     h = state.hand
     c = h.contest
@@ -74,7 +74,7 @@ def pending_call(state: "State") -> PendingCall | None:
     return None
 
 
-def observe(state: "State", seat: int, log: bool = True) -> Observation:
+def observe(state: State, seat: int, log: bool = True) -> Observation:
     """``seat``'s view of ``state``. ``log=False`` leaves ``events`` empty: the
     text log is the costly part, and searching bots do not read it."""
     h = state.hand
@@ -121,7 +121,7 @@ def observe(state: "State", seat: int, log: bool = True) -> Observation:
 
 
 
-def _log(state: "State", seat: int) -> tuple[str, ...]:
+def _log(state: State, seat: int) -> tuple[str, ...]:
     """This hand's events that ``seat`` may see, as text."""
     texts, private = state._event_lists()
     return tuple([

@@ -1,4 +1,4 @@
-"""Variant presets and their options (RULES.md section 7).
+"""Variant presets and their options (docs/rules.md section 7).
 
 An unknown key or an invalid value raises ``OptionsError`` naming the key.
 What each variant allows comes from its record in ``variants.py``.
@@ -27,7 +27,7 @@ class Options:
     flor: bool = True
     # None where the variant has no falta envido (venezolano).
     falta_envido: str | None = "leader"
-    # Only meaningful for argentino with 6 seats (RULES.md section 8).
+    # Only meaningful for argentino with 6 seats (docs/rules.md section 8).
     pico_a_pico: bool = False
 
     @property

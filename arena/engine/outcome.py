@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 
 class Termination(enum.Enum):
-    TARGET_REACHED = "target_reached"  # the rules ended it (RULES.md 6)
+    TARGET_REACHED = "target_reached"  # the rules ended it (docs/rules.md 6)
     # The referee ends a game early when a bot fails; the failing side loses.
     TIMEOUT = "timeout"
     DISCONNECT = "disconnect"

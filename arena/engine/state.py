@@ -2,7 +2,7 @@
 
 Pure rules, no I/O and no global random state. ``legal_actions()`` is the one
 source of legality; ``apply()`` rejects anything else with ``IllegalActionError``.
-Rule numbers in comments refer to RULES.md.
+Rule numbers in comments refer to docs/rules.md.
 """
 
 from __future__ import annotations
@@ -58,12 +58,12 @@ def _check_deal(game: Game, deal: Deal) -> None:
         raise ValueError("a deal's cards must be distinct cards of the deck")
 
 
-class _GameOver(Exception):
+class _GameOverError(Exception):
     """Raised inside ``apply`` the moment a side reaches the target (rule 6)."""
 
 
 class Game:
-    """The settings of a game: variant and options (RULES.md 7). Immutable, so
+    """The settings of a game: variant and options (docs/rules.md 7). Immutable, so
     every state of the game (and every copy of one) shares it."""
 
     __slots__ = ("options", "variant", "truco_values", "truco_calls", "needs_up")
@@ -319,7 +319,7 @@ class State:
         return Outcome(self.termination, self.winner, (self._scores[0], self._scores[1]), self.hands_played)
 
     def observation(self, seat: int, log: bool = True) -> Observation:
-        """What ``seat`` may see now (RULES.md 9); the only view bots get.
+        """What ``seat`` may see now (docs/rules.md 9); the only view bots get.
         ``log=False`` skips the human-readable event log."""
         return observe(self, seat, log)
 
@@ -514,7 +514,7 @@ class State:
         self._events.append(ev.Acted(seat, action))
         try:
             self._dispatch(h, seat, action)
-        except _GameOver:
+        except _GameOverError:
             pass
 
     def _dispatch(self, h: _Hand, seat: int, a: Action) -> None:
@@ -772,7 +772,7 @@ class State:
         if self._scores[team] >= self.options.target:
             self._show_proofs(self.hand)
             self._finish(team)
-            raise _GameOver
+            raise _GameOverError
 
     def _finish(self, team: int) -> None:
         self.winner = team

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..engine.options import Options
-from ..server import Arena, ArenaClosed, BotUnavailableError, TimeControl
+from ..server import Arena, ArenaClosedError, BotUnavailableError, TimeControl
 from ..tournament.seeds import TournamentSecret
 from ..tournament.store import GameRow
 from .keys import LeagueGame, seats_of
@@ -58,7 +58,7 @@ async def play_match(
                 game_id=secret.game_id(game.key),
                 rng_seeds=tuple(secret.rng_seed(game.key, s) for s in range(len(seats))),
             )
-        except ArenaClosed:
+        except ArenaClosedError:
             return _cut(games, "the arena shut down before the game started")
         except BotUnavailableError as exc:
             absent = [name for name in (game.bot0, game.bot1) if arena.bots().get(name) is None]

@@ -6,12 +6,12 @@ from __future__ import annotations
 import time
 
 from ..engine.outcome import Termination
-from ..server import GameRecord
+from ..server import PlayedGame
 from ..tournament.store import GameRow
 from .keys import LeagueGame
 
 
-def played_row(game: LeagueGame, rec: GameRecord, versions: tuple[str, str]) -> GameRow:
+def played_row(game: LeagueGame, rec: PlayedGame, versions: tuple[str, str]) -> GameRow:
     """The row of a game the arena played to a result (``rec.winner_team`` set)."""
     return GameRow(
         game_key=game.key,

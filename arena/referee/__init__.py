@@ -21,11 +21,11 @@ What a spectator may see (the live page, the replay's public view) is
 """
 
 from .messages import Decision, GameEnd, GameStart, HandSummary, Message
-from .referee import BadMove, Referee
+from .referee import BadMoveError, Referee
 from .spectator import SPECTATOR, public_events, spectator_observation
 from .summary import hand_summaries
 
 __all__ = [
-    "SPECTATOR", "BadMove", "Decision", "GameEnd", "GameStart", "HandSummary", "Message", "Referee", "hand_summaries",
+    "SPECTATOR", "BadMoveError", "Decision", "GameEnd", "GameStart", "HandSummary", "Message", "Referee", "hand_summaries",
     "public_events", "spectator_observation",
 ]

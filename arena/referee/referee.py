@@ -15,7 +15,7 @@ from .messages import Decision, GameEnd, GameStart, HandSummary
 from .summary import hand_summaries
 
 
-class BadMove(Exception):
+class BadMoveError(Exception):
     """An answer that is not one of the legal actions; the seat loses with
     ``termination`` (malformed text is a protocol error, a well-formed but
     illegal action an illegal action)."""
@@ -61,22 +61,22 @@ class Referee:
         return self._pending
 
     def resolve(self, said: str) -> Action:
-        """The legal action the seat to act names with ``said``; BadMove otherwise."""
+        """The legal action the seat to act names with ``said``; BadMoveError otherwise."""
         d = self._pending
         assert d is not None, "resolve() without an open decision"
         texts = d.legal_texts
         if said in texts:  # the normal case: canonical text, verbatim
             return d.legal[texts.index(said)]
         if not said.strip():
-            raise BadMove(d.seat, Termination.PROTOCOL_ERROR, "sent an empty action")
+            raise BadMoveError(d.seat, Termination.PROTOCOL_ERROR, "sent an empty action")
         try:
             action = Action.parse(said)
         except ValueError as exc:
-            raise BadMove(d.seat, Termination.PROTOCOL_ERROR, f"sent a malformed action: {exc}") from None
+            raise BadMoveError(d.seat, Termination.PROTOCOL_ERROR, f"sent a malformed action: {exc}") from None
         return self._legal(d, action, said)
 
     def play(self, action: Action) -> tuple[HandSummary, ...]:
-        """Apply the open decision's ``action`` (BadMove if it is not legal).
+        """Apply the open decision's ``action`` (BadMoveError if it is not legal).
         Returns the summaries of the hands it ended, hand by hand, one per
         seat in seat order within a hand (usually none or one hand)."""
         d = self._pending
@@ -126,7 +126,7 @@ class Referee:
     def _legal(self, d: Decision, action: Action, said: str) -> Action:
         if action not in d.legal:
             why = self.state.why_illegal(action)
-            raise BadMove(d.seat, Termination.ILLEGAL_ACTION, f"played {said!r}, which is not legal: {why}")
+            raise BadMoveError(d.seat, Termination.ILLEGAL_ACTION, f"played {said!r}, which is not legal: {why}")
         return action  # legal, in a tolerated spelling (case, spaces)
 
     def _hand_ends(self) -> tuple[HandSummary, ...]:

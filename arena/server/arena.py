@@ -15,13 +15,13 @@ import grpc
 from arena.engine.options import Options
 from sdk.pb import arena_pb2 as pb
 
+from . import wire
 from .connection import Connection
 from .convert import status_pb
 from .game import GameRun, new_game_id
-from . import wire
 from .grpc_options import HARD_RECEIVE_BYTES, MAX_RECEIVE_BYTES, MAX_STREAMS_PER_CONNECTION, server_options
-from .pool import ArenaClosed, BotStatus, BotUnavailableError, Pool
-from .record import GameRecord, TimeControl
+from .pool import ArenaClosedError, BotStatus, BotUnavailableError, Pool
+from .record import PlayedGame, TimeControl
 from .servicer import ArenaServicer
 from .throttle import HelloThrottle, ThrottlePolicy
 from .tokens import TokenStore
@@ -202,7 +202,7 @@ class Arena:
                 if conn.alive and conn.write_blocked_for(now) > self.write_timeout:
                     conn.drop(f"a write blocked for {self.write_timeout:g} s")
 
-    async def __aenter__(self) -> "Arena":
+    async def __aenter__(self) -> Arena:
         if self._server is None:
             await self.start()
         return self
@@ -258,7 +258,7 @@ class Arena:
         acquire_timeout: float = 30.0,
         game_id: str | None = None,
         rng_seeds: Sequence[int] | None = None,
-    ) -> GameRecord:
+    ) -> PlayedGame:
         """One game: ``bot_a`` in seat 0 (team 0, mano in the first hand),
         ``bot_b`` in seat 1. See ``play_seats``."""
         return await self.play_seats(
@@ -277,14 +277,14 @@ class Arena:
         game_id: str | None = None,
         rng_seeds: Sequence[int] | None = None,
         distinct_peers: bool = False,
-    ) -> GameRecord:
+    ) -> PlayedGame:
         """One game with ``bots[s]`` in seat ``s`` (``options.seats`` names; a
         name may repeat if that bot has enough streams). The engine deals from
         ``seed``; ``rng_seeds[s]``, if given, goes to seat ``s`` in GameStart
         for the bot's own randomness. ``game_id`` defaults to a fresh one.
 
         Waits up to ``acquire_timeout`` s for an idle stream of every bot
-        (``BotUnavailableError``), raises ``ArenaClosed`` during shutdown.
+        (``BotUnavailableError``), raises ``ArenaClosedError`` during shutdown.
         A failing bot does not raise: its side loses and the record says why.
         With ``distinct_peers`` the seats of one bot come from different
         connections (team games: partners are not one process).
@@ -294,7 +294,7 @@ class Arena:
         if rng_seeds is not None and len(rng_seeds) != len(bots):
             raise ValueError(f"one rng seed per seat: {len(bots)} bots, {len(rng_seeds)} seeds")
         if self.closing:
-            raise ArenaClosed("the arena is shutting down")
+            raise ArenaClosedError("the arena is shutting down")
         pool = self.pool
         conns = await pool.acquire(list(bots), acquire_timeout, distinct_peers=distinct_peers)
         no_games = self._no_games

@@ -45,7 +45,7 @@ HALF_CLOSED = "the bot closed its side of the stream"
 _EOF_SETTLE = 0.05
 
 
-class ConnectionLost(Exception):
+class ConnectionLostError(Exception):
     """The stream is gone (closed, broken, or a write timed out)."""
 
 
@@ -151,13 +151,13 @@ class Connection:
     ) -> None:
         """Queue ``msg`` for the writer and return at once; ``done`` (if given)
         gets the result of its write, ``written`` (if given) is called with
-        the loop time its write completed (never if it fails). ConnectionLost
+        the loop time its write completed (never if it fails). ConnectionLostError
         if the stream is gone."""
         if not self.alive or self._writer_done:
-            raise ConnectionLost(self.close_reason or "stream closed")
+            raise ConnectionLostError(self.close_reason or "stream closed")
         if len(self._outbox) >= _OUTBOX_MAX:
             self.drop(f"{_OUTBOX_MAX} messages waiting to be written: the bot is not reading")
-            raise ConnectionLost(self.close_reason)
+            raise ConnectionLostError(self.close_reason)
         self._outbox.append((msg, done, written))
         wakeup = self._wakeup
         if wakeup is not None and not wakeup.done():
@@ -174,14 +174,14 @@ class Connection:
                 await done
         except TimeoutError:
             self.drop(f"a write blocked for {self.write_timeout:g} s")
-            raise ConnectionLost(self.close_reason) from None
+            raise ConnectionLostError(self.close_reason) from None
 
     async def send_quietly(self, msg: pb.PlayResponse) -> bool:
         """Send when the stream may already be gone; True if it went out."""
         try:
             await self.send(msg)
             return True
-        except ConnectionLost:
+        except ConnectionLostError:
             return False
 
     def post_quietly(self, msg: pb.PlayResponse) -> bool:
@@ -189,7 +189,7 @@ class Connection:
         try:
             self.post(msg)
             return True
-        except ConnectionLost:
+        except ConnectionLostError:
             return False
 
     def write_blocked_for(self, now: float) -> float:
@@ -222,7 +222,7 @@ class Connection:
             self.drop(f"write failed: {type(exc).__name__}")
         finally:
             self._writer_done = True
-            lost = ConnectionLost(self.close_reason or "stream closed")
+            lost = ConnectionLostError(self.close_reason or "stream closed")
             for _, done, _ in outbox:
                 if done is not None and not done.done():
                     done.set_exception(lost)

@@ -12,13 +12,13 @@ from collections.abc import Sequence
 
 from arena.engine.options import Options
 from arena.engine.outcome import Outcome, Termination
-from arena.referee import BadMove, Decision, HandSummary, Referee
+from arena.referee import BadMoveError, Decision, HandSummary, Referee
 from sdk.pb import arena_pb2 as pb
 
 from .connection import (
     Bad,
     Connection,
-    ConnectionLost,
+    ConnectionLostError,
     Deadline,
     Gone,
     InboxItem,
@@ -33,12 +33,12 @@ from .convert import (
     hand_end_pb,
     status_pb,
 )
-from .record import GameRecord, TimeControl
+from .record import PlayedGame, TimeControl
 
 log = logging.getLogger("arena.server")
 
 
-class SeatFault(Exception):
+class SeatFaultError(Exception):
     """A seat failed; its side loses the game."""
 
     def __init__(self, seat: int, termination: Termination, detail: str) -> None:
@@ -46,7 +46,7 @@ class SeatFault(Exception):
         self.seat, self.termination, self.detail = seat, termination, detail
 
 
-class _Interrupted(Exception):
+class _InterruptedError(Exception):
     pass
 
 
@@ -85,7 +85,7 @@ class GameRun:
         self._interrupted = True
         self.inbox.put_nowait(Interrupt())
 
-    async def run(self) -> GameRecord:
+    async def run(self) -> PlayedGame:
         loop = asyncio.get_running_loop()
         started = loop.time()
         referee = self.referee = Referee(self.options, self.seed)
@@ -100,23 +100,23 @@ class GameRun:
                 ])
                 while (decision := referee.decision()) is not None:
                     if self._interrupted:
-                        raise _Interrupted
+                        raise _InterruptedError
                     said = await self._ask(decision)
                     try:
                         summaries = referee.play(referee.resolve(said))
-                    except BadMove as bad:
-                        raise SeatFault(bad.seat, bad.termination, bad.detail) from None
+                    except BadMoveError as bad:
+                        raise SeatFaultError(bad.seat, bad.termination, bad.detail) from None
                     if summaries:
                         self._tell_hand_ends(summaries, referee.state.current_player())
                 outcome = referee.outcome()
                 reason = f"team {outcome.winner} reached {self.options.target}"
-            except SeatFault as f:
+            except SeatFaultError as f:
                 outcome = referee.forfeit(f.seat, f.termination)
                 reason = f"seat {f.seat} ({self.bots[f.seat]}) {f.detail}"
                 code = FAULT_STATUS.get(f.termination)
                 if code is not None:
                     self.conns[f.seat].post_quietly(status_pb(code, reason, game_id=self.game_id))
-            except _Interrupted:
+            except _InterruptedError:
                 outcome = referee.interrupted()
                 reason = "the arena shut down"
             except Exception as exc:  # an arena/engine bug must not take the arena down
@@ -127,7 +127,7 @@ class GameRun:
         finally:
             for conn in self.conns:
                 conn.end_game()
-        return GameRecord(
+        return PlayedGame(
             game_id=self.game_id,
             bots=self.bots,
             options=self.options,
@@ -149,7 +149,7 @@ class GameRun:
         Move's action text."""
         for s, c in enumerate(self.conns):
             if not c.alive:  # found out while another seat was thinking
-                raise SeatFault(s, Termination.DISCONNECT, f"disconnected ({c.close_reason})")
+                raise SeatFaultError(s, Termination.DISCONNECT, f"disconnected ({c.close_reason})")
         seat = decision.seat
         conn = self.conns[seat]
         move_time, bank = self.tc.move_time, self._bank[seat]
@@ -159,8 +159,8 @@ class GameRun:
         clock = _MoveClock(loop, self.inbox, conn, seq, move_time + bank, loop.time())
         try:
             conn.post(msg, written=clock.written)
-        except ConnectionLost as exc:
-            raise SeatFault(seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
+        except ConnectionLostError as exc:
+            raise SeatFaultError(seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
         try:
             while True:
                 item = await self.inbox.get()
@@ -172,17 +172,17 @@ class GameRun:
                         continue  # the timer of an earlier decision that fired as its Move came in
                     conn.outstanding = None
                     self._bank[seat] = 0.0
-                    raise SeatFault(
+                    raise SeatFaultError(
                         seat, Termination.TIMEOUT,
                         f"ran out of time (no answer within {move_time:g} s move time + {bank:.3f} s bank)",
                     )
                 if isinstance(item, Bad):
                     seat_ = self._seat_of[item.conn]
-                    raise SeatFault(seat_, Termination.PROTOCOL_ERROR, f"sent a bad message: {item.detail}")
+                    raise SeatFaultError(seat_, Termination.PROTOCOL_ERROR, f"sent a bad message: {item.detail}")
                 if isinstance(item, Gone):
                     seat_ = self._seat_of[item.conn]
-                    raise SeatFault(seat_, Termination.DISCONNECT, f"disconnected ({item.conn.close_reason})")
-                raise _Interrupted
+                    raise SeatFaultError(seat_, Termination.DISCONNECT, f"disconnected ({item.conn.close_reason})")
+                raise _InterruptedError
         finally:
             clock.stop()
         conn.outstanding = None
@@ -191,7 +191,7 @@ class GameRun:
         over = took - move_time
         if over > 0:
             if over > bank:  # late, but it came in before the deadline's timer ran
-                raise SeatFault(seat, Termination.TIMEOUT, f"answered after its time ({over - bank:.3f} s over)")
+                raise SeatFaultError(seat, Termination.TIMEOUT, f"answered after its time ({over - bank:.3f} s over)")
             self._bank[seat] = bank - over
         return reply.move.action
 
@@ -203,8 +203,8 @@ class GameRun:
         for seat, msg in enumerate(msgs):
             try:
                 self.conns[seat].post(msg)
-            except ConnectionLost as exc:
-                raise SeatFault(seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
+            except ConnectionLostError as exc:
+                raise SeatFaultError(seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
 
     def _tell_hand_ends(self, summaries: Sequence[HandSummary], first: int | None) -> None:
         """Post each seat its summaries. Seat ``first`` (the next to act), if
@@ -213,8 +213,8 @@ class GameRun:
         for h in summaries if first is None else sorted(summaries, key=lambda h: h.seat != first):
             try:
                 self.conns[h.seat].post(hand_end_pb(self.game_id, h))
-            except ConnectionLost as exc:
-                raise SeatFault(h.seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
+            except ConnectionLostError as exc:
+                raise SeatFaultError(h.seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
 
     def _finish(self, referee: Referee, outcome: Outcome, reason: str) -> None:
         """The summary of the hand the end cut short (if any), then GameEnd, to

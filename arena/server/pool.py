@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from .connection import Connection
 
 
-class ArenaClosed(Exception):
+class ArenaClosedError(Exception):
     """The arena is shutting down; no new game starts."""
 
 
@@ -101,7 +101,7 @@ class Pool:
         except TimeoutError:
             raise BotUnavailableError(self._why_unavailable(need, timeout, distinct_peers)) from None
         if self.closed:
-            raise ArenaClosed("the arena is shutting down")
+            raise ArenaClosedError("the arena is shutting down")
         if not distinct_peers:
             return [self._idle[n].popleft() for n in names]
         picked = {name: self._take_distinct(name, count) for name, count in need.items()}

@@ -24,7 +24,7 @@ class TimeControl:
 
 
 @dataclass(frozen=True, slots=True)
-class GameRecord:
+class PlayedGame:
     """One game played through the arena. ``actions`` replays it exactly:
     ``Game(options).new_state(seed=seed)`` then apply each ``"SEAT ACTION"``."""
 

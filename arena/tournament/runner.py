@@ -27,14 +27,13 @@ from pathlib import Path
 
 from ..engine.outcome import Termination
 from ..match.schedule import match_schedule
-from ..server import Arena, ArenaClosed, BotUnavailableError
-from ..server import GameRecord as ArenaRecord
+from ..server import Arena, ArenaClosedError, BotUnavailableError, PlayedGame
 from .config import TournamentConfig
 from .dispatch import Dispatcher
 from .progress import Progress
 from .schedule import ScheduledGame, round_robin
 from .seeds import TournamentSecret
-from .stopping import StopRequest, TournamentInterrupted
+from .stopping import StopRequest, TournamentInterruptedError
 from .store import GameRow, ResultsStore
 from .supervisor import Forfeit, Supervisor
 
@@ -110,7 +109,7 @@ def forfeit_row(game: ScheduledGame, seq: int, seed: int, forfeit: Forfeit, fini
     )
 
 
-def _row(game: ScheduledGame, seq: int, rec: ArenaRecord, reason: str, finished_at: float) -> GameRow:
+def _row(game: ScheduledGame, seq: int, rec: PlayedGame, reason: str, finished_at: float) -> GameRow:
     return GameRow(
         game_key=game.key,
         seq=seq,
@@ -150,7 +149,7 @@ async def run_tournament(
     """Play the games of ``config`` not yet in ``store``. When ``stop_request``
     fires, no new game starts, running games end as interrupted (recorded in
     the store's ``interrupted`` table, played again on resume) and
-    ``TournamentInterrupted`` is raised. ``connect_timeout``, if given,
+    ``TournamentInterruptedError`` is raised. ``connect_timeout``, if given,
     replaces the config's ``absent_wait_seconds``.
 
     A match stops early through the two hooks: ``should_play`` is asked
@@ -193,7 +192,7 @@ async def run_tournament(
                 continue
             try:
                 result = await _play(arena, bots, game, config, secret)
-            except ArenaClosed:  # stopping: the game never started
+            except ArenaClosedError:  # stopping: the game never started
                 dispatcher.finished(game, recorded=False)
                 return
             if isinstance(result, str):  # neither bot can play: not a result, played again on resume
@@ -249,12 +248,12 @@ async def run_tournament(
         if stop_hook is not None:
             await stop_hook()
     if stopper.signal is not None:
-        raise TournamentInterrupted(stopper.signal, played)
+        raise TournamentInterruptedError(stopper.signal, played)
     return RunSummary(len(schedule), len(done), played, time.monotonic() - t0, failures)
 
 
 async def _play(arena: Arena, bots: Supervisor, game: ScheduledGame, config: TournamentConfig,
-                secret: TournamentSecret) -> ArenaRecord | Forfeit | str:
+                secret: TournamentSecret) -> PlayedGame | Forfeit | str:
     """Play one game, restarting a launched bot that crashed in the meantime.
     A bot that stays unable to play forfeits (``Forfeit``); when neither
     can play, the game is not played (a reason string)."""
@@ -262,7 +261,7 @@ async def _play(arena: Arena, bots: Supervisor, game: ScheduledGame, config: Tou
     names = (game.bot0, game.bot1)
     while True:
         if arena.closing:  # stopping: bots leave now, which is no forfeit
-            raise ArenaClosed("the arena is shutting down")
+            raise ArenaClosedError("the arena is shutting down")
         await bots.revive(names)
         owed = [f for f in (bots.forfeit(n) for n in names) if f is not None]
         if len(owed) == 2:

@@ -8,7 +8,7 @@ import asyncio
 import signal
 
 
-class TournamentInterrupted(Exception):
+class TournamentInterruptedError(Exception):
     def __init__(self, signum: int, played: int) -> None:
         super().__init__(f"interrupted by {signal.Signals(signum).name} after {played} game(s) this run")
         self.signum = signum

@@ -23,8 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.outcome import Termination
-from ..server import Arena
-from ..server import GameRecord as ArenaRecord
+from ..server import Arena, PlayedGame
 from .config import TournamentConfig
 from .launcher import LaunchedBot, launch, stop
 
@@ -118,7 +117,7 @@ class Supervisor:
 
     # ----------------------------------------------------------------- crashes
 
-    async def explain(self, rec: ArenaRecord) -> str:
+    async def explain(self, rec: PlayedGame) -> str:
         """Why the faulty bot of ``rec`` lost. A launched bot whose stream
         closed because one of its processes died "crashed with exit code N":
         the process is given a moment to be reaped, as the stream usually

@@ -45,35 +45,35 @@ def text_response(status: HTTPStatus, text: str | None = None) -> Response:
 Handler = Callable[[str], Awaitable[Response]]
 
 
-class BadRequest(Exception):
+class BadRequestError(Exception):
     def __init__(self, status: HTTPStatus, detail: str) -> None:
         super().__init__(detail)
         self.status = status
 
 
 async def read_head(reader: asyncio.StreamReader) -> tuple[str, str]:
-    """The method and path of one request; BadRequest for anything else."""
+    """The method and path of one request; BadRequestError for anything else."""
     line = await _line(reader)
     parts = line.split(" ")
     if len(parts) != 3 or not parts[2].startswith("HTTP/1."):
-        raise BadRequest(HTTPStatus.BAD_REQUEST, "malformed request line")
+        raise BadRequestError(HTTPStatus.BAD_REQUEST, "malformed request line")
     method, target, _ = parts
     for count in range(MAX_HEADERS + 1):
         header = await _line(reader)
         if not header:
             break
         if count == MAX_HEADERS:
-            raise BadRequest(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "too many headers")
+            raise BadRequestError(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "too many headers")
         name, colon, value = header.partition(":")
         if not colon or not name or name != name.strip():
-            raise BadRequest(HTTPStatus.BAD_REQUEST, "malformed header")
+            raise BadRequestError(HTTPStatus.BAD_REQUEST, "malformed header")
         # No request body is read, so a request announcing one is refused.
         if name.lower() == "transfer-encoding" or (name.lower() == "content-length" and value.strip() != "0"):
-            raise BadRequest(HTTPStatus.BAD_REQUEST, "a request body is not accepted")
+            raise BadRequestError(HTTPStatus.BAD_REQUEST, "a request body is not accepted")
     if method not in ("GET", "HEAD"):
-        raise BadRequest(HTTPStatus.METHOD_NOT_ALLOWED, "only GET and HEAD")
+        raise BadRequestError(HTTPStatus.METHOD_NOT_ALLOWED, "only GET and HEAD")
     if not target.startswith("/"):
-        raise BadRequest(HTTPStatus.BAD_REQUEST, "the target must be a path")
+        raise BadRequestError(HTTPStatus.BAD_REQUEST, "the target must be a path")
     return method, target.split("?", 1)[0].split("#", 1)[0]
 
 
@@ -81,13 +81,13 @@ async def _line(reader: asyncio.StreamReader) -> str:
     try:
         raw = await reader.readuntil(b"\n")
     except asyncio.LimitOverrunError:
-        raise BadRequest(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "line too long") from None
+        raise BadRequestError(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "line too long") from None
     except asyncio.IncompleteReadError:
-        raise BadRequest(HTTPStatus.BAD_REQUEST, "incomplete request") from None
+        raise BadRequestError(HTTPStatus.BAD_REQUEST, "incomplete request") from None
     try:
         return raw.decode("ascii").rstrip("\r\n")
     except UnicodeDecodeError:
-        raise BadRequest(HTTPStatus.BAD_REQUEST, "not ASCII") from None
+        raise BadRequestError(HTTPStatus.BAD_REQUEST, "not ASCII") from None
 
 
 class HttpServer:
@@ -143,7 +143,7 @@ class HttpServer:
         try:
             async with asyncio.timeout(REFUSE_DEADLINE):
                 await read_head(reader)
-        except (TimeoutError, BadRequest, ConnectionError, OSError):
+        except (TimeoutError, BadRequestError, ConnectionError, OSError):
             pass
         await _send(writer, text_response(HTTPStatus.SERVICE_UNAVAILABLE, "too many connections"), False)
 
@@ -154,7 +154,7 @@ class HttpServer:
         except TimeoutError:
             await _send(writer, text_response(HTTPStatus.REQUEST_TIMEOUT), False)
             return
-        except BadRequest as bad:
+        except BadRequestError as bad:
             await _send(writer, text_response(bad.status, str(bad)), False)
             await _linger(reader)
             return

@@ -8,7 +8,6 @@ import concurrent.futures
 import os
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Coroutine, Sequence
@@ -16,7 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from arena.engine.options import make_options
-from arena.server import Arena, BotUnavailableError, GameRecord, TimeControl
+from arena.server import Arena, BotUnavailableError, PlayedGame, TimeControl
 
 T = TypeVar("T")
 REPO = Path(__file__).resolve().parents[2]
@@ -90,7 +89,7 @@ class Harness:
     def call(self, coro: Coroutine[Any, Any, T], timeout: float = 120.0) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
-    def submit(self, coro: Coroutine[Any, Any, T]) -> "concurrent.futures.Future[T]":
+    def submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
         """Start ``coro`` on the arena's loop; ``.result(timeout)`` waits for it."""
         return asyncio.run_coroutine_threadsafe(coro, self.loop)
 
@@ -128,7 +127,7 @@ class Harness:
         seed: int = 1,
         tc: TimeControl = FAST,
         **overrides: Any,
-    ) -> GameRecord:
+    ) -> PlayedGame:
         options = make_options(variant, overrides)
         return self.call(self.arena.play_game(bot_a, bot_b, options, seed, tc, acquire_timeout=20.0))
 

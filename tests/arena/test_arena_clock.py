@@ -20,7 +20,7 @@ import grpc
 
 from arena.engine.options import make_options
 from arena.engine.outcome import Termination
-from arena.server import Arena, GameRecord, TimeControl
+from arena.server import Arena, PlayedGame, TimeControl
 from sdk.pb import arena_pb2 as pb
 from sdk.pb import arena_pb2_grpc as pb_grpc
 
@@ -89,7 +89,7 @@ async def trickling_bot(address: str, name: str, token: str, pause: float) -> No
 
 async def play(
     seat0: Callable[[str, str, str, asyncio.Event], Coroutine[Any, Any, None]], write_timeout: float = 10.0
-) -> GameRecord:
+) -> PlayedGame:
     """One game between ``seat0`` (mano of the first hand: the first to act)
     and a prompt raw bot."""
     asked = asyncio.Event()

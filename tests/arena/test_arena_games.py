@@ -6,10 +6,10 @@ from arena_harness import Harness
 
 from arena.engine import Action, Game
 from arena.engine.outcome import Termination
-from arena.server import GameRecord
+from arena.server import PlayedGame
 
 
-def replay(r: GameRecord) -> None:
+def replay(r: PlayedGame) -> None:
     """The record's action log replays on the engine to the recorded result."""
     state = Game(r.options).new_state(seed=r.seed)
     for line in r.actions:
@@ -47,7 +47,7 @@ def test_concurrent_games_share_the_streams(harness: Harness) -> None:
 
     from arena.engine.options import make_options
 
-    async def many() -> list[GameRecord]:
+    async def many() -> list[PlayedGame]:
         opts = make_options("uruguayo", {"target": 9})
         games = [
             harness.arena.play_game(*(("good-a", "good-b") if i % 2 else ("good-b", "good-a")), opts, seed=i)

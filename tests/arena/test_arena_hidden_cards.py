@@ -1,4 +1,4 @@
-"""RULES.md 9 on the wire: every message each seat received (recorded by the
+"""docs/rules.md 9 on the wire: every message each seat received (recorded by the
 bot process itself) shows another seat's unplayed cards only once played,
 or in a HandEnd's proof of a won envido/flor."""
 
@@ -15,12 +15,12 @@ from arena_harness import Harness
 from arena.engine import Action, Game
 from arena.engine import events as ev
 from arena.engine.outcome import Termination
-from arena.server import GameRecord
+from arena.server import PlayedGame
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:1[0-2]|[1-7])[EBOC](?![0-9A-Za-z])")
 
 
-def dealt_per_hand(r: GameRecord) -> dict[int, dict[int, set[str]]]:
+def dealt_per_hand(r: PlayedGame) -> dict[int, dict[int, set[str]]]:
     """Replay the game: hand number -> seat -> the three cards dealt."""
     state = Game(r.options).new_state(seed=r.seed)
     for line in r.actions:

@@ -11,7 +11,7 @@ import grpc
 from arena_harness import Harness
 
 from arena.engine.outcome import Termination
-from arena.server import GameRecord
+from arena.server import PlayedGame
 from sdk.pb import arena_pb2 as pb
 
 PLAY = "/truco.arena.v1.ArenaService/Play"
@@ -48,7 +48,7 @@ async def _raw_bot(address: str, name: str, token: str, act: Act) -> list[pb.Pla
     return got
 
 
-def _game_with(h: Harness, name: str, act: Act) -> tuple[GameRecord, list[pb.PlayResponse]]:
+def _game_with(h: Harness, name: str, act: Act) -> tuple[PlayedGame, list[pb.PlayResponse]]:
     token = h.token(name)
     bot = h.submit(_raw_bot(h.address, name, token, act))
     h.wait_for([name])
@@ -56,7 +56,7 @@ def _game_with(h: Harness, name: str, act: Act) -> tuple[GameRecord, list[pb.Pla
     return record, bot.result(30)
 
 
-def _assert_lost(record: GameRecord, name: str, termination: Termination, reason: str) -> None:
+def _assert_lost(record: PlayedGame, name: str, termination: Termination, reason: str) -> None:
     assert record.termination is termination, record.reason
     assert record.faulty_bot == name
     assert record.reason.startswith(f"seat 0 ({name}) "), record.reason

@@ -11,7 +11,7 @@ from arena_harness import Harness
 
 from arena.engine.options import make_options
 from arena.engine.outcome import Termination
-from arena.server import ArenaClosed, TimeControl
+from arena.server import ArenaClosedError, TimeControl
 
 
 def test_shutdown_interrupts_games_and_closes_streams(fresh_harness: Harness, tmp_path: Path) -> None:
@@ -36,7 +36,7 @@ def test_shutdown_interrupts_games_and_closes_streams(fresh_harness: Harness, tm
     assert last[1]["status"]["code"] == "STATUS_CODE_SHUTDOWN" and last[1]["status"]["closing"]
     try:
         h.call(h.arena.play_game("calm", "slowpoke", make_options("argentino"), 2))
-    except ArenaClosed:
+    except ArenaClosedError:
         pass
     else:
-        raise AssertionError("play_game after stop must raise ArenaClosed")
+        raise AssertionError("play_game after stop must raise ArenaClosedError")

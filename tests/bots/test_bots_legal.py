@@ -22,7 +22,7 @@ CONFIGS = [
 
 @pytest.mark.parametrize("variant,options,seats", CONFIGS)
 def test_bots_heuristic_always_legal(variant: str, options: dict[str, object], seats: int) -> None:
-    # play_game raises IllegalChoice on any action outside state.legal_actions()
+    # play_game raises IllegalChoiceError on any action outside state.legal_actions()
     for seed in range(25):
         bots = [HeuristicBot(seed * 7 + s, options=options) for s in range(seats)]
         play_game(bots, variant, seed, {**options, "seats": seats})

@@ -2,7 +2,7 @@
 
 Every state until the end has legal actions, scores only grow, the game ends
 exactly when a side reaches the target, and no observation ever carries a card
-that another seat has not shown (RULES.md 9).
+that another seat has not shown (docs/rules.md 9).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import pytest
 
 from arena.engine.options import make_options
 from arena.engine.outcome import Termination
-from arena.server import Arena, GameRecord, TimeControl
+from arena.server import Arena, PlayedGame, TimeControl
 from sample_bots._play import play_game
 from sdk import Action, Bot, HandSummary, Observation
 from sdk.client import run_async
@@ -39,7 +39,7 @@ class Recorder(Bot):
         self.ends.append((won, scores))
 
 
-async def over_the_arena(variant: str, seed: int, bots: tuple[Recorder, Recorder]) -> GameRecord:
+async def over_the_arena(variant: str, seed: int, bots: tuple[Recorder, Recorder]) -> PlayedGame:
     arena = Arena()
     port = await arena.start("127.0.0.1:0")
     address = f"127.0.0.1:{port}"

@@ -7,12 +7,12 @@ from __future__ import annotations
 import asyncio
 
 from arena.engine.outcome import Termination
-from arena.server.connection import ConnectionLost
+from arena.server.connection import ConnectionLostError
 from arena.server.convert import status_pb
 from sdk.pb import arena_pb2 as pb
 
 from ..check import Check, Finding, failed, judge_game, passed, skipped
-from ..context import CannotPlay, CheckContext
+from ..context import CannotPlayError, CheckContext
 from ..result import Verdict
 
 NAME = "message-kinds"
@@ -34,7 +34,7 @@ async def _run(ctx: CheckContext) -> Finding:
     for conn in streams:
         try:
             await conn.send(status_pb(pb.STATUS_CODE_PROTOCOL_ERROR, _NOTICE))
-        except ConnectionLost as exc:
+        except ConnectionLostError as exc:
             return failed(expected, f"the Status could not be delivered: {exc}")
     await asyncio.sleep(_SETTLE)
     after = len(ctx.streams())
@@ -43,7 +43,7 @@ async def _run(ctx: CheckContext) -> Finding:
                       + (f"; {ctx.exit_note()}" if ctx.exit_note() else ""))
     try:
         record = await ctx.play(NAME, ctx.seats_for(2, 0), "uruguayo")
-    except CannotPlay as exc:
+    except CannotPlayError as exc:
         return failed(expected, str(exc))
     finding = judge_game(ctx, record)
     if finding.verdict is Verdict.FAIL:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ..check import COMPLETE_GAME, Check, Finding, failed, judge_game, skipped
-from ..context import CannotPlay, CheckContext
+from ..context import CannotPlayError, CheckContext
 
 
 def _multi_seat_check(seats: int, bot_team: int) -> Check:
@@ -20,7 +20,7 @@ def _multi_seat_check(seats: int, bot_team: int) -> Check:
             )
         try:
             record = await ctx.play(name, ctx.seats_for(seats, bot_team), "argentino")
-        except CannotPlay as exc:
+        except CannotPlayError as exc:
             return failed(COMPLETE_GAME, str(exc))
         return judge_game(ctx, record)
 

@@ -8,7 +8,7 @@ from arena.engine.outcome import Termination
 from arena.server import TimeControl
 
 from ..check import COMPLETE_GAME, Check, Finding, failed, judge_game, passed
-from ..context import CannotPlay, CheckContext
+from ..context import CannotPlayError, CheckContext
 from ..result import Verdict
 from ..settings import STALLER_NAME
 
@@ -22,7 +22,7 @@ async def _run(ctx: CheckContext) -> Finding:
     clock = TimeControl(s.move_seconds, s.move_seconds)
     try:
         record = await ctx.play(NAME, [ctx.name, STALLER_NAME], "argentino", clock)
-    except CannotPlay as exc:
+    except CannotPlayError as exc:
         return failed(expected, str(exc))
     fault = ctx.fault(record)
     if fault is not None:
@@ -31,7 +31,7 @@ async def _run(ctx: CheckContext) -> Finding:
         return failed(expected, f"the opponent was meant to time out, but the game ended: {record.reason}")
     try:
         after = await ctx.play(NAME, ctx.seats_for(2, 1), "argentino")
-    except CannotPlay as exc:
+    except CannotPlayError as exc:
         return failed(expected, f"the next game could not start: {exc}")
     finding = judge_game(ctx, after)
     if finding.verdict is Verdict.FAIL:

@@ -7,7 +7,7 @@ be delivered within ``--timeout``."""
 
 from __future__ import annotations
 
-from arena.server.connection import ConnectionLost
+from arena.server.connection import ConnectionLostError
 from arena.server.convert import status_pb
 from sdk.pb import arena_pb2 as pb
 
@@ -46,7 +46,7 @@ async def _run(ctx: CheckContext) -> Finding:
             for msg in rest:
                 conn.post(msg)
             await conn.send(last)  # waits until the whole burst is written, at most the write timeout
-        except ConnectionLost as exc:
+        except ConnectionLostError as exc:
             return failed(expected, f"stream {i + 1} of {len(streams)} stopped reading: the arena closed it ({exc})")
     return passed(f"{len(streams)} stream(s) x {_MIB:g} MiB")
 

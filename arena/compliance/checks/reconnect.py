@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from ..check import COMPLETE_GAME, Check, Finding, failed, judge_game
-from ..context import CannotPlay, CheckContext
+from ..context import CannotPlayError, CheckContext
 
 NAME = "reconnect"
 _POLL = 0.05
@@ -33,7 +33,7 @@ async def _run(ctx: CheckContext) -> Finding:
         await asyncio.sleep(_POLL)
     try:
         record = await ctx.play(NAME, ctx.seats_for(2, 0), "venezolano")
-    except CannotPlay as exc:
+    except CannotPlayError as exc:
         return failed(expected, str(exc))
     return judge_game(ctx, record)
 

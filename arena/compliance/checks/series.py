@@ -6,7 +6,7 @@ from __future__ import annotations
 from arena.engine.options import VARIANTS
 
 from ..check import COMPLETE_GAME, Check, Finding, failed, judge_game, passed
-from ..context import CannotPlay, CheckContext
+from ..context import CannotPlayError, CheckContext
 from ..result import Verdict
 
 NAME = "series"
@@ -18,7 +18,7 @@ async def _run(ctx: CheckContext) -> Finding:
         variant = VARIANTS[k % len(VARIANTS)]
         try:
             record = await ctx.play(NAME, ctx.seats_for(2, k % 2), variant)
-        except CannotPlay as exc:
+        except CannotPlayError as exc:
             return failed(f"{n} complete games in a row", f"game {k + 1} of {n} could not start: {exc}")
         finding = judge_game(ctx, record)
         if finding.verdict is Verdict.FAIL:

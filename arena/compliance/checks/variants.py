@@ -5,7 +5,7 @@ from __future__ import annotations
 from arena.engine.options import VARIANTS
 
 from ..check import COMPLETE_GAME, Check, Finding, failed, judge_game
-from ..context import CannotPlay, CheckContext
+from ..context import CannotPlayError, CheckContext
 
 
 def _variant_check(variant: str, bot_team: int) -> Check:
@@ -14,7 +14,7 @@ def _variant_check(variant: str, bot_team: int) -> Check:
     async def run(ctx: CheckContext) -> Finding:
         try:
             record = await ctx.play(name, ctx.seats_for(2, bot_team), variant)
-        except CannotPlay as exc:
+        except CannotPlayError as exc:
             return failed(COMPLETE_GAME, str(exc))
         return judge_game(ctx, record)
 
