@@ -4,11 +4,13 @@ Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): one tree over
 this seat's information set, whose nodes are reached by actions of both
 seats. Each iteration
 
-1. **determinizes**: samples a world consistent with what this seat knows
-   (``sample_bots/worlds.py``: every envido and flor total the rival
-   announced, a flor it declared, the hand's history replayed legally; the
-   rival's earlier choices weighed by the heuristic opponent model exactly as
-   in the simulation bot) and takes a ``State.copy()`` of it;
+1. **determinizes**: takes a ``State.copy()`` of a world consistent with what
+   this seat knows (``sample_bots/worlds.py``: every envido and flor total
+   the rival announced, a flor it declared, the hand's history replayed
+   legally; the rival's earlier choices weighed by the heuristic opponent
+   model exactly as in the simulation bot). Sampling a world (rejection and
+   replay) costs several rollouts, so each world serves ``per_world``
+   consecutive iterations;
 2. **selects** down the tree with UCB1 among the children whose action is
    legal in this world, each child's exploration term counting the iterations
    in which it was available rather than its parent's visits;
@@ -42,7 +44,7 @@ from arena.engine.actions import Action
 from arena.engine.observation import Observation
 
 from .heuristic import DEFAULT_PARAMS, Params
-from .simulation import SimulationBot, candidates, rollout_value, win_table
+from .simulation import SimulationBot, candidates, fast_observation, rollout_value, win_table
 from .worlds import RivalModel, sample_world
 
 # Iterations per decision by default: about the CPU cost of the simulation
@@ -77,6 +79,8 @@ class ISMCTSBot(SimulationBot):
         exploration: float = 0.7,
         rollout: str = "heuristic",
         keep_ratio: float = 1.0,
+        per_world: int = 3,
+        rival: str = "tree",
         params: Params = DEFAULT_PARAMS,
         options: dict[str, object] | None = None,
         infer: bool = True,
@@ -89,6 +93,10 @@ class ISMCTSBot(SimulationBot):
         self.exploration = exploration
         self.rollout = rollout
         self.keep_ratio = keep_ratio
+        self.per_world = max(1, per_world)
+        if rival not in ("tree", "model"):
+            raise ValueError(f"rival must be 'tree' or 'model', not {rival!r}")
+        self.rival = rival
         self.stats["iterations"] = 0
 
     def choose(self, obs: Observation) -> Action:
@@ -129,14 +137,14 @@ class ISMCTSBot(SimulationBot):
         budget = min(self.time_ms if self.time_ms is not None else math.inf, self._time_cap_ms)
         limit = 100_000 if timed else self.iterations
         root = _Node()
-        done = tries = 0
+        done = tries = worlds = 0
         relax_at = 40
-        while done < limit and tries < 40 * limit + 200:
+        while done < limit and tries < 40 * (limit // self.per_world) + 200:
             if budget < math.inf and tries & 3 == 0:
                 spent = (time.perf_counter() - start) * 1000
                 if (done >= 8 and spent >= budget) or spent >= 4 * budget:
                     break
-            if soft < 1.0 and tries >= relax_at and tries >= 30 * (done + 1):
+            if soft < 1.0 and tries >= relax_at and tries >= 30 * (worlds + 1):
                 soft = soft ** 0.5 if soft < 0.5 else 1.0  # few worlds fit the model: trust it less
                 relax_at = tries + 40
                 self.stats["relaxed"] += 1
@@ -144,12 +152,15 @@ class ISMCTSBot(SimulationBot):
             world = sample_world(obs, game, self.rng, soft, model)
             if world is None:
                 continue
-            done += 1
-            self._iterate(root, world.state.copy(), obs.seat, base, rank, wt, me, model, noise)
+            worlds += 1
+            for _ in range(min(self.per_world, limit - done)):
+                done += 1
+                self._iterate(root, world.state.copy(), obs.seat, base, rank, wt, me, model, noise)
         self.stats["tries"] += tries
         self.stats["iterations"] += done
-        self.stats["worlds"] += done
-        return root if done >= 3 and root.children else None
+        self.stats["worlds"] += worlds
+        enough = min(3, -(-limit // self.per_world))  # a tiny budget may plan fewer worlds
+        return root if worlds >= enough and root.children else None
 
     def _iterate(self, root: _Node, st: State, seat: int, base: Action, rank: tuple[int, ...],
                  wt: tuple[tuple[float, ...], ...], me: int, model: RivalModel, noise: float) -> None:
@@ -160,6 +171,16 @@ class ISMCTSBot(SimulationBot):
             s = st.current_player()
             if s is None:
                 break
+            if s != seat and self.rival == "model":
+                # The rival's move comes from the opponent model; its node only
+                # separates the histories that follow.
+                if noise and rng.random() < noise:
+                    a = rng.choice(st.legal_actions())
+                else:
+                    a = model.decide(fast_observation(st, s), rng)
+                node = node.children.setdefault(a, _Node())
+                st.apply(a)
+                continue
             acts = candidates(st.legal_actions(), rank)
             untried = [a for a in acts if a not in node.children]
             if untried:
