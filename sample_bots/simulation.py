@@ -114,6 +114,16 @@ def win_table(variant: str, target: int, edge: float = 0.0) -> tuple[tuple[float
 DEFAULT_WORLDS = 18
 
 
+# A pessimistic CPU cost of one world (measured ~1.75 ms) and of one ISMCTS
+# iteration, for cutting a counted budget to a tight move clock.
+CPU_MS_PER_WORLD = 4.0
+
+
+def clock_cap(cap_ms: float, unit_ms: float) -> int:
+    """How many units of ``unit_ms`` fit in ``cap_ms`` (at least 4)."""
+    return max(4, int(cap_ms / unit_ms)) if cap_ms < float("inf") else 1 << 30
+
+
 def fast_observation(state: State, seat: int) -> Observation:
     """``state.observation(seat)`` without the human-readable event log (the
     log's string formatting is most of the cost of an observation)."""
@@ -151,8 +161,10 @@ class SimulationBot(Bot):
     prints the measured figure). With ``time_ms`` set instead, worlds are
     sampled until that many milliseconds have passed (at least ``min_worlds``,
     at most ``max_worlds``): stronger on an idle machine, but not reproducible.
-    Either way a decision stops early if it reaches a fifth of the arena's
-    per-move clock (a fail-safe that a normal clock never triggers).
+    A decision should take at most a fifth of the arena's per-move clock: a
+    time budget stops there, a world budget is cut beforehand (from the clock
+    in GameInfo and a pessimistic cost per world) only under a clock far
+    tighter than usual, so it stays deterministic.
     """
 
     name = "simulation"
@@ -320,11 +332,12 @@ class SimulationBot(Bot):
         n = 0
         tries = 0
         timed = self.time_ms is not None
-        limit = self.max_worlds if timed else self.worlds
+        # A world budget never reads the clock (so it is deterministic): under a
+        # tight move clock it is cut to what a fifth of the clock allows at a
+        # pessimistic cost per world, a figure known before the game starts.
+        limit = self.max_worlds if timed else min(self.worlds, clock_cap(self._time_cap_ms, CPU_MS_PER_WORLD))
         max_tries = 40 * limit + 200
-        # The clock is read only with a time budget, or as a fail-safe against
-        # a tight move clock (a fifth of it), so a world budget is deterministic.
-        budget = min(self.time_ms if self.time_ms is not None else float("inf"), self._time_cap_ms)
+        budget = min(self.time_ms, self._time_cap_ms) if self.time_ms is not None else float("inf")
         mismatch, noise = self._model_trust()
         soft = mismatch if self.infer else 1.0
         model = self._model()
