@@ -3,6 +3,7 @@ seeds: a tournament that includes them replays exactly on any machine."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 import pytest
@@ -13,7 +14,7 @@ from sample_bots._play import play_game
 from sample_bots.heuristic import HeuristicBot
 from sample_bots.ismcts import ISMCTSBot
 from sample_bots.simulation import SimulationBot
-from sdk.bot import Bot
+from sdk.bot import Bot, GameInfo
 
 
 class _Recording(Bot):
@@ -58,3 +59,30 @@ def test_bots_search_choices_repeat_with_the_same_seeds(make: Callable[[int], Bo
     first, second = _games(make), _games(make)
     assert sum(len(log) for log in first) > 50
     assert first == second
+
+
+class _TightClockSimulation(SimulationBot):
+    """Told that the arena's move clock is 10 ms."""
+
+    def on_game_info(self, info: GameInfo) -> None:
+        super().on_game_info(dataclasses.replace(info, move_time=0.01))
+
+
+class _TightClockISMCTS(ISMCTSBot):
+    def on_game_info(self, info: GameInfo) -> None:
+        super().on_game_info(dataclasses.replace(info, move_time=0.01))
+
+
+def test_bots_a_tight_move_clock_cuts_counted_budgets_without_reading_the_clock() -> None:
+    def play(make: Callable[[int], SimulationBot]) -> tuple[list[tuple[int, int, Action]], dict[str, float]]:
+        inner = make(9)
+        bot = _Recording(inner)
+        play_game([bot, HeuristicBot(1)], "uruguayo", 77)
+        return bot.log, inner.stats
+
+    for make, unit, cap in [(lambda k: _TightClockSimulation(k, worlds=50), "worlds", 4),
+                            (lambda k: _TightClockISMCTS(k, iterations=50), "iterations", 4)]:
+        (log1, stats1), (log2, _) = play(make), play(make)
+        assert log1 == log2
+        assert stats1["searched"] > 0
+        assert stats1[unit] <= cap * stats1["searched"], (unit, stats1)
