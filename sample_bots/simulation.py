@@ -110,7 +110,9 @@ def win_table(variant: str, target: int, edge: float = 0.0) -> tuple[tuple[float
 
 
 # Worlds per decision by default: about 30 ms of CPU per searched decision
-# (measured: 1.75 ms of CPU per world, uruguayo against the heuristic).
+# (measured in uruguayo: 1.75 ms of CPU per world against the heuristic; 34 ms
+# per searched decision at 18 worlds in benchmarks/bot_strength.py, a figure
+# inflated by a loaded machine).
 DEFAULT_WORLDS = 18
 
 
