@@ -1,12 +1,18 @@
 """Win rates of the sample bots against each other, engine-only (no networking).
 
-    python benchmarks/bot_strength.py --games 1000 --variant uruguayo --time-ms 30 --jobs 2
+    python benchmarks/bot_strength.py --games 1000 --variant uruguayo --jobs 2
+    python benchmarks/bot_strength.py --matchup ismcts-simulation --iterations 54 --worlds 18
 
 Every matchup is a duplicate match: each deal seed is played twice with the
 seats swapped, and the 95% interval is taken over those pairs. Matchups:
-``heuristic-random``, ``simulation-random``, ``simulation-heuristic`` (the
-first bot's win rate is reported). The simulation bot runs at ``--time-ms``
-per decision (its default is 30) or at a fixed ``--worlds`` count.
+``heuristic-random``, ``simulation-random``, ``simulation-heuristic``,
+``ismcts-random``, ``ismcts-heuristic``, ``ismcts-simulation`` (the first
+bot's win rate is reported). The search bots run at their counted budgets
+(``--worlds`` for simulation, ``--iterations`` for ismcts, defaults as the
+bots'), or both at ``--time-ms`` per decision. For each search bot the table
+gives its mean thinking time per searched decision, in CPU ms (what it costs
+on an idle core, whatever the load) and wall ms, and its worlds (simulation)
+or iterations (ismcts) per search.
 """
 
 from __future__ import annotations
@@ -21,24 +27,58 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from arena.engine.actions import Action  # noqa: E402
+from arena.engine.observation import Observation  # noqa: E402
 from sample_bots._play import duplicate_match  # noqa: E402
 from sample_bots.heuristic import HeuristicBot  # noqa: E402
-from sample_bots.simulation import SimulationBot  # noqa: E402
-
+from sample_bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot  # noqa: E402
 from sample_bots.random_bot import RandomBot  # noqa: E402
+from sample_bots.simulation import DEFAULT_WORLDS, SimulationBot  # noqa: E402
 
-MATCHUPS = ("heuristic-random", "simulation-random", "simulation-heuristic")
+MATCHUPS = ("heuristic-random", "simulation-random", "simulation-heuristic", "ismcts-random",
+            "ismcts-heuristic", "ismcts-simulation")
+SEARCHERS = ("simulation", "ismcts")
 
 
-def _factory(kind: str, cfg: dict[str, Any], sims: list[SimulationBot]) -> Any:
+class _Metered:
+    """Accumulates one kind of search bot's thinking: searched decisions,
+    worlds or iterations, CPU and wall seconds spent in them."""
+
+    def __init__(self) -> None:
+        self.searched = 0
+        self.units = 0.0
+        self.cpu = 0.0
+        self.wall = 0.0
+
+    def wrap(self, bot: SimulationBot, unit: str) -> SimulationBot:
+        inner = bot.choose
+
+        def choose(obs: Observation) -> Action:
+            before, units = bot.stats["searched"], bot.stats[unit]
+            c0, w0 = time.process_time(), time.perf_counter()
+            action = inner(obs)
+            if bot.stats["searched"] > before:
+                self.searched += 1
+                self.units += bot.stats[unit] - units
+                self.cpu += time.process_time() - c0
+                self.wall += time.perf_counter() - w0
+            return action
+
+        bot.choose = choose  # type: ignore[method-assign]
+        return bot
+
+
+def _factory(kind: str, cfg: dict[str, Any], meters: dict[str, _Metered]) -> Any:
     def make(k: int) -> Any:
         if kind == "random":
             return RandomBot(k)
         if kind == "heuristic":
             return HeuristicBot(k)
-        bot = SimulationBot(k, worlds=cfg["worlds"], time_ms=cfg["time_ms"])
-        sims.append(bot)
-        return bot
+        if kind == "simulation":
+            sim = SimulationBot(k, worlds=cfg["worlds"], time_ms=cfg["time_ms"])
+            return meters["simulation"].wrap(sim, "worlds")
+        ism = ISMCTSBot(k, iterations=cfg["iterations"], time_ms=cfg["time_ms"], rollout=cfg["rollout"])
+        return meters["ismcts"].wrap(ism, "iterations")
 
     return make
 
@@ -46,14 +86,13 @@ def _factory(kind: str, cfg: dict[str, Any], sims: list[SimulationBot]) -> Any:
 def _chunk(args: tuple[str, str, list[int], dict[str, Any]]) -> dict[str, Any]:
     matchup, variant, seeds, cfg = args
     a, b = matchup.split("-")
-    sims: list[SimulationBot] = []
+    meters = {kind: _Metered() for kind in SEARCHERS}
     t0 = time.perf_counter()
-    st = duplicate_match(_factory(a, cfg, sims), _factory(b, cfg, sims), variant, seeds, cfg["options"])
+    st = duplicate_match(_factory(a, cfg, meters), _factory(b, cfg, meters), variant, seeds, cfg["options"])
     return {
         "games": st.games, "wins": st.wins, "pairs": st.pair_scores, "pf": st.points_for,
         "pa": st.points_against, "secs": time.perf_counter() - t0,
-        "searched": sum(s.stats["searched"] for s in sims), "worlds": sum(s.stats["worlds"] for s in sims),
-        "think": sum(s.stats["seconds"] for s in sims),
+        "meters": {k: (m.searched, m.units, m.cpu, m.wall) for k, m in meters.items()},
     }
 
 
@@ -68,13 +107,15 @@ def run(matchup: str, variant: str, games: int, cfg: dict[str, Any], jobs: int, 
             parts = list(ex.map(_chunk, work))
     else:
         parts = [_chunk(w) for w in work]
-    out: dict[str, Any] = {"games": 0, "wins": 0, "pairs": [], "pf": 0, "pa": 0, "searched": 0, "worlds": 0,
-                           "cpu": 0.0, "think": 0.0}
+    out: dict[str, Any] = {"games": 0, "wins": 0, "pairs": [], "pf": 0, "pa": 0, "cpu": 0.0,
+                           "meters": {k: [0, 0.0, 0.0, 0.0] for k in SEARCHERS}}
     for p in parts:
-        for k in ("games", "wins", "pf", "pa", "searched", "worlds", "think"):
+        for k in ("games", "wins", "pf", "pa"):
             out[k] += p[k]
         out["pairs"] += p["pairs"]
         out["cpu"] += p["secs"]
+        for kind, values in p["meters"].items():
+            out["meters"][kind] = [x + y for x, y in zip(out["meters"][kind], values, strict=True)]
     out["wall"] = time.perf_counter() - t0
     xs = out["pairs"]
     m = len(xs)
@@ -85,33 +126,50 @@ def run(matchup: str, variant: str, games: int, cfg: dict[str, Any], jobs: int, 
     return out
 
 
+def _thinking(meters: dict[str, list[float]]) -> str:
+    parts = []
+    for kind, (searched, units, cpu, wall) in meters.items():
+        if searched:
+            unit = "worlds" if kind == "simulation" else "iters"
+            parts.append(f"{kind} {1000 * cpu / searched:.1f} cpu ms / {1000 * wall / searched:.1f} wall ms, "
+                         f"{units / searched:.1f} {unit}")
+    return "; ".join(parts)
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=1000, help="games per matchup (pairs of duplicate deals x 2)")
     p.add_argument("--variant", action="append", help="variant(s) (default uruguayo); repeatable")
     p.add_argument("--matchup", action="append", choices=MATCHUPS, help="matchup(s) (default all); repeatable")
-    p.add_argument("--time-ms", type=float, default=30.0, help="simulation budget per decision (default 30)")
-    p.add_argument("--worlds", type=int, default=None, help="fixed worlds per decision instead of --time-ms")
+    p.add_argument("--worlds", type=int, default=DEFAULT_WORLDS,
+                   help="simulation: worlds per decision (default %(default)s)")
+    p.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS,
+                   help="ismcts: iterations per decision (default %(default)s)")
+    p.add_argument("--rollout", choices=("heuristic", "random"), default="heuristic", help="ismcts playouts")
+    p.add_argument("--time-ms", type=float, default=None,
+                   help="a time budget per decision for both search bots instead (not reproducible)")
     p.add_argument("--target", type=int, default=None, help="override the variant's target score")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     p.add_argument("--seed", type=int, default=0, help="first deal seed")
     args = p.parse_args(argv)
     options = {"target": args.target} if args.target else {}
-    cfg = {"worlds": args.worlds, "time_ms": args.time_ms, "options": options}
-    budget = f"{args.worlds} worlds" if args.worlds else f"{args.time_ms:g} ms"
-    print(f"simulation budget: {budget} per decision; {args.jobs} worker(s)")
+    cfg = {"worlds": args.worlds, "iterations": args.iterations, "time_ms": args.time_ms,
+           "rollout": args.rollout, "options": options}
+    if args.time_ms is not None:
+        budget = f"{args.time_ms:g} ms per decision for both search bots"
+    else:
+        budget = f"simulation {args.worlds} worlds, ismcts {args.iterations} iterations ({args.rollout} rollouts)"
+    print(f"budget: {budget}; {args.jobs} worker(s)")
     header = (f"{'matchup':<22} {'variant':<11} {'games':>5} {'win rate':>8}  {'95% CI':<15} "
-              f"{'pts for-against':>15} {'ms/search':>9} {'worlds':>6} {'wall s':>7}")
+              f"{'pts for-against':>15} {'wall s':>7}  thinking per searched decision")
     print(header)
     print("-" * len(header))
     for variant in args.variant or ["uruguayo"]:
         for matchup in args.matchup or MATCHUPS:
             r = run(matchup, variant, args.games, cfg, args.jobs, args.seed)
-            ms = 1000 * r["think"] / r["searched"] if r["searched"] else float("nan")
-            worlds = r["worlds"] / r["searched"] if r["searched"] else float("nan")
             print(f"{matchup:<22} {variant:<11} {r['games']:>5} {r['rate']:>8.3f}  "
-                  f"[{r['lo']:.3f}, {r['hi']:.3f}] {r['pf']:>7}-{r['pa']:<7} {ms:>9.1f} {worlds:>6.1f} "
-                  f"{r['wall']:>7.0f}", flush=True)
+                  f"[{r['lo']:.3f}, {r['hi']:.3f}] {r['pf']:>7}-{r['pa']:<7} {r['wall']:>7.0f}  "
+                  f"{_thinking(r['meters'])}", flush=True)
 
 
 if __name__ == "__main__":

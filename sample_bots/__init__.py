@@ -6,4 +6,5 @@ SAMPLE_BOTS: dict[str, str] = {
     "random": "sample_bots.random_bot",
     "heuristic": "sample_bots.heuristic",
     "simulation": "sample_bots.simulation",
+    "ismcts": "sample_bots.ismcts",
 }

@@ -2,7 +2,7 @@
 
 For each decision with more than one sensible action:
 
-1. **Sample worlds**: the rival's unseen cards are drawn from the cards this
+1. **Sample worlds** (``sample_bots/worlds.py``): the rival's unseen cards are drawn from the cards this
    seat has not seen (own dealt cards, the up card and every card played are
    excluded), keeping the rival's played cards. Hard facts are enforced by
    rejection: announced envido/flor points, a declared flor, and the whole
@@ -14,8 +14,9 @@ For each decision with more than one sensible action:
    who passed is believed not to, one who accepted a truco to hold cards...).
 2. **Evaluate**: the hand is rebuilt on the engine for each world
    (``Game.new_state(deals=[Deal(hands, up)], scores=obs.hand_start_scores,
-   mano=obs.mano)`` then ``obs.history`` replayed; replaying is ~30x cheaper
-   than ``State.clone``), each candidate action is applied and the hand is
+   mano=obs.mano)`` then ``obs.history`` replayed, which also checks the
+   world), and for each candidate action a ``State.copy()`` of it is taken,
+   the action applied and the hand is
    played out by the heuristic policy for both seats (each seeing only its own
    cards). The same worlds and rollout random numbers are used for every
    candidate. A rollout is scored by the probability of winning the game from
@@ -51,17 +52,17 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
-from arena.engine import Deal, Game, IllegalActionError, State, make_options
-from arena.engine import hierarchy
+from arena.engine import Deal, Game, IllegalActionError, State, hierarchy
 from arena.engine.actions import Action, Kind
-from arena.engine.cards import DECK, Card
+from arena.engine.cards import Card
 from arena.engine.observation import Observation
 from sdk.bot import Bot, GameInfo, HandSummary
 
 from .heuristic import DEFAULT_PARAMS, Params, decide
+from .worlds import RivalModel, action_class, game_for, sample_world
 
 # Points scored in one hand by the two sides (the order is random), measured
 # from heuristic self-play; used to turn scores into a chance of winning.
@@ -108,31 +109,64 @@ def win_table(variant: str, target: int, edge: float = 0.0) -> tuple[tuple[float
     return tuple(tuple(row) for row in w)
 
 
+# Worlds per decision by default: about 30 ms of CPU per searched decision
+# (measured in uruguayo: 1.75 ms of CPU per world against the heuristic; 34 ms
+# per searched decision at 18 worlds in benchmarks/bot_strength.py, a figure
+# inflated by a loaded machine).
+DEFAULT_WORLDS = 18
+
+
+# A pessimistic CPU cost of one world (measured ~1.75 ms) and of one ISMCTS
+# iteration, for cutting a counted budget to a tight move clock.
+CPU_MS_PER_WORLD = 4.0
+
+
+def clock_cap(cap_ms: float, unit_ms: float) -> int:
+    """How many units of ``unit_ms`` fit in ``cap_ms`` (at least 4)."""
+    return max(4, int(cap_ms / unit_ms)) if cap_ms < float("inf") else 1 << 30
+
+
 def fast_observation(state: State, seat: int) -> Observation:
     """``state.observation(seat)`` without the human-readable event log (the
     log's string formatting is most of the cost of an observation)."""
     return state.observation(seat, log=False)
 
 
-def _cls(a: Action) -> str:
-    k = a.kind
-    if k is Kind.PLAY:
-        return "play"
-    if k in (Kind.ENVIDO, Kind.REAL_ENVIDO, Kind.FALTA_ENVIDO, Kind.RAISE):
-        return "raise-env"
-    if k in (Kind.TRUCO, Kind.RETRUCO, Kind.VALE_CUATRO, Kind.VALE_NUEVE):
-        return "truco"
-    return str(k.value)
+def candidates(legal: Sequence[Action], rank: Sequence[int]) -> list[Action]:
+    """The actions worth searching: no mazo (never better than playing on),
+    one card per hierarchy rank (same strength: near-equivalent for the
+    tricks), raises of 1, 2, 3 or 5 only. ``rank``: the hand's card ranks."""
+    out: list[Action] = []
+    seen_ranks: set[int] = set()
+    for a in legal:
+        if a.kind is Kind.MAZO:
+            continue
+        if a.kind is Kind.PLAY:
+            assert a.card is not None
+            r = rank[a.card.index]
+            if r in seen_ranks:
+                continue
+            seen_ranks.add(r)
+        if a.kind is Kind.RAISE and a.amount not in (1, 2, 3, 5):
+            continue
+        out.append(a)
+    return out or list(legal)
 
 
 class SimulationBot(Bot):
     """Determinized Monte Carlo over the heuristic policy.
 
-    Budget: ``worlds`` fixes the number of sampled worlds per decision
-    (deterministic for a given ``seed``); otherwise worlds are sampled until
-    ``time_ms`` milliseconds have passed (at least ``min_worlds``, at most
-    ``max_worlds``). The default (about 30 ms per decision) keeps a 2-seat game
-    around one to two seconds.
+    Budget: by default ``worlds`` sampled worlds per decision, so the bot's
+    choices depend only on its seed (``Bot.rng``, reseeded per game by the
+    SDK) and a tournament replays exactly on any machine. ``DEFAULT_WORLDS``
+    costs about 30 ms of CPU per searched decision (``benchmarks/bot_strength.py``
+    prints the measured figure). With ``time_ms`` set instead, worlds are
+    sampled until that many milliseconds have passed (at least ``min_worlds``,
+    at most ``max_worlds``): stronger on an idle machine, but not reproducible.
+    A decision should take at most a fifth of the arena's per-move clock: a
+    time budget stops there, a world budget is cut beforehand (from the clock
+    in GameInfo and a pessimistic cost per world) only under a clock far
+    tighter than usual, so it stays deterministic.
     """
 
     name = "simulation"
@@ -141,8 +175,8 @@ class SimulationBot(Bot):
     def __init__(
         self,
         seed: int | None = None,
-        worlds: int | None = None,
-        time_ms: float = 30.0,
+        worlds: int = DEFAULT_WORLDS,
+        time_ms: float | None = None,
         min_worlds: int = 8,
         max_worlds: int = 400,
         params: Params = DEFAULT_PARAMS,
@@ -245,7 +279,7 @@ class SimulationBot(Bot):
                     assert pred.card is not None and a.card is not None
                     agree += rank[pred.card.index] == rank[a.card.index]
                 else:
-                    agree += _cls(pred) == _cls(a)
+                    agree += action_class(pred) == action_class(a)
             try:
                 st.apply(a)
             except IllegalActionError:
@@ -264,36 +298,16 @@ class SimulationBot(Bot):
     # ----------------------------------------------------------------- helpers
 
     def _game(self, obs: Observation) -> Game:
-        key = (obs.variant, obs.target)
-        g = self._games.get(key)
-        if g is None:
-            over = {k: v for k, v in self.options.items() if k in ("flor", "falta_envido")}
-            if obs.variant == "venezolano":
-                over.pop("falta_envido", None)
-            g = Game(make_options(obs.variant, {"seats": 2, "target": obs.target, **over}))
-            self._games[key] = g
-        return g
+        return game_for(obs, self.options, self._games)
+
+    def _model(self) -> RivalModel:
+        return RivalModel(self.params, self.flor_on, self.falta_mode)
 
     def _heuristic(self, obs: Observation, rng: random.Random) -> Action:
         return decide(obs, rng, self.params, self.flor_on, self.falta_mode)
 
     def _candidates(self, obs: Observation) -> list[Action]:
-        rank = hierarchy.table(obs.variant, obs.up_card).rank
-        out: list[Action] = []
-        seen_ranks: set[int] = set()
-        for a in obs.legal:
-            if a.kind is Kind.MAZO:
-                continue
-            if a.kind is Kind.PLAY:
-                assert a.card is not None
-                r = rank[a.card.index]
-                if r in seen_ranks:
-                    continue  # same strength: near-equivalent for the tricks
-                seen_ranks.add(r)
-            if a.kind is Kind.RAISE and a.amount not in (1, 2, 3, 5):
-                continue
-            out.append(a)
-        return out or list(obs.legal)
+        return candidates(obs.legal, hierarchy.table(obs.variant, obs.up_card).rank)
 
     # ---------------------------------------------------------------- choose
 
@@ -319,14 +333,19 @@ class SimulationBot(Bot):
         values: list[list[float]] = [[] for _ in cands]
         n = 0
         tries = 0
-        limit = self.worlds if self.worlds is not None else self.max_worlds
+        timed = self.time_ms is not None
+        # A world budget never reads the clock (so it is deterministic): under a
+        # tight move clock it is cut to what a fifth of the clock allows at a
+        # pessimistic cost per world, a figure known before the game starts.
+        limit = self.max_worlds if timed else min(self.worlds, clock_cap(self._time_cap_ms, CPU_MS_PER_WORLD))
         max_tries = 40 * limit + 200
-        budget = min(self.time_ms, self._time_cap_ms)
+        budget = min(self.time_ms, self._time_cap_ms) if self.time_ms is not None else float("inf")
         mismatch, noise = self._model_trust()
         soft = mismatch if self.infer else 1.0
+        model = self._model()
         relax_at = 40
         while n < limit and tries < max_tries:
-            if self.worlds is None and tries & 3 == 0:
+            if budget < float("inf") and tries & 3 == 0:
                 spent = (time.perf_counter() - start) * 1000
                 if (n >= self.min_worlds and spent >= budget) or spent >= 4 * budget:
                     break
@@ -337,13 +356,13 @@ class SimulationBot(Bot):
                 relax_at = tries + 40
                 self.stats["relaxed"] += 1
             tries += 1
-            deal = self._sample(obs, game, soft)
-            if deal is None:
+            world = sample_world(obs, game, self.rng, soft, model)
+            if world is None:
                 continue
             n += 1
             seed = self.rng.getrandbits(32)
             for i, a in enumerate(cands):
-                values[i].append(self._evaluate(obs, game, deal, a, seed, me, wt, noise))
+                values[i].append(self._evaluate(obs, world.state, a, seed, me, wt, noise))
         self.stats["tries"] += tries
         if n < 3:
             self.stats["fallbacks"] += 1
@@ -362,103 +381,57 @@ class SimulationBot(Bot):
         for i, vals in enumerate(values):
             if i == b:
                 continue
-            d = [x - y for x, y in zip(vals, values[b])]
+            d = [x - y for x, y in zip(vals, values[b], strict=True)]
             mean = sum(d) / n
             var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
             if mean > best_mean and mean > self.margin * (var / n) ** 0.5:
                 best, best_mean = i, mean
         return best
 
-    # -------------------------------------------------------------- sampling
-
-    def _sample(self, obs: Observation, game: Game, soft: float) -> Deal | None:
-        """One deal consistent with what ``obs.seat`` knows, or None (rejected)."""
-        seat = obs.seat
-        opp = 1 - seat
-        rng = self.rng
-        known = [False] * 40
-        for c in obs.dealt:
-            known[c.index] = True
-        if obs.up_card is not None:
-            known[obs.up_card.index] = True
-        opp_played: list[Card] = []
-        for trick in obs.tricks:
-            for s, c in trick:
-                known[c.index] = True
-                if s == opp:
-                    opp_played.append(c)
-        pool = [c for c in DECK if not known[c.index]]
-        hand = tuple(opp_played + rng.sample(pool, 3 - len(opp_played)))
-        t = hierarchy.table(obs.variant, obs.up_card)
-        for what, s, pts in obs.announced:
-            if s != opp:
-                continue
-            if what == "envido" and hierarchy.envido_points(t, hand)[0] != pts:
-                return None
-            if what == "flor" and hierarchy.flor_points(t, hand) != pts:
-                return None
-        if opp in obs.flor_declared and hierarchy.flor_kind(t, hand) != "flor":
-            return None
-        deal = Deal((obs.dealt, hand) if seat == 0 else (hand, obs.dealt), obs.up_card)
-        # Replay the hand: it must be legal, and the rival's choices should look
-        # like the model's choices with these cards.
-        st = game.new_state(deals=[deal], scores=obs.hand_start_scores, mano=obs.mano)
-        weight = 1.0
-        mrng = random.Random(0)
-        for s, a in obs.history:
-            if st.current_player() != s:
-                return None
-            if soft < 1.0 and s == opp:
-                legal = st.legal_actions()
-                if any(x.kind is not Kind.PLAY and x.kind is not Kind.MAZO for x in legal):
-                    pred = decide(fast_observation(st, s), mrng, self.params, self.flor_on, self.falta_mode)
-                    if _cls(pred) != _cls(a):
-                        weight *= soft
-            try:
-                st.apply(a)
-            except IllegalActionError:
-                return None
-        if st.current_player() != seat or len(st.legal_actions()) != len(obs.legal) or any(
-                a not in obs.legal for a in st.legal_actions()):
-            return None
-        if weight < 1.0 and rng.random() >= weight:
-            return None
-        return deal
-
     # ------------------------------------------------------------ evaluation
 
-    def _evaluate(self, obs: Observation, game: Game, deal: Deal, action: Action, seed: int,
+    def _evaluate(self, obs: Observation, replayed: State, action: Action, seed: int,
                   me: int, wt: tuple[tuple[float, ...], ...], noise: float = 0.0) -> float:
-        st = game.new_state(deals=[deal], scores=obs.hand_start_scores, mano=obs.mano)
-        for _, a in obs.history:
-            st.apply(a)
+        """Value for this bot of ``action`` in a world (``replayed``: the hand up
+        to this decision), the rest of the hand played by the heuristic for
+        both seats (the rival at random with probability ``noise``)."""
+        st = replayed.copy()
         st.apply(action)
-        rng = random.Random(seed)
-        p, flor_on, falta = self.params, self.flor_on, self.falta_mode
-        while True:
-            s = st.current_player()
-            if s is None:
-                break
-            if noise and s != obs.seat and rng.random() < noise:
-                st.apply(rng.choice(st.legal_actions()))
-                continue
-            st.apply(decide(fast_observation(st, s), rng, p, flor_on, falta))
-        if st.winner is not None:
-            return 1.0 if st.winner == me else 0.0
-        return wt[st.scores[me]][st.scores[1 - me]]
+        return rollout_value(st, random.Random(seed), self._model(), me, wt,
+                             noise_seat=1 - obs.seat, noise=noise)
+
+
+def rollout_value(st: State, rng: random.Random, policy: RivalModel | None, me: int,
+                  wt: tuple[tuple[float, ...], ...], noise_seat: int = -1, noise: float = 0.0) -> float:
+    """Play ``st`` (a one-deal state) to the end of its hand with ``policy``
+    for both seats (uniformly random actions if None; ``noise_seat`` acting at
+    random with probability ``noise``) and return team ``me``'s chance of
+    winning the game from there."""
+    while True:
+        s = st.current_player()
+        if s is None:
+            break
+        if policy is None or (noise and s == noise_seat and rng.random() < noise):
+            st.apply(rng.choice(st.legal_actions()))
+            continue
+        st.apply(policy.decide(fast_observation(st, s), rng))
+    if st.winner is not None:
+        return 1.0 if st.winner == me else 0.0
+    return wt[st.scores[me]][st.scores[1 - me]]
 
 
 def main() -> None:
     """``python -m sample_bots.simulation --address HOST:PORT --token TOKEN [--seed N]
-    [--time-ms MS | --worlds N]``"""
+    [--worlds N | --time-ms MS]``"""
     import argparse
 
     from ._cli import seeded_main
 
     def add_arguments(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--time-ms", type=float, default=30.0,
-                       help="thinking time per decision in ms (default %(default)s)")
-        p.add_argument("--worlds", type=int, help="fixed number of sampled worlds per decision instead")
+        p.add_argument("--worlds", type=int, default=DEFAULT_WORLDS,
+                       help="sampled worlds per decision (default %(default)s, about 30 ms; reproducible)")
+        p.add_argument("--time-ms", type=float,
+                       help="think for this many ms per decision instead (not reproducible)")
 
     seeded_main(
         lambda seed, args: SimulationBot(seed, worlds=args.worlds, time_ms=args.time_ms),

@@ -1,0 +1,147 @@
+"""Sampled worlds: complete deals consistent with what one seat knows (2-seat hands).
+
+Shared by the search bots (``simulation``, ``ismcts``). A world gives the
+rival three cards drawn from the cards this seat has not seen (own dealt
+cards, the up card and every card played are excluded), keeping the cards the
+rival already played. Hard facts are enforced by rejection: every envido and
+flor point total the rival announced, a flor it declared, and the whole hand's
+history must replay legally on the sampled deal up to this seat's decision
+with the same legal actions. Soft facts come from an opponent model: at each
+of the rival's past decisions that offered more than card plays, the
+heuristic policy is asked what it would have done with the sampled cards; a
+mismatch keeps the world only with probability ``soft`` (1.0: hard facts only).
+
+All randomness comes from the ``rng`` passed in, so a seeded bot samples the
+same worlds every run.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from arena.engine import Deal, Game, IllegalActionError, State, hierarchy, make_options
+from arena.engine.actions import Action, Kind
+from arena.engine.cards import DECK, Card
+from arena.engine.observation import Observation
+
+from .heuristic import DEFAULT_PARAMS, Params, decide
+
+
+@dataclass(frozen=True)
+class RivalModel:
+    """The policy the rival's past decisions are compared with."""
+
+    params: Params = DEFAULT_PARAMS
+    flor_on: bool = True
+    falta_mode: str = "leader"
+
+    def decide(self, obs: Observation, rng: random.Random) -> Action:
+        return decide(obs, rng, self.params, self.flor_on, self.falta_mode)
+
+
+@dataclass(frozen=True)
+class World:
+    """One consistent deal and the hand replayed on it up to the observer's
+    decision. ``state`` is shared: take ``state.copy()`` before playing on."""
+
+    deal: Deal
+    rival_hand: tuple[Card, ...]
+    state: State
+
+
+def action_class(a: Action) -> str:
+    """Coarse kind of an action, for comparing a rival's choice with the model's
+    (the size of a raise or which truco level does not matter)."""
+    k = a.kind
+    if k is Kind.PLAY:
+        return "play"
+    if k in (Kind.ENVIDO, Kind.REAL_ENVIDO, Kind.FALTA_ENVIDO, Kind.RAISE):
+        return "raise-env"
+    if k in (Kind.TRUCO, Kind.RETRUCO, Kind.VALE_CUATRO, Kind.VALE_NUEVE):
+        return "truco"
+    return str(k.value)
+
+
+def unseen_cards(obs: Observation) -> tuple[list[Card], list[Card]]:
+    """(cards ``obs.seat`` has not seen, cards the rival already played)."""
+    opp = 1 - obs.seat
+    known = [False] * len(DECK)
+    for c in obs.dealt:
+        known[c.index] = True
+    if obs.up_card is not None:
+        known[obs.up_card.index] = True
+    opp_played: list[Card] = []
+    for trick in obs.tricks:
+        for s, c in trick:
+            known[c.index] = True
+            if s == opp:
+                opp_played.append(c)
+    return [c for c in DECK if not known[c.index]], opp_played
+
+
+def agrees_with_announcements(obs: Observation, rival_hand: tuple[Card, ...]) -> bool:
+    """Whether ``rival_hand`` has every envido and flor total the rival
+    announced in this hand, and a flor if it declared one."""
+    opp = 1 - obs.seat
+    t = hierarchy.table(obs.variant, obs.up_card)
+    for what, s, pts in obs.announced:
+        if s != opp:
+            continue
+        if what == "envido" and hierarchy.envido_points(t, rival_hand)[0] != pts:
+            return False
+        if what == "flor" and hierarchy.flor_points(t, rival_hand) != pts:
+            return False
+    return opp not in obs.flor_declared or hierarchy.flor_kind(t, rival_hand) == "flor"
+
+
+def sample_world(obs: Observation, game: Game, rng: random.Random, soft: float = 1.0,
+                 model: RivalModel = RivalModel()) -> World | None:
+    """One world consistent with what ``obs.seat`` knows, or None (rejected:
+    call again). ``game`` must be a 2-seat game of the observation's variant,
+    target and options."""
+    seat = obs.seat
+    opp = 1 - seat
+    pool, opp_played = unseen_cards(obs)
+    hand = tuple(opp_played + rng.sample(pool, 3 - len(opp_played)))
+    if not agrees_with_announcements(obs, hand):
+        return None
+    deal = Deal((obs.dealt, hand) if seat == 0 else (hand, obs.dealt), obs.up_card)
+    st = game.new_state(deals=[deal], scores=obs.hand_start_scores, mano=obs.mano)
+    weight = 1.0
+    model_rng = random.Random(0)
+    for s, a in obs.history:
+        if st.current_player() != s:
+            return None
+        if soft < 1.0 and s == opp:
+            legal = st.legal_actions()
+            if any(x.kind is not Kind.PLAY and x.kind is not Kind.MAZO for x in legal):
+                pred = model.decide(st.observation(s, log=False), model_rng)
+                if action_class(pred) != action_class(a):
+                    weight *= soft
+        try:
+            st.apply(a)
+        except IllegalActionError:
+            return None
+    legal_now = st.legal_actions()
+    if st.current_player() != seat or len(legal_now) != len(obs.legal) or any(
+            a not in obs.legal for a in legal_now):
+        return None
+    if weight < 1.0 and rng.random() >= weight:
+        return None
+    return World(deal, hand, st)
+
+
+def game_for(obs: Observation, options: dict[str, object], cache: dict[tuple[str, int], Game]) -> Game:
+    """The 2-seat ``Game`` a world of ``obs`` is played on (cached in ``cache``):
+    the observation's variant and target with the table's flor and falta
+    envido options."""
+    key = (obs.variant, obs.target)
+    g = cache.get(key)
+    if g is None:
+        over = {k: v for k, v in options.items() if k in ("flor", "falta_envido")}
+        if obs.variant == "venezolano":
+            over.pop("falta_envido", None)
+        g = Game(make_options(obs.variant, {"seats": 2, "target": obs.target, **over}))
+        cache[key] = g
+    return g
