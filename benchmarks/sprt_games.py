@@ -47,7 +47,9 @@ from sample_bots.simulation import SimulationBot  # noqa: E402
 
 def measure(pairs: int, variant: str, time_ms: float, worlds: int | None, first_seed: int) -> PairCounts:
     def simulation(k: int) -> Any:
-        return SimulationBot(k, worlds=worlds, time_ms=time_ms)
+        if worlds is None:  # a time budget, as the bot had before its counted default
+            return SimulationBot(k, time_ms=time_ms)
+        return SimulationBot(k, worlds=worlds)
 
     def heuristic(k: int) -> Any:
         return HeuristicBot(k)

@@ -1,5 +1,5 @@
 """Sample bots. Each module in SAMPLE_BOTS runs as its own process:
-``python -m MODULE --address HOST:PORT --token TOKEN [--name NAME]`` (sdk.main),
+``TRUCO_ARENA_TOKEN=TOKEN python -m MODULE --address HOST:PORT [--name NAME]`` (sdk.main),
 and tests/arena/test_compliance.py plays every one of them through the arena."""
 
 SAMPLE_BOTS: dict[str, str] = {

@@ -20,7 +20,7 @@ CONFIGS = [
 
 @pytest.mark.parametrize("variant,options", CONFIGS)
 def test_bots_ismcts_always_legal_two_seats(variant: str, options: dict[str, object]) -> None:
-    # play_game raises IllegalChoice on any action outside state.legal_actions()
+    # play_game raises IllegalChoiceError on any action outside state.legal_actions()
     for seed in range(4):
         bot = ISMCTSBot(seed, iterations=6, rollout="random" if seed == 3 else "heuristic",
                         rival="model" if seed == 1 else "tree", options=options)
