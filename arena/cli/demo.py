@@ -24,12 +24,14 @@ SAMPLE_BOTS = (
 @click.option("--games", "games", type=click.IntRange(2), default=6, show_default=True,
               help="Games per pairing (rounded up to an even number: duplicate pairs).")
 @click.option("--concurrency", type=click.IntRange(1), default=2, show_default=True)
-@click.option("--seed", type=int, help="Seed of the deals, to replay a demo (default: a fresh secret).")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seed of the deals: the same seed replays the same demo. Harmless here, as only the sample "
+                   "bots play; a tournament with bots you do not control needs a fresh secret (docs/fair-play.md).")
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path),
               help="Keep the results here (default: a temporary file).")
 @click.option("--progress/--no-progress", default=True, show_default=True)
 @output_options
-def demo(variant: str, games: int, concurrency: int, seed: int | None, db: Path | None, progress: bool,
+def demo(variant: str, games: int, concurrency: int, seed: int, db: Path | None, progress: bool,
          fmt: str, as_json: bool, as_csv: bool) -> None:
     """Run a round robin of the three sample bots (random, heuristic,
     simulation) over real gRPC and print the standings.
@@ -43,17 +45,15 @@ def demo(variant: str, games: int, concurrency: int, seed: int | None, db: Path 
         "name": "demo",
         "variant": variant,
         "games_per_pairing": games + games % 2,
+        "seed": seed,
         "concurrency": concurrency,
         "time_control": {"move_seconds": 2.0, "bank_seconds": 30.0},
         "bots": [{"name": name, "command": command} for name, command in SAMPLE_BOTS],
     }
-    if seed is not None:
-        raw["seed"] = seed
     config = parse_config(raw)
     fmt = pick_format(fmt, as_json, as_csv)
     pairings = len(SAMPLE_BOTS) * (len(SAMPLE_BOTS) - 1) // 2
-    dealt = "a fresh secret" if seed is None else f"seed {seed}"
-    click.echo(f"demo: {variant}, {pairings * config.games_per_pairing} games, {dealt}", err=True)
+    click.echo(f"demo: {variant}, {pairings * config.games_per_pairing} games, seed {seed}", err=True)
     if db is not None:
         play(config, db, progress, fmt, new=True)
         return

@@ -27,6 +27,8 @@ class RunLock:
         self._fd: int | None = None
 
     def __enter__(self) -> RunLock:
+        if not self.path.parent.is_dir():
+            raise RunLockError(f"{self.path.parent}: no such directory")
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except OSError as exc:
