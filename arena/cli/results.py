@@ -9,25 +9,22 @@ import click
 
 from ..ratings import GameRecord
 from ..replay import ReplayError, options_of
-from ..results.tables import VIEWS, compare_table, render, to_records, views
+from ..results.tables import VIEWS, bot_versions, compare_table, render, to_records, views
 from ..tournament.store import ResultsStore, StoreError
 from .errors import DOMAIN_ERROR, fail
 from .formatting import output_options, pick_format
 
 
-def load_results(db: Path) -> tuple[list[GameRecord], Any]:
-    """The records and the stored tournament config of ``db``, opened read-only."""
+def load_results(db: Path) -> tuple[list[GameRecord], Any, dict[str, str]]:
+    """The records, the stored config and each bot's latest version of ``db``, opened read-only."""
     try:
         with ResultsStore.open_existing(db) as store:
-            return to_records(list(store.games())), store.get_meta("config")
+            rows = list(store.games())
+            return to_records(rows), store.get_meta("config"), bot_versions(rows)
     except StoreError as exc:
         raise fail(str(exc), DOMAIN_ERROR) from None
     except ValueError as exc:  # a row edited by hand into nonsense
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
-
-
-def load_records(db: Path) -> list[GameRecord]:
-    return load_results(db)[0]
 
 
 def rules_played(raw_config: Any) -> dict[str, Any] | None:
@@ -63,14 +60,14 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
       truco-arena standings weekly.sqlite --view all --format github
       truco-arena standings weekly.sqlite --json
     """
-    records = load_records(db)
+    records, _, versions = load_results(db)
     if not any(r.winner for r in records):
         raise fail(f"{db}: no finished games yet", DOMAIN_ERROR)
     names = VIEWS if "all" in view_names else (view_names or ("standings",))
     if anchor is not None and anchor not in {r.bot_a for r in records} | {r.bot_b for r in records}:
         raise click.BadParameter(f"no bot named {anchor!r} in this database", param_hint="--anchor")
     try:
-        tables = views(records, names, anchor=anchor, bootstrap=bootstrap)
+        tables = views(records, names, anchor=anchor, bootstrap=bootstrap, versions=versions)
     except ValueError as exc:  # rows that contradict each other, e.g. a duplicate pair without swapped seats
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
     click.echo(render(tables, pick_format(fmt, as_json, as_csv)))
@@ -91,7 +88,7 @@ def compare(a: Path, b: Path, fmt: str, as_json: bool, as_csv: bool) -> None:
     Example:
       truco-arena compare last-week.sqlite this-week.sqlite --format github
     """
-    (old, old_config), (new, new_config) = load_results(a), load_results(b)
+    (old, old_config, _), (new, new_config, _) = load_results(a), load_results(b)
     old_rules, new_rules = rules_played(old_config), rules_played(new_config)
     if old_rules is None or new_rules is None:
         click.echo("warning: cannot tell which rules A or B was played with", err=True)

@@ -6,7 +6,7 @@ numbers are the same whatever the format.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,15 +60,27 @@ def to_records(rows: Sequence[GameRow]) -> list[GameRecord]:
     return records
 
 
+def bot_versions(rows: Sequence[GameRow]) -> dict[str, str]:
+    """Each bot's latest recorded ``bot_version`` (a league records them; a
+    new version under the same name is the same entrant, docs/league.md)."""
+    latest: dict[str, str] = {}
+    for r in rows:
+        for bot, version in ((r.bot0, r.version0), (r.bot1, r.version1)):
+            if version:
+                latest[bot] = version
+    return latest
+
+
 def _r(x: float | None, nd: int = 1) -> float | None:
     return None if x is None else round(x, nd)
 
 
 def standings_table(records: Sequence[GameRecord], anchor: str | None = None,
-                    bootstrap: int = 0, seed: int = 0) -> Table:
+                    bootstrap: int = 0, seed: int = 0, versions: Mapping[str, str] | None = None) -> Table:
+    """The ratings table; with ``versions`` (bot -> latest version), a version column."""
     fit = fit_ratings(records, anchor=anchor)
     boot = bootstrap_intervals(records, replicates=bootstrap, seed=seed, anchor=anchor) if bootstrap else None
-    rows = tuple(
+    rows: tuple[tuple[Cell, ...], ...] = tuple(
         (s.rank, s.bot, s.games, s.wins, s.losses, _r(s.score_pct), _r(s.elo), _r(s.elo_low), _r(s.elo_high),
          _r(None if s.los_next is None else 100 * s.los_next))
         for s in standings(records, fit=fit, bootstrap=boot)
@@ -76,9 +88,14 @@ def standings_table(records: Sequence[GameRecord], anchor: str | None = None,
     how = (f"bootstrap over duplicate pairs ({bootstrap} resamples)" if bootstrap
            else "the fit's standard errors (Fisher information)")
     anchor_note = f"{anchor} fixed at 1500" if anchor else "mean of all bots at 1500"
+    headers: tuple[str, ...] = ("rank", "bot", "games", "wins", "losses", "score %", "elo", "elo 95% low",
+                                "elo 95% high", "LOS next %")
+    if versions:
+        headers = (*headers[:2], "version", *headers[2:])
+        rows = tuple((*row[:2], versions.get(str(row[1]), ""), *row[2:]) for row in rows)
     return Table(
         "standings", "Standings",
-        ("rank", "bot", "games", "wins", "losses", "score %", "elo", "elo 95% low", "elo 95% high", "LOS next %"),
+        headers,
         rows,
         (f"Elo: joint Bradley-Terry maximum-likelihood fit, {anchor_note}, one virtual draw per bot as prior;"
          f" 95% interval from {how}. LOS: likelihood of superiority over the next bot.",),
@@ -152,11 +169,11 @@ VIEWS = ("standings", "cross", "pairs", "failures", "ladder")
 
 
 def views(records: Sequence[GameRecord], names: Sequence[str] = VIEWS, anchor: str | None = None,
-          bootstrap: int = 0) -> list[Table]:
+          bootstrap: int = 0, versions: Mapping[str, str] | None = None) -> list[Table]:
     out: list[Table] = []
     for name in names:
         if name == "standings":
-            out.append(standings_table(records, anchor, bootstrap))
+            out.append(standings_table(records, anchor, bootstrap, versions=versions))
         elif name == "cross":
             out.append(cross_table_view(records))
         elif name == "pairs":
