@@ -7,35 +7,16 @@ import time
 
 from ..engine.outcome import Termination
 from ..server import PlayedGame
+from ..tournament.rows import played_row as tournament_row
 from ..tournament.store import GameRow
 from .keys import LeagueGame
 
 
 def played_row(game: LeagueGame, rec: PlayedGame, versions: tuple[str, str]) -> GameRow:
     """The row of a game the arena played to a result (``rec.winner_team`` set)."""
-    return GameRow(
-        game_key=game.key,
-        seq=game.seq,
-        pairing=game.pairing,
-        pair_index=game.pair_index,
-        bot0=game.bot0,
-        bot1=game.bot1,
-        mano=0,
-        seed=rec.seed,
-        score0=rec.scores[0],
-        score1=rec.scores[1],
-        winner=rec.winner_bot,
-        winner_seat=rec.winner_seat,
-        termination=rec.termination.value,
-        faulty_bot=rec.faulty_bot,
-        hands=rec.hands,
-        duration=rec.duration,
-        actions=rec.actions,
-        reason=rec.reason,
-        finished_at=time.time(),
-        version0=versions[0],
-        version1=versions[1],
-    )
+    return tournament_row(rec, key=game.key, seq=game.seq, pairing=game.pairing, pair_index=game.pair_index,
+                          bots=(game.bot0, game.bot1), reason=rec.reason, finished_at=time.time(),
+                          versions=versions)
 
 
 def forfeit_row(game: LeagueGame, seed: int, absent: str, waited: float, versions: tuple[str, str]) -> GameRow:

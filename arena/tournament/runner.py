@@ -31,6 +31,7 @@ from ..server import Arena, ArenaClosedError, BotUnavailableError, PlayedGame
 from .config import TournamentConfig
 from .dispatch import Dispatcher
 from .progress import Progress
+from .rows import played_row
 from .schedule import ScheduledGame, round_robin
 from .seeds import TournamentSecret
 from .stopping import StopRequest, TournamentInterruptedError
@@ -106,30 +107,6 @@ def forfeit_row(game: ScheduledGame, seq: int, seed: int, forfeit: Forfeit, fini
         winner=game.bot1 if winner_team else game.bot0, winner_seat=winner_team,
         termination=Termination.DISCONNECT.value, faulty_bot=forfeit.bot, hands=0, duration=0.0,
         actions=(), reason=forfeit.reason, finished_at=finished_at,
-    )
-
-
-def _row(game: ScheduledGame, seq: int, rec: PlayedGame, reason: str, finished_at: float) -> GameRow:
-    return GameRow(
-        game_key=game.key,
-        seq=seq,
-        pairing=game.pairing,
-        pair_index=game.pair_index,
-        bot0=game.bot0,
-        bot1=game.bot1,
-        mano=0,
-        seed=rec.seed,
-        score0=rec.scores[0],
-        score1=rec.scores[1],
-        winner=rec.winner_bot,
-        winner_seat=rec.winner_seat,
-        termination=rec.termination.value,
-        faulty_bot=rec.faulty_bot,
-        hands=rec.hands,
-        duration=rec.duration,
-        actions=rec.actions,
-        reason=reason,
-        finished_at=finished_at,
     )
 
 
@@ -211,7 +188,8 @@ async def run_tournament(
                 reason = result.reason
                 if result.faulty_bot is not None:
                     reason = failures[game.key] = await bots.explain(result)
-                row = _row(game, seq, result, reason, ended)
+                row = played_row(result, key=game.key, seq=seq, pairing=game.pairing, pair_index=game.pair_index,
+                                 bots=(game.bot0, game.bot1), reason=reason, finished_at=ended)
             store.record(row)
             on_record(row)
             dispatcher.finished(game, recorded=True)
