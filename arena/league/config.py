@@ -25,14 +25,13 @@ Example::
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..engine import Options, OptionsError, make_options
 from ..server import TimeControl
-from ..tournament.config import DEFAULT_TIME_CONTROL, MAX_CONCURRENCY, ConfigError, _time_control
+from ..tournament.config import DEFAULT_TIME_CONTROL, MAX_CONCURRENCY, ConfigError, _time_control, read_toml
 from ..tournament.schedule import Pairing
 
 LEAGUE_KIND = "league"  # meta.config["kind"] of a league's results database
@@ -152,14 +151,4 @@ def load_league_config(path: Path | None) -> LeagueConfig:
     """The config in ``path``; the defaults when ``path`` is None."""
     if path is None:
         return LeagueConfig()
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"not valid TOML: not UTF-8 text (byte {exc.start})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"not valid TOML: {exc}") from None
-    except (ValueError, RecursionError):
-        raise ConfigError("not valid TOML for a league: a number too large or nesting too deep") from None
-    return parse_league_config(data)
+    return parse_league_config(read_toml(path, "league"))

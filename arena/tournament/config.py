@@ -283,10 +283,12 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament") -> Tour
     )
 
 
-def load_config(path: Path) -> TournamentConfig:
-    # Messages leave the file name to the caller, which knows how it was given.
+def read_toml(path: Path, what: str) -> dict[str, Any]:
+    """The TOML document in ``path`` (a ``what``: tournament, league); every
+    failure a one-line ConfigError. Messages leave the file name to the
+    caller, which knows how it was given."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ConfigError(f"cannot read: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
@@ -294,8 +296,11 @@ def load_config(path: Path) -> TournamentConfig:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"not valid TOML: {exc}") from None
     except (ValueError, RecursionError):  # an integer beyond int's digit limit, arrays nested too deep
-        raise ConfigError("not valid TOML for a tournament: a number too large or nesting too deep") from None
-    return parse_config(data, default_name=path.stem)
+        raise ConfigError(f"not valid TOML for a {what}: a number too large or nesting too deep") from None
+
+
+def load_config(path: Path) -> TournamentConfig:
+    return parse_config(read_toml(path, "tournament"), default_name=path.stem)
 
 
 def check_environment(config: TournamentConfig) -> None:
