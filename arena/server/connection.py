@@ -201,6 +201,7 @@ class Connection:
         """The stream's only writer: the outbox, in order, until the stream ends."""
         loop = asyncio.get_running_loop()
         outbox = self._outbox
+        in_flight: asyncio.Future[None] | None = None
         try:
             while True:
                 if not outbox:
@@ -208,14 +209,15 @@ class Connection:
                     await self._wakeup
                     self._wakeup = None
                     continue
-                msg, done, written = outbox.popleft()
+                msg, in_flight, written = outbox.popleft()
                 self._write_started = loop.time()
                 await self.context.write(msg)
                 self._write_started = None
                 if written is not None:
                     written(loop.time())
-                if done is not None and not done.done():
-                    done.set_result(None)
+                if in_flight is not None and not in_flight.done():
+                    in_flight.set_result(None)
+                in_flight = None
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # grpc reports a dead stream in several ways
@@ -223,7 +225,10 @@ class Connection:
         finally:
             self._writer_done = True
             lost = ConnectionLostError(self.close_reason or "stream closed")
-            for _, done, _ in outbox:
+            # The write cut short (cancelled or failed) is no longer in the
+            # outbox, and whoever awaits it must hear of it as well.
+            pending = [in_flight, *(done for _, done, _ in outbox)]
+            for done in pending:
                 if done is not None and not done.done():
                     done.set_exception(lost)
             outbox.clear()
