@@ -30,7 +30,7 @@ class _StuckContext:
 def test_a_write_cancelled_midway_fails_its_sender_at_once() -> None:
     async def scenario() -> None:
         ctx = _StuckContext()
-        conn = Connection(ctx, "s1", write_timeout=30.0)  # type: ignore[arg-type]
+        conn = Connection(ctx, "s1", write_timeout=30.0)
         writer = asyncio.create_task(conn.write_loop())
         sender = asyncio.create_task(conn.send(pb.PlayResponse()))
         await ctx.writing.wait()
@@ -47,7 +47,7 @@ def test_a_write_cancelled_midway_fails_its_sender_at_once() -> None:
 def test_messages_queued_behind_a_cut_write_fail_too() -> None:
     async def scenario() -> None:
         ctx = _StuckContext()
-        conn = Connection(ctx, "s1", write_timeout=30.0)  # type: ignore[arg-type]
+        conn = Connection(ctx, "s1", write_timeout=30.0)
         writer = asyncio.create_task(conn.write_loop())
         first = asyncio.create_task(conn.send(pb.PlayResponse()))
         await ctx.writing.wait()
