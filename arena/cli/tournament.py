@@ -116,7 +116,8 @@ async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, pro
                                    announce=lambda line: click.echo(line, err=True),
                                    report=lambda line: click.echo(line, err=True))
         return await run_tournament(config, store, log_dir=log_dir, progress=progress, stop_request=stop,
-                                    announce=lambda line: click.echo(line, err=True), on_arena=live)
+                                    announce=lambda line: click.echo(line, err=True), on_arena=live,
+                                    scale=config.scale)
     finally:
         for signum in signals:
             loop.remove_signal_handler(signum)
@@ -126,15 +127,21 @@ async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, pro
 @click.argument("config_path", metavar="CONFIG", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path),
               help="Results database. Default: CONFIG with the suffix .sqlite, next to it.")
-@click.option("--concurrency", type=click.IntRange(1), help="Games at once (overrides the config).")
+@click.option("--concurrency", type=click.IntRange(1), help="Games at once, in each worker (overrides the config).")
+@click.option("--workers", type=click.IntRange(1),
+              help="Worker processes, each with its own arena and copies of the launched bots (overrides the "
+                   "config). Default: one per core. 1 plays every game in this process.")
+@click.option("--ray", "ray_address", metavar="ADDRESS",
+              help="Play on the Ray cluster at ADDRESS (HOST:PORT, or auto) instead of local workers; "
+                   "needs the ray extra. See docs/scaling.md.")
 @click.option("--seed", type=int,
               help="Seed the deals derive from (overrides the config). Reproducible, but anyone who knows "
                    "or guesses it can predict every deal: see docs/fair-play.md. Default: a fresh secret.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show the progress bar on stderr.")
 @click.option("--http", metavar="HOST:PORT", help="Serve the live page (report, games in progress) here.")
 @output_options
-def run(config_path: Path, db: Path | None, concurrency: int | None, seed: int | None, progress: bool,
-        http: str | None, fmt: str, as_json: bool, as_csv: bool) -> None:
+def run(config_path: Path, db: Path | None, concurrency: int | None, workers: int | None, ray_address: str | None,
+        seed: int | None, progress: bool, http: str | None, fmt: str, as_json: bool, as_csv: bool) -> None:
     """Run the tournament described by the TOML file CONFIG and print the standings.
 
     Every game is written to the results database as it ends. If the run is
@@ -146,15 +153,23 @@ def run(config_path: Path, db: Path | None, concurrency: int | None, seed: int |
     Without a seed the deals come from a fresh secret that no bot can
     predict; see docs/fair-play.md.
 
+    Games between bots the arena launches are spread over worker processes
+    (--workers, default one per core) or a Ray cluster (--ray); the results
+    are the same whatever the number of workers.
+
     \b
     Example:
-      truco-arena tournament run weekly.toml --concurrency 4
+      truco-arena tournament run weekly.toml --concurrency 4 --workers 2
     """
     try:
         config = load_config(config_path)
         raw = dict(config.raw)
         if concurrency is not None:
             raw["concurrency"] = concurrency
+        if workers is not None:
+            raw["workers"] = workers
+        if ray_address is not None:
+            raw["ray"] = ray_address
         if seed is not None:
             raw["seed"] = seed
         config = parse_config(raw, default_name=config.name)

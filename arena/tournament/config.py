@@ -8,7 +8,8 @@ Example::
     games_per_pairing = 20     # duplicate pairing: an even number
     pairing = "duplicate"      # or "independent"; default: see below
     seed = 42                  # optional: makes the run reproducible AND its deals predictable
-    concurrency = 4
+    concurrency = 4            # games at once (in each worker)
+    workers = 2                # worker processes, each with its own arena and bots; default: one per core
     absent_wait_seconds = 60   # how long a missing bot is waited for before it forfeits its games
 
     [options]                  # overrides of the variant preset; seats = 4 or 6: team games
@@ -31,6 +32,13 @@ itself (docs/fair-play.md explains why).
 
 With ``options.seats`` 4 or 6 every game is a team game between two bots:
 each plays all the seats of its team (docs/protocol.md, "Team games").
+
+Scaling out (docs/scaling.md): ``workers`` worker processes (default: one per
+core) each run an arena of their own with their own copies of the launched
+bots; ``ray = "HOST:PORT"`` runs them as tasks on a Ray cluster instead,
+with ``ray_runtime_env`` (a Ray runtime environment) to bring the bots to
+every node and ``batch_pairs`` duplicate pairs per task. Games with a bot
+that connects by itself are played on the tournament's own arena.
 """
 
 from __future__ import annotations
@@ -47,6 +55,7 @@ from ..engine import Options, OptionsError, make_options
 from ..match.plan import MATCH_KEYS, MatchPlan, parse_match_plan
 from ..server import TimeControl
 from ..server.tokens import TokenFileError, check_name, load_tokens
+from .scale import MAX_WORKERS, ScaleOut, default_workers
 from .schedule import Pairing, games_in
 
 # Bounds of the clock. A decision may take up to an hour and a game's bank a
@@ -101,6 +110,7 @@ class TournamentConfig:
     absent_wait: float = DEFAULT_ABSENT_WAIT  # seconds a missing bot is waited for before it forfeits
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # as read, stored with results
     match: MatchPlan | None = None  # format = "match" or "gauntlet" (arena/match/plan.py); None: round robin
+    scale: ScaleOut = ScaleOut()  # workers, or a Ray cluster (docs/scaling.md)
 
     @property
     def all_launched(self) -> bool:
@@ -113,7 +123,8 @@ class TournamentConfig:
 
 
 _TOP = {"name", "variant", "options", "bots", "games_per_pairing", "pairing", "seed", "concurrency",
-        "time_control", "address", "tokens", "tls_cert", "tls_key", "absent_wait_seconds", *MATCH_KEYS}
+        "time_control", "address", "tokens", "tls_cert", "tls_key", "absent_wait_seconds", *MATCH_KEYS,
+        "workers", "ray", "ray_runtime_env", "batch_pairs"}
 
 
 def _expect(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> Any:
@@ -280,7 +291,26 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament") -> Tour
         absent_wait=absent_wait,
         raw=data,
         match=match,
+        scale=_scale(data),
     )
+
+
+def _scale(data: dict[str, Any]) -> ScaleOut:
+    workers = _expect(data.get("workers"), (int, type(None)), "workers", "a whole number")
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise ConfigError(f"workers: must be from 1 to {MAX_WORKERS}, got {workers}")
+    ray = _expect(data.get("ray"), (str, type(None)), "ray", "a Ray cluster address (HOST:PORT, or auto)")
+    if ray is not None and (not ray or not ray.isprintable()):
+        raise ConfigError(f"ray: expected a Ray cluster address, got {ray!r}")
+    runtime_env = _expect(data.get("ray_runtime_env"), (dict, type(None)), "ray_runtime_env", "a table")
+    if runtime_env is not None and ray is None:
+        raise ConfigError("ray_runtime_env: only with ray (a Ray cluster address)")
+    batch = _expect(data.get("batch_pairs"), (int, type(None)), "batch_pairs", "a whole number")
+    if batch is not None and not 1 <= batch <= MAX_GAMES:
+        raise ConfigError(f"batch_pairs: must be at least 1, got {batch}")
+    if ray is None and workers is None:
+        workers = default_workers()
+    return ScaleOut(workers=workers, ray_address=ray, ray_runtime_env=runtime_env, batch_pairs=batch)
 
 
 def read_toml(path: Path, what: str) -> dict[str, Any]:

@@ -21,31 +21,35 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from ..engine.outcome import Termination
 from ..match.schedule import match_schedule
-from ..server import Arena, ArenaClosedError, BotUnavailableError, PlayedGame
+from ..server import Arena, ArenaClosedError
 from .config import TournamentConfig
 from .dispatch import Dispatcher
+from .orders import Outcome, Unplayed, order_of
+from .playing import play_order
 from .progress import Progress
-from .rows import played_row
+from .scale import DEFAULT_RAY_BATCH_PAIRS, ScaleOut
+from .scaleout.batches import batches_of, units_of
+from .scaleout.coordinator import play_on_workers
+from .scaleout.local import LocalWorker
+from .scaleout.ray_backend import RayUnavailableError, RayWorker, connect, disconnect
+from .scaleout.workers import Worker, WorkerFailedError
 from .schedule import ScheduledGame, round_robin
 from .seeds import TournamentSecret
 from .stopping import StopRequest, TournamentInterruptedError
 from .store import GameRow, ResultsStore
-from .supervisor import Forfeit, Supervisor
+from .supervisor import Supervisor
 
 __all__ = ["RunSummary", "Supervisor", "TournamentError", "run_tournament", "schedule_of", "tournament_secret"]
 
 log = logging.getLogger("arena.tournament")
 
 SECRET_META = "secret"  # hex of the tournament secret, in the store's meta table
-# A game's streams are asked for in slices this long, so a bot that went
-# missing meanwhile is noticed and forfeits once its wait is over.
-ACQUIRE_SLICE = 0.5
 
 
 # Called once the arena is up (e.g. to start the live page); returns how to stop what it started.
@@ -89,25 +93,27 @@ def tournament_secret(store: ResultsStore, config: TournamentConfig) -> Tourname
     return secret
 
 
-def seats_of(game: ScheduledGame, seats: int) -> tuple[str, ...]:
-    """The bot in each seat: team 0 (even seats) is ``bot0``, team 1 ``bot1``."""
-    return tuple(game.bot0 if s % 2 == 0 else game.bot1 for s in range(seats))
+class _Recorder:
+    """Writes each outcome to the store as it arrives, wherever it was played."""
 
+    def __init__(self, store: ResultsStore, bar: Progress, on_record: Callable[[GameRow], None]) -> None:
+        self.store, self.bar, self.on_record = store, bar, on_record
+        self.played = 0
+        self.failures: dict[str, str] = {}
 
-def forfeit_row(game: ScheduledGame, seq: int, seed: int, forfeit: Forfeit, finished_at: float) -> GameRow:
-    """The result of a game ``forfeit.bot`` could not play: a loss, 0 to 0, no
-    hand dealt. Stored with termination ``disconnect`` (the bot was not
-    connected to play it), the bot as ``faulty_bot`` and a reason starting
-    ``forfeit (absent)`` or ``forfeit (crash)``; it counts in the ratings as
-    any loss and in the failures view as a disconnect."""
-    winner_team = 1 if forfeit.bot == game.bot0 else 0
-    return GameRow(
-        game_key=game.key, seq=seq, pairing=game.pairing, pair_index=game.pair_index,
-        bot0=game.bot0, bot1=game.bot1, mano=0, seed=seed, score0=0, score1=0,
-        winner=game.bot1 if winner_team else game.bot0, winner_seat=winner_team,
-        termination=Termination.DISCONNECT.value, faulty_bot=forfeit.bot, hands=0, duration=0.0,
-        actions=(), reason=forfeit.reason, finished_at=finished_at,
-    )
+    def __call__(self, outcome: Outcome) -> bool:
+        """True if ``outcome`` was a result; an ``Unplayed`` game is recorded as
+        interrupted (not a result: played again on resume)."""
+        if isinstance(outcome, Unplayed):
+            self.store.record_interrupted(outcome.game_key, outcome.reason)
+            return False
+        self.store.record(outcome)
+        if outcome.faulty_bot is not None:
+            self.failures[outcome.game_key] = outcome.reason
+        self.on_record(outcome)
+        self.played += 1
+        self.bar.advance()
+        return True
 
 
 async def run_tournament(
@@ -122,6 +128,7 @@ async def run_tournament(
     should_play: Callable[[ScheduledGame], bool] = lambda game: True,
     on_record: Callable[[GameRow], None] = lambda row: None,
     on_arena: ArenaHook | None = None,
+    scale: ScaleOut | None = None,
 ) -> RunSummary:
     """Play the games of ``config`` not yet in ``store``. When ``stop_request``
     fires, no new game starts, running games end as interrupted (recorded in
@@ -129,9 +136,14 @@ async def run_tournament(
     ``TournamentInterruptedError`` is raised. ``connect_timeout``, if given,
     replaces the config's ``absent_wait_seconds``.
 
+    With ``scale`` (several workers, or a Ray cluster), the games between
+    launched bots are played by workers, each with its own arena and bots;
+    games with a bot that connects by itself stay on this process's arena.
+
     A match stops early through the two hooks: ``should_play`` is asked
     before each game starts (False: the game is left unplayed, not recorded),
-    ``on_record`` hears of each game once it is in the store."""
+    ``on_record`` hears of each game once it is in the store. They apply to
+    the games played on this process's arena only."""
     secret = tournament_secret(store, config)
     stopper = stop_request or StopRequest()
     absent_wait = config.absent_wait if connect_timeout is None else connect_timeout
@@ -141,74 +153,107 @@ async def run_tournament(
     t0 = time.monotonic()
     if not todo:
         return RunSummary(len(schedule), len(done), 0, 0.0)
-    arena = Arena(config.tokens)
+    launched = {b.name for b in config.bots if b.command is not None}
+    farmed = [(seq, g) for seq, g in todo if g.bot0 in launched and g.bot1 in launched] \
+        if scale is not None and scale.spreads else []
+    here = [item for item in todo if item not in farmed]
+    bar = Progress(len(schedule), len(schedule) - len(todo), enabled=progress)
+    record = _Recorder(store, bar, on_record)
+    stopping = asyncio.Event()
+    arena: Arena | None = None
+    stop_hook = None
+    if here or on_arena is not None:
+        arena = Arena(config.tokens)
+        try:
+            await arena.start(config.address, tls_cert=config.tls_cert, tls_key=config.tls_key)
+        except (OSError, ValueError) as exc:  # cannot bind, or a TLS file cannot be read
+            raise TournamentError(str(exc)) from None
+        try:
+            stop_hook = await on_arena(arena) if on_arena is not None else None
+        except (OSError, ValueError) as exc:  # e.g. the live page cannot bind its address
+            await arena.stop(grace=0)
+            raise TournamentError(str(exc)) from None
+
+    async def stop_on_request() -> None:
+        await stopper.wait()
+        stopping.set()
+        if arena is not None:
+            await arena.stop(grace=0)
+
+    parts = []
+    if here:
+        assert arena is not None
+        parts.append(_play_here(arena, config, here, done, secret, record, stopping, log_dir=log_dir,
+                                absent_wait=absent_wait, announce=announce, should_play=should_play))
+    if farmed:
+        assert scale is not None
+        parts.append(_play_farmed(config, farmed, secret, scale, record, stopping, log_dir=log_dir,
+                                  announce=announce))
+    watcher = asyncio.create_task(stop_on_request())
     try:
-        await arena.start(config.address, tls_cert=config.tls_cert, tls_key=config.tls_key)
-    except (OSError, ValueError) as exc:  # cannot bind, or a TLS file cannot be read
-        raise TournamentError(str(exc)) from None
+        await _all_or_none(parts)
+    finally:
+        if stopper.signal is None:
+            watcher.cancel()
+        # Once a stop began, let it finish: cut short, the arena's server would stay half open.
+        await asyncio.gather(watcher, return_exceptions=True)
+        if arena is not None:
+            await arena.stop(grace=0)
+        if stop_hook is not None:
+            await stop_hook()
+    if stopper.signal is not None:
+        raise TournamentInterruptedError(stopper.signal, record.played)
+    return RunSummary(len(schedule), len(done), record.played, time.monotonic() - t0, record.failures)
+
+
+async def _all_or_none(parts: list[Coroutine[Any, Any, None]]) -> None:
+    """Run ``parts`` together; the first to fail cancels the others."""
+    tasks = [asyncio.ensure_future(p) for p in parts]
     try:
-        stop_hook = await on_arena(arena) if on_arena is not None else None
-    except (OSError, ValueError) as exc:  # e.g. the live page cannot bind its address
-        await arena.stop(grace=0)
-        raise TournamentError(str(exc)) from None
+        await asyncio.gather(*tasks)
+    finally:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _play_here(
+    arena: Arena, config: TournamentConfig, todo: list[tuple[int, ScheduledGame]], done: set[str],
+    secret: TournamentSecret, record: _Recorder, stopping: asyncio.Event, *, log_dir: Path, absent_wait: float,
+    announce: Callable[[str], None], should_play: Callable[[ScheduledGame], bool],
+) -> None:
+    """Play ``todo`` on this process's arena, up to ``concurrency`` at once."""
     host = config.address.rsplit(":", 1)[0]
     address = f"{'127.0.0.1' if host in ('0.0.0.0', '[::]', '') else host}:{arena.port}"
     streams = min(config.concurrency, len(todo))
     bots = Supervisor(arena, config, address, streams, log_dir, absent_wait=absent_wait)
-    bar = Progress(len(schedule), len(schedule) - len(todo), enabled=progress)
     dispatcher = Dispatcher(todo, done, secret)
-    failures: dict[str, str] = {}
-    played = 0
 
     async def worker() -> None:
-        nonlocal played
         while (item := await dispatcher.next()) is not None:
             seq, game = item
             if not should_play(game):  # left for good this run; its twin, if waiting, is released and asked too
                 dispatcher.finished(game, recorded=False)
                 continue
             try:
-                result = await _play(arena, bots, game, config, secret)
+                outcome = await play_order(arena, bots, order_of(seq, game, secret, config.options.seats), config)
             except ArenaClosedError:  # stopping: the game never started
                 dispatcher.finished(game, recorded=False)
                 return
-            if isinstance(result, str):  # neither bot can play: not a result, played again on resume
-                store.record_interrupted(game.key, result)
-                dispatcher.finished(game, recorded=False)
-                continue
-            ended = time.time()
-            if isinstance(result, Forfeit):
-                row = forfeit_row(game, seq, secret.deal_seed(game.deal), result, ended)
-                failures[game.key] = row.reason
-            else:
-                if result.winner_team is None:  # interrupted: not a result, played again on resume
-                    store.record_interrupted(game.key, result.reason)
-                    dispatcher.finished(game, recorded=False)
-                    continue
-                reason = result.reason
-                if result.faulty_bot is not None:
-                    reason = failures[game.key] = await bots.explain(result)
-                row = played_row(result, key=game.key, seq=seq, pairing=game.pairing, pair_index=game.pair_index,
-                                 bots=(game.bot0, game.bot1), reason=reason, finished_at=ended)
-            store.record(row)
-            on_record(row)
-            dispatcher.finished(game, recorded=True)
-            played += 1
-            bar.advance()
+            dispatcher.finished(game, recorded=record(outcome))
 
-    async def stop_on_request() -> None:
-        await stopper.wait()
+    async def close_on_stop() -> None:
+        await stopping.wait()
         dispatcher.close()
-        await arena.stop(grace=0)
 
     external = [b.name for b in config.bots if b.command is None]
     if external:
         announce(f"arena listening on {address}; waiting up to {absent_wait:g} s for "
                  f"{', '.join(external)} to connect")
-    watcher = asyncio.create_task(stop_on_request())
+    closer = asyncio.create_task(close_on_stop())
     try:
         await bots.start()
-        await _wait_for_bots(config, bots, absent_wait, stopper)
+        await _wait_for_bots(config, bots, absent_wait, stopping)
         workers = [asyncio.create_task(worker()) for _ in range(streams)]
         try:
             await asyncio.gather(*workers)
@@ -217,57 +262,57 @@ async def run_tournament(
                 w.cancel()
             await asyncio.gather(*workers, return_exceptions=True)
     finally:
-        if stopper.signal is None:
-            watcher.cancel()
-        # Once a stop began, let it finish: cut short, the arena's server would stay half open.
-        await asyncio.gather(watcher, return_exceptions=True)
+        closer.cancel()
         await arena.stop(grace=0)
         await bots.stop()
-        if stop_hook is not None:
-            await stop_hook()
-    if stopper.signal is not None:
-        raise TournamentInterruptedError(stopper.signal, played)
-    return RunSummary(len(schedule), len(done), played, time.monotonic() - t0, failures)
 
 
-async def _play(arena: Arena, bots: Supervisor, game: ScheduledGame, config: TournamentConfig,
-                secret: TournamentSecret) -> PlayedGame | Forfeit | str:
-    """Play one game, restarting a launched bot that crashed in the meantime.
-    A bot that stays unable to play forfeits (``Forfeit``); when neither
-    can play, the game is not played (a reason string)."""
-    seats = seats_of(game, config.options.seats)
-    names = (game.bot0, game.bot1)
-    while True:
-        if arena.closing:  # stopping: bots leave now, which is no forfeit
-            raise ArenaClosedError("the arena is shutting down")
-        await bots.revive(names)
-        owed = [f for f in (bots.forfeit(n) for n in names) if f is not None]
-        if len(owed) == 2:
-            return f"neither bot could play: {owed[0].reason}; {owed[1].reason}"
-        if owed:
-            return owed[0]
+async def _play_farmed(
+    config: TournamentConfig, todo: list[tuple[int, ScheduledGame]], secret: TournamentSecret, scale: ScaleOut,
+    record: _Recorder, stopping: asyncio.Event, *, log_dir: Path, announce: Callable[[str], None],
+) -> None:
+    """Play ``todo`` (games between launched bots) on workers."""
+    units = units_of(todo, secret, config.options.seats)
+    workers: list[Worker]
+    if scale.ray_address is not None:
         try:
-            return await arena.play_seats(
-                seats, config.options, secret.deal_seed(game.deal), config.time_control,
-                game_id=secret.game_id(game.key),
-                acquire_timeout=ACQUIRE_SLICE,
-                rng_seeds=tuple(secret.rng_seed(game.key, s) for s in range(len(seats))),
-                distinct_peers=True,
-            )
-        except BotUnavailableError:
-            continue
+            cpus = connect(scale.ray_address, scale.ray_runtime_env)
+        except RayUnavailableError as exc:
+            raise TournamentError(str(exc)) from None
+        n = min(scale.workers or cpus, len(units))
+        per_batch = scale.batch_pairs or DEFAULT_RAY_BATCH_PAIRS
+        workers = [RayWorker(i, config, config.concurrency) for i in range(n)]
+        where = f"{n} Ray task(s) at a time on the cluster at {scale.ray_address}"
+    else:
+        n = min(scale.workers or 1, len(units))
+        per_batch = scale.batch_pairs or 2 * config.concurrency
+        workers = [LocalWorker(i, config, log_dir, config.concurrency) for i in range(n)]
+        where = f"{n} worker processes"
+    batches = batches_of(units, per_batch)
+    announce(f"playing {len(todo)} game(s) on {where}, {config.concurrency} at once in each")
+    try:
+        left = await play_on_workers(workers, batches, record, stopping=stopping, announce=announce)
+    except WorkerFailedError as exc:
+        raise TournamentError(f"a worker cannot start: {exc}") from None
+    finally:
+        if scale.ray_address is not None:
+            disconnect()
+    if left and not stopping.is_set():
+        games = sum(len(b) for b in left)
+        raise TournamentError(f"every worker was lost; {games} game(s) are left to play: "
+                              f"`truco-arena tournament resume` plays them")
 
 
 async def _wait_for_bots(config: TournamentConfig, bots: Supervisor, timeout: float,
-                         stopper: StopRequest) -> None:
+                         stopping: asyncio.Event) -> None:
     """Wait until every bot can play or ``timeout`` has passed; the absent
     then forfeit. Fewer than two bots able to play: nothing can be played."""
     deadline = time.monotonic() + timeout
-    while not bots.all_present() and stopper.signal is None and time.monotonic() < deadline:
+    while not bots.all_present() and not stopping.is_set() and time.monotonic() < deadline:
         await bots.revive(tuple(b.name for b in config.bots))
         await asyncio.sleep(0.05)
     present = [b.name for b in config.bots if bots.can_play(b.name)]
-    if len(present) < 2 and stopper.signal is None:
+    if len(present) < 2 and not stopping.is_set():
         missing = sorted(b.name for b in config.bots if b.name not in present)
         why = "; ".join(f"{n} {bots.given_up[n]}" for n in missing if n in bots.given_up)
         raise TournamentError(f"bots not connected after {timeout:g} s: {', '.join(missing)}"

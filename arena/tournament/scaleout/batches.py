@@ -1,0 +1,59 @@
+"""Batches: the unit of work a worker is given.
+
+A batch is a list of units; a unit is played in order by one worker: both
+halves of a duplicate pair (the second starts only after the first ended,
+as everywhere), or a single game. Units go out in an order derived from
+the tournament secret, as games do on a single arena."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..orders import GameOrder, order_of
+from ..schedule import ScheduledGame
+from ..seeds import TournamentSecret
+
+Unit = tuple[GameOrder, ...]
+
+
+@dataclass(frozen=True)
+class Batch:
+    number: int
+    units: tuple[Unit, ...]
+
+    @property
+    def keys(self) -> list[str]:
+        return [o.game.key for unit in self.units for o in unit]
+
+    def without(self, settled: set[str]) -> Batch | None:
+        """What is left of this batch once the games in ``settled`` are done;
+        None when nothing is."""
+        units = tuple(u for u in (tuple(o for o in unit if o.game.key not in settled) for unit in self.units) if u)
+        return Batch(self.number, units) if units else None
+
+    def __len__(self) -> int:
+        return sum(len(u) for u in self.units)
+
+
+def units_of(todo: Iterable[tuple[int, ScheduledGame]], secret: TournamentSecret, seats: int) -> list[Unit]:
+    """Group the games left to play into units: a pair's second half joins
+    its first when both are left; otherwise every game is a unit alone."""
+    todo = list(todo)
+    keys = {g.key for _, g in todo}
+    seconds = {g.after: (seq, g) for seq, g in todo if g.after is not None and g.after in keys}
+    units: list[Unit] = []
+    for seq, game in todo:
+        if game.after is not None and game.after in keys:
+            continue  # goes with its first half
+        unit = [order_of(seq, game, secret, seats)]
+        if game.key in seconds:
+            unit.append(order_of(*seconds[game.key], secret, seats))
+        units.append(tuple(unit))
+    units.sort(key=lambda u: secret.order(u[0].game.key))
+    return units
+
+
+def batches_of(units: list[Unit], units_per_batch: int) -> list[Batch]:
+    size = max(1, units_per_batch)
+    return [Batch(i, tuple(units[k:k + size])) for i, k in enumerate(range(0, len(units), size))]

@@ -1,0 +1,108 @@
+"""The coordinator's side: hand batches to workers, record what comes back,
+and give a lost worker's unreported games to the others."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Callable, Sequence
+
+from ..orders import Outcome
+from .batches import Batch
+from .workers import Worker, WorkerFailedError, WorkerLostError
+
+log = logging.getLogger("arena.tournament")
+
+MAX_LOSSES = 3  # a worker lost more often than this is not started again
+
+
+class _Queue:
+    """Batches waiting, and how many are out: a driver with nothing to take
+    waits while others still play, since a lost batch comes back."""
+
+    def __init__(self, batches: Sequence[Batch]) -> None:
+        self.pending: deque[Batch] = deque(batches)
+        self.out = 0
+        self.closed = False
+        self._changed = asyncio.Event()
+
+    async def take(self) -> Batch | None:
+        while True:
+            if self.closed:
+                return None
+            if self.pending:
+                self.out += 1
+                return self.pending.popleft()
+            if self.out == 0:
+                return None
+            self._changed.clear()
+            await self._changed.wait()
+
+    def done(self, rest: Batch | None) -> None:
+        """A batch came back; ``rest`` is what is left of it to play."""
+        self.out -= 1
+        if rest is not None:
+            self.pending.appendleft(rest)
+        self._changed.set()
+
+    def close(self) -> None:
+        self.closed = True
+        self._changed.set()
+
+
+async def play_on_workers(
+    workers: Sequence[Worker],
+    batches: Sequence[Batch],
+    record: Callable[[Outcome], object],
+    *,
+    stopping: asyncio.Event,
+    announce: Callable[[str], None] = lambda line: None,
+) -> list[Batch]:
+    """Play ``batches`` on ``workers`` until done or ``stopping`` is set; each
+    outcome goes to ``record`` once. Returns the batches (or parts) left
+    unplayed: none unless stopping, or every worker was lost for good.
+    Raises ``WorkerFailedError`` if a worker cannot start at all."""
+    queue = _Queue(batches)
+    settled: set[str] = set()
+
+    async def drive(worker: Worker) -> None:
+        losses = 0
+        while (batch := await queue.take()) is not None:
+            rest: Batch | None = None
+            try:
+                async for outcome in worker.run(batch):
+                    record(outcome)
+                    settled.add(outcome.game_key)
+            except WorkerLostError as exc:
+                rest = batch.without(settled)
+                losses += 1
+                if not queue.closed:
+                    left = 0 if rest is None else len(rest)
+                    announce(f"{worker.name} lost ({exc}); its {left} unfinished game(s) will be played again")
+            finally:
+                queue.done(rest)
+            if rest is not None and not queue.closed:
+                if losses > MAX_LOSSES:
+                    announce(f"{worker.name} lost {losses} times: not started again")
+                    return
+                try:
+                    await worker.restart()
+                except (WorkerLostError, WorkerFailedError) as exc:
+                    announce(f"{worker.name} could not start again: {exc}")
+                    return
+
+    async def watch() -> None:
+        await stopping.wait()
+        queue.close()
+        await asyncio.gather(*(w.interrupt() for w in workers))
+
+    watcher = asyncio.create_task(watch())
+    try:
+        await asyncio.gather(*(w.start() for w in workers))
+        await asyncio.gather(*(drive(w) for w in workers))
+    finally:
+        watcher.cancel()
+        await asyncio.gather(watcher, return_exceptions=True)
+        await asyncio.gather(*(w.close() for w in workers), return_exceptions=True)
+    return list(queue.pending)

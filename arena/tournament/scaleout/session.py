@@ -1,0 +1,77 @@
+"""What a worker runs: its own arena on loopback, its own copies of the
+tournament's launched bots, and the games of the batches it is given.
+
+The same class serves a local worker process (``worker.py``) and a Ray task
+(``ray_backend.py``). It never holds the tournament secret: every game comes
+with its seeds already derived (``GameOrder``)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Callable
+from pathlib import Path
+
+from ...server import Arena, ArenaClosedError
+from ..config import TournamentConfig
+from ..orders import Outcome, Unplayed
+from ..playing import play_order
+from ..supervisor import Supervisor
+from .batches import Batch, Unit
+
+LOOPBACK = "127.0.0.1:0"
+
+
+def worker_config(config: TournamentConfig) -> TournamentConfig:
+    """The config a worker plays with: its launched bots only, on a plain
+    loopback arena of its own (no TLS, no token file: nothing else dials in)."""
+    return dataclasses.replace(
+        config, bots=tuple(b for b in config.bots if b.command is not None),
+        address=LOOPBACK, tokens=None, tls_cert=None, tls_key=None,
+    )
+
+
+class WorkerSession:
+    def __init__(self, config: TournamentConfig, log_dir: Path, concurrency: int) -> None:
+        self.config = worker_config(config)
+        self.log_dir = log_dir
+        self.concurrency = max(1, concurrency)
+        self.arena = Arena(None)
+        self.bots: Supervisor | None = None
+
+    async def start(self) -> None:
+        """Start the arena and launch the bots (they connect in the background;
+        a bot that never does forfeits its games, as on a single arena)."""
+        port = await self.arena.start(LOOPBACK)
+        self.bots = Supervisor(self.arena, self.config, f"127.0.0.1:{port}", self.concurrency, self.log_dir)
+        await self.bots.start()
+
+    async def play(self, batch: Batch, emit: Callable[[Outcome], None]) -> None:
+        """Play every unit of ``batch``, ``concurrency`` games at once, and
+        ``emit`` each outcome as its game ends. Returns early, without error,
+        once the arena is stopping (``stop``): games cut short are emitted as
+        ``Unplayed``, games not begun are not emitted at all."""
+        gate = asyncio.Semaphore(self.concurrency)
+
+        async def play_unit(unit: Unit) -> None:
+            async with gate:
+                for order in unit:  # a pair's second half starts once its first has ended
+                    assert self.bots is not None
+                    try:
+                        outcome = await play_order(self.arena, self.bots, order, self.config)
+                    except ArenaClosedError:
+                        return
+                    emit(outcome)
+                    if isinstance(outcome, Unplayed) and self.arena.closing:
+                        return
+
+        await asyncio.gather(*(play_unit(u) for u in batch.units))
+
+    def interrupt(self) -> None:
+        """Stop from a signal handler: running games end as interrupted."""
+        asyncio.ensure_future(self.arena.stop(grace=0))
+
+    async def stop(self) -> None:
+        await self.arena.stop(grace=0)
+        if self.bots is not None:
+            await self.bots.stop()
