@@ -160,29 +160,27 @@ async def run_tournament(
     bar = Progress(len(schedule), len(schedule) - len(todo), enabled=progress)
     record = _Recorder(store, bar, on_record)
     stopping = asyncio.Event()
-    arena: Arena | None = None
-    stop_hook = None
-    if here or on_arena is not None:
-        arena = Arena(config.tokens)
-        try:
-            await arena.start(config.address, tls_cert=config.tls_cert, tls_key=config.tls_key)
-        except (OSError, ValueError) as exc:  # cannot bind, or a TLS file cannot be read
-            raise TournamentError(str(exc)) from None
-        try:
-            stop_hook = await on_arena(arena) if on_arena is not None else None
-        except (OSError, ValueError) as exc:  # e.g. the live page cannot bind its address
-            await arena.stop(grace=0)
-            raise TournamentError(str(exc)) from None
+    # The tournament's own arena listens on the config's address even when
+    # workers play every game: bots that connect by themselves and the live
+    # page find it there, and a wrong address is told at once.
+    arena = Arena(config.tokens)
+    try:
+        await arena.start(config.address, tls_cert=config.tls_cert, tls_key=config.tls_key)
+    except (OSError, ValueError) as exc:  # cannot bind, or a TLS file cannot be read
+        raise TournamentError(str(exc)) from None
+    try:
+        stop_hook = await on_arena(arena) if on_arena is not None else None
+    except (OSError, ValueError) as exc:  # e.g. the live page cannot bind its address
+        await arena.stop(grace=0)
+        raise TournamentError(str(exc)) from None
 
     async def stop_on_request() -> None:
         await stopper.wait()
         stopping.set()
-        if arena is not None:
-            await arena.stop(grace=0)
+        await arena.stop(grace=0)
 
     parts = []
     if here:
-        assert arena is not None
         parts.append(_play_here(arena, config, here, done, secret, record, stopping, log_dir=log_dir,
                                 absent_wait=absent_wait, announce=announce, should_play=should_play))
     if farmed:
@@ -197,8 +195,7 @@ async def run_tournament(
             watcher.cancel()
         # Once a stop began, let it finish: cut short, the arena's server would stay half open.
         await asyncio.gather(watcher, return_exceptions=True)
-        if arena is not None:
-            await arena.stop(grace=0)
+        await arena.stop(grace=0)
         if stop_hook is not None:
             await stop_hook()
     if stopper.signal is not None:
@@ -289,7 +286,7 @@ async def _play_farmed(
         workers = [LocalWorker(i, config, log_dir, config.concurrency) for i in range(n)]
         where = f"{n} worker processes"
     batches = batches_of(units, per_batch)
-    announce(f"playing {len(todo)} game(s) on {where}, {config.concurrency} at once in each")
+    log.info("playing %d game(s) on %s, %d at once in each", len(todo), where, config.concurrency)
     try:
         left = await play_on_workers(workers, batches, record, stopping=stopping, announce=announce)
     except WorkerFailedError as exc:
