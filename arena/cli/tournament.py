@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import signal
 from pathlib import Path
@@ -57,6 +58,10 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     except ConfigError as exc:
         raise fail(str(exc), USAGE_ERROR) from None
     live = _live_hook(http, db)
+    if live is not None and "workers" not in config.raw and config.scale.ray_address is None:
+        # The live page shows the games on the tournament's own arena: with
+        # it, games stay in this process unless workers were asked for.
+        config = dataclasses.replace(config, scale=dataclasses.replace(config.scale, workers=1))
     try:
         with RunLock(db), ResultsStore.create_or_open(db) as store:
             if new:
@@ -138,7 +143,9 @@ async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, pro
               help="Seed the deals derive from (overrides the config). Reproducible, but anyone who knows "
                    "or guesses it can predict every deal: see docs/fair-play.md. Default: a fresh secret.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show the progress bar on stderr.")
-@click.option("--http", metavar="HOST:PORT", help="Serve the live page (report, games in progress) here.")
+@click.option("--http", metavar="HOST:PORT",
+              help="Serve the live page (report, games in progress) here. It shows the games played in this "
+                   "process, so with it --workers defaults to 1.")
 @output_options
 def run(config_path: Path, db: Path | None, concurrency: int | None, workers: int | None, ray_address: str | None,
         seed: int | None, progress: bool, http: str | None, fmt: str, as_json: bool, as_csv: bool) -> None:

@@ -54,7 +54,7 @@ class LocalWorker:
         if isinstance(reply, Failed):
             raise WorkerFailedError(reply.message)
         if not isinstance(reply, Ready):
-            raise WorkerLostError(f"{self.name} sent {type(reply).__name__} instead of Ready")
+            raise WorkerLostError(f"sent {type(reply).__name__} instead of Ready")
 
     async def run(self, batch: Batch) -> AsyncIterator[Outcome]:
         await self._send(batch)
@@ -63,7 +63,7 @@ class LocalWorker:
             if isinstance(msg, BatchDone):
                 return
             if isinstance(msg, Failed):
-                raise WorkerLostError(f"{self.name}: {msg.message}")
+                raise WorkerLostError(msg.message)
             yield msg
 
     async def restart(self) -> None:
@@ -98,24 +98,24 @@ class LocalWorker:
     async def _send(self, obj: object) -> None:
         proc = self.process
         if proc is None or proc.stdin is None:
-            raise WorkerLostError(f"{self.name} is not running")
+            raise WorkerLostError("not running")
         try:
             proc.stdin.write(encode(obj))
             await proc.stdin.drain()
         except (BrokenPipeError, ConnectionResetError):
-            raise WorkerLostError(f"{self.name} exited ({self._exit()})") from None
+            raise WorkerLostError(self._exit()) from None
 
     async def _read(self) -> Any:
         proc = self.process
         if proc is None or proc.stdout is None:
-            raise WorkerLostError(f"{self.name} is not running")
+            raise WorkerLostError("not running")
         try:
             return await read_frame(proc.stdout)
         except EOFError:
             await proc.wait()
-            raise WorkerLostError(f"{self.name} exited ({self._exit()})") from None
+            raise WorkerLostError(self._exit()) from None
         except FrameError as exc:
-            raise WorkerLostError(f"{self.name}: {exc}") from None
+            raise WorkerLostError(str(exc)) from None
 
     def _exit(self) -> str:
         code = None if self.process is None else self.process.returncode

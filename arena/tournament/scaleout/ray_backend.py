@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -38,6 +39,7 @@ def connect(address: str, runtime_env: dict[str, Any] | None = None) -> int:
         import ray
     except ImportError:
         raise RayUnavailableError("--ray needs the ray extra: pip install 'truco-arena[ray]'") from None
+    _check_reachable(address)
     try:
         ray.init(address=address, runtime_env=runtime_env, logging_level=logging.ERROR, log_to_driver=False,
                  ignore_reinit_error=True)
@@ -46,6 +48,21 @@ def connect(address: str, runtime_env: dict[str, Any] | None = None) -> int:
         raise RayUnavailableError(f"cannot join the Ray cluster at {address}: {why}") from None
     cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
     return max(1, int(cpus))
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast on an address where nothing listens: Ray itself would keep
+    retrying for minutes."""
+    if address == "auto":
+        return
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise RayUnavailableError(f"--ray: expected HOST:PORT or auto, got {address!r}")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise RayUnavailableError(f"cannot join the Ray cluster at {address}: {why}") from None
 
 
 def disconnect() -> None:

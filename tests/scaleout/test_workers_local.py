@@ -1,0 +1,124 @@
+"""A tournament spread over local worker processes: the same results for
+any number of workers, and a worker killed mid-run costs nothing."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from workers_helpers import (
+    CLI,
+    count,
+    processes_launched_by,
+    results,
+    wait_for_games,
+    worker_pids,
+    write_config,
+)
+
+from arena.cli import main
+from arena.tournament.config import load_config
+from arena.tournament.runner import schedule_of
+
+
+def _run(cfg: Path, db: Path, workers: int) -> None:
+    res = CliRunner().invoke(main, ["tournament", "run", str(cfg), "--db", str(db), "--workers", str(workers),
+                                    "--no-progress", "--json"])
+    assert res.exit_code == 0, res.output
+
+
+@pytest.mark.parametrize("pairing", ["duplicate", "independent"])
+def test_results_do_not_depend_on_the_number_of_workers(tmp_path: Path, pairing: str) -> None:
+    cfg = write_config(tmp_path / "t.toml", "games_per_pairing = 6", "concurrency = 2", f'pairing = "{pairing}"',
+                       "[options]", "target = 15")
+    runs = {}
+    for workers in (1, 2, 3):
+        db = tmp_path / f"w{workers}.sqlite"
+        _run(cfg, db, workers)
+        runs[workers] = results(db)
+    assert len(runs[1]) == len(schedule_of(load_config(cfg))) == 18
+    assert runs[1] == runs[2] == runs[3]
+    assert len({r[9] for r in runs[1]}) > 1  # not a degenerate tournament: more than one bot won games
+
+
+def test_team_games_on_workers_match_one_process(tmp_path: Path) -> None:
+    cfg = write_config(tmp_path / "t.toml", "games_per_pairing = 4", "[options]", "seats = 4", "target = 9",
+                       bots={"r0": "sample_bots.random_bot", "h": "sample_bots.heuristic"})
+    _run(cfg, tmp_path / "one.sqlite", 1)
+    _run(cfg, tmp_path / "two.sqlite", 2)
+    assert results(tmp_path / "one.sqlite") == results(tmp_path / "two.sqlite")
+    assert len(results(tmp_path / "one.sqlite")) == 4
+
+
+def test_a_worker_killed_mid_run_loses_no_game_and_records_none_twice(tmp_path: Path) -> None:
+    cfg = write_config(tmp_path / "t.toml", "games_per_pairing = 40", "[options]", "target = 30")
+    total = len(schedule_of(load_config(cfg)))
+    reference = tmp_path / "reference.sqlite"
+    _run(cfg, reference, 1)
+
+    db = tmp_path / "killed.sqlite"
+    proc = subprocess.Popen([*CLI, "tournament", "run", str(cfg), "--db", str(db), "--workers", "2",
+                             "--no-progress"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for_games(db, 6, proc)
+        workers = worker_pids(proc.pid)
+        assert len(workers) == 2, workers
+        victim = workers[0]
+        os.kill(victim, signal.SIGKILL)
+        at_kill = count(db)
+        _, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    assert at_kill < total, "the run was over before the kill"
+    assert re.search(r"^worker [01] lost \(killed by SIGKILL\); its \d+ unfinished game\(s\) will be played again$",
+                     err, re.MULTILINE), err
+    # Every game once, exactly as one process plays them.
+    assert results(db) == results(reference)
+    assert count(db) == total
+    # The dead worker's bots did not outlive it.
+    deadline = time.monotonic() + 15
+    while processes_launched_by(victim) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert processes_launched_by(victim) == []
+
+
+def test_a_stopped_run_resumes_to_the_same_results(tmp_path: Path) -> None:
+    cfg = write_config(tmp_path / "t.toml", "games_per_pairing = 30", "concurrency = 2", "[options]", "target = 30")
+    reference = tmp_path / "reference.sqlite"
+    _run(cfg, reference, 1)
+    db = tmp_path / "stopped.sqlite"
+    proc = subprocess.Popen([*CLI, "tournament", "run", str(cfg), "--db", str(db), "--workers", "2",
+                             "--no-progress"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for_games(db, 4, proc)
+        workers = worker_pids(proc.pid)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 143, err
+    assert all(not Path(f"/proc/{w}").exists() or "Z" in Path(f"/proc/{w}/stat").read_text().split()[2]
+               for w in workers), "a worker outlived the tournament"
+    res = CliRunner().invoke(main, ["tournament", "resume", str(db), "--no-progress", "--json"])
+    assert res.exit_code == 0, res.output
+    assert results(db) == results(reference)
+
+
+def test_bad_worker_counts_are_one_line(tmp_path: Path) -> None:
+    cfg = write_config(tmp_path / "t.toml", "workers = 0")
+    res = CliRunner().invoke(main, ["tournament", "run", str(cfg), "--no-progress"])
+    assert res.exit_code == 2
+    assert res.stderr.strip() == f"error: {cfg}: workers: must be from 1 to 1024, got 0"
+    res = CliRunner().invoke(main, ["tournament", "run", str(write_config(tmp_path / "u.toml")), "--workers", "0"])
+    assert res.exit_code == 2 and "--workers" in res.stderr
