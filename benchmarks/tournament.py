@@ -1,27 +1,42 @@
 """Tournament throughput: games per second of a round robin of sample random
-bots (separate processes over loopback gRPC), at several concurrency levels.
+bots (separate processes over loopback gRPC), by number of worker processes
+and games at once in each, with the CPU each game costs the arena and the bots.
 
-    python benchmarks/tournament.py [--bots 4] [--games 12] [--runs 3] [--levels 1,4,8]
+    python benchmarks/tournament.py [--bots 4] [--games 12] [--runs 3] [--workers 1,2] [--levels 1,4]
 
 Each run is a full ``run_tournament`` (arena start, bot launch, games, shutdown)
 into a fresh SQLite file; the games/s figure counts only the time from the
-first game to the last (bot start-up is reported separately). Medians over
-the runs, levels interleaved run by run so machine noise is shared.
+first game to the last (start-up and shutdown are reported separately).
+Workers 1 plays every game in this process; N > 1 spreads them over N worker
+processes, each with its own arena and bots (docs/scaling.md).
+
+CPU per game: "arena" is this process (the coordinator, and the arena itself
+with 1 worker) plus the worker processes; "bots" is every bot process. A
+sampler reads each process's CPU time from /proc every 0.1 s; a process's
+last 0.1 s before it exits may be missed, which for processes that live the
+whole run is noise. Medians over the runs, the settings interleaved run by
+run so machine noise is shared.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 from arena.tournament.config import parse_config
 from arena.tournament.runner import run_tournament
+from arena.tournament.scale import ScaleOut
 from arena.tournament.store import ResultsStore
+
+_TICK = os.sysconf("SC_CLK_TCK")
 
 
 def config(bots: int, games: int, concurrency: int, variant: str) -> dict[str, object]:
@@ -32,13 +47,80 @@ def config(bots: int, games: int, concurrency: int, variant: str) -> dict[str, o
     }
 
 
-async def one_run(raw: dict[str, object], tmp: Path) -> tuple[int, float, float]:
+def _stat(pid: str) -> tuple[int, float] | None:
+    """(parent pid, CPU seconds so far) of a process, None if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return int(fields[1]), (int(fields[11]) + int(fields[12])) / _TICK
+
+
+def _cmdline(pid: str) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+class CpuSampler:
+    """Last seen CPU seconds of every descendant of this process, by role."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, tuple[str, float]] = {}  # pid -> (role, cpu seconds)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> CpuSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        me = os.getpid()
+        while not self._stop.is_set():
+            self.sample(me)
+            self._stop.wait(0.1)
+
+    def sample(self, me: int) -> None:
+        stats = {p: s for p in os.listdir("/proc") if p.isdigit() and (s := _stat(p)) is not None}
+        family = {me}
+        grew = True
+        while grew:
+            grew = False
+            for pid, (parent, _) in stats.items():
+                if parent in family and int(pid) not in family:
+                    family.add(int(pid))
+                    grew = True
+        for pid in map(str, family - {me}):
+            role = self.seen[pid][0] if pid in self.seen else \
+                ("worker" if "scaleout.worker" in _cmdline(pid) else "bot")
+            self.seen[pid] = (role, stats[pid][1])
+
+    def total(self, role: str) -> float:
+        return sum(cpu for r, cpu in self.seen.values() if r == role)
+
+
+@dataclass
+class Run:
+    played: int
+    play_s: float
+    other_s: float
+    arena_cpu: float
+    bots_cpu: float
+
+
+async def _tournament(raw: dict[str, object], tmp: Path, workers: int) -> tuple[int, float, float]:
     cfg = parse_config(raw)
     db = tmp / f"run-{time.monotonic_ns()}.sqlite"
     with ResultsStore.create_or_open(db) as store:
         store.set_meta("config", raw)
         t0 = time.monotonic()
-        summary = await run_tournament(cfg, store, log_dir=tmp / "logs", progress=False)
+        summary = await run_tournament(cfg, store, log_dir=tmp / "logs", progress=False,
+                                       scale=ScaleOut(workers=workers) if workers > 1 else None)
         total = time.monotonic() - t0
         rows = list(store.games())
     first = min(r.finished_at - r.duration for r in rows)
@@ -46,33 +128,42 @@ async def one_run(raw: dict[str, object], tmp: Path) -> tuple[int, float, float]
     return summary.played, last - first, total - (last - first)
 
 
+def one_run(raw: dict[str, object], tmp: Path, workers: int) -> Run:
+    cpu0 = time.process_time()
+    with CpuSampler() as sampler:
+        played, play_s, other_s = asyncio.run(_tournament(raw, tmp, workers))
+    own = time.process_time() - cpu0
+    return Run(played, play_s, other_s, own + sampler.total("worker"), sampler.total("bot"))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bots", type=int, default=4)
     ap.add_argument("--games", type=int, default=12, help="games per pairing (even)")
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--levels", default="1,4,8", help="concurrency levels, comma-separated")
+    ap.add_argument("--workers", default="1,2", help="worker counts, comma-separated (1: all in this process)")
+    ap.add_argument("--levels", default="1,4", help="games at once in each worker, comma-separated")
     ap.add_argument("--variant", default="uruguayo")
     args = ap.parse_args()
-    levels = [int(x) for x in args.levels.split(",")]
-    rates: dict[int, list[float]] = {c: [] for c in levels}
-    overhead: dict[int, list[float]] = {c: [] for c in levels}
-    games = 0
+    settings = [(w, c) for w in (int(x) for x in args.workers.split(",")) for c in
+                (int(x) for x in args.levels.split(","))]
+    runs: dict[tuple[int, int], list[Run]] = {s: [] for s in settings}
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(args.runs):
-            for c in levels:
-                played, play_s, other_s = asyncio.run(
-                    one_run(config(args.bots, args.games, c, args.variant), Path(tmp)))
-                games = played
-                rates[c].append(played / play_s)
-                overhead[c].append(other_s)
-    print(f"python {sys.version.split()[0]}; {args.bots} random bots, {games} games per run "
-          f"({args.variant}, target preset), {args.runs} runs, medians")
-    print(f"{'concurrency':>11}  {'games/s':>8}  {'min..max':>13}  {'start+stop s':>12}")
-    for c in levels:
-        r = rates[c]
-        print(f"{c:>11}  {statistics.median(r):>8.1f}  {min(r):>6.1f}..{max(r):<6.1f}  "
-              f"{statistics.median(overhead[c]):>12.2f}")
+            for w, c in settings:
+                runs[(w, c)].append(one_run(config(args.bots, args.games, c, args.variant), Path(tmp), w))
+    games = runs[settings[0]][0].played
+    print(f"python {sys.version.split()[0]}; {os.cpu_count()} cores; {args.bots} random bots, {games} games per "
+          f"run ({args.variant}, target preset), {args.runs} runs, medians")
+    print(f"{'workers':>7}  {'at once':>7}  {'games/s':>8}  {'min..max':>13}  {'start+stop s':>12}  "
+          f"{'arena CPU ms/game':>17}  {'bots CPU ms/game':>16}")
+    for w, c in settings:
+        rs = runs[(w, c)]
+        rates = [r.played / r.play_s for r in rs]
+        arena = statistics.median(1000 * r.arena_cpu / r.played for r in rs)
+        bots = statistics.median(1000 * r.bots_cpu / r.played for r in rs)
+        print(f"{w:>7}  {w * c:>7}  {statistics.median(rates):>8.1f}  {min(rates):>6.1f}..{max(rates):<6.1f}  "
+              f"{statistics.median(r.other_s for r in rs):>12.2f}  {arena:>17.1f}  {bots:>16.1f}")
 
 
 if __name__ == "__main__":
