@@ -3,15 +3,20 @@ bots (separate processes over loopback gRPC), by number of worker processes
 and games at once in each, with the CPU each game costs the arena and the bots.
 
     python benchmarks/tournament.py [--bots 4] [--games 12] [--runs 3] [--workers 1,2] [--levels 1,4]
+                                    [--ray-cpus 2]
 
 Each run is a full ``run_tournament`` (arena start, bot launch, games, shutdown)
 into a fresh SQLite file; the games/s figure counts only the time from the
 first game to the last (start-up and shutdown are reported separately).
 Workers 1 plays every game in this process; N > 1 spreads them over N worker
-processes, each with its own arena and bots (docs/scaling.md).
+processes, each with its own arena and bots (docs/scaling.md). With
+``--ray-cpus N`` the same tournament also runs on a one-node Ray cluster of
+N CPUs started here (the ray extra), as ``ray N`` rows: one Ray task per CPU,
+each playing batches of ``--batch-pairs`` pairs with its own arena and bots.
 
 CPU per game: "arena" is this process (the coordinator, and the arena itself
-with 1 worker) plus the worker processes; "bots" is every bot process. A
+with 1 worker) plus the worker processes (local workers, or Ray's worker
+processes); "bots" is every bot process. Ray's own daemons are not counted. A
 sampler reads each process's CPU time from /proc every 0.1 s; a process's
 last 0.1 s before it exits may be missed, which for processes that live the
 whole run is noise. Medians over the runs, the settings interleaved run by
@@ -63,6 +68,14 @@ def _cmdline(pid: str) -> str:
         return ""
 
 
+def _role(cmdline: str) -> str:
+    if "sample_bots" in cmdline:
+        return "bot"
+    if "scaleout.worker" in cmdline or cmdline.startswith("ray::"):
+        return "worker"  # a local worker, or a Ray worker process (it plays the batches)
+    return "other"  # Ray's own daemons (GCS, raylet, dashboard): not counted
+
+
 class CpuSampler:
     """Last seen CPU seconds of every descendant of this process, by role."""
 
@@ -96,8 +109,7 @@ class CpuSampler:
                     family.add(int(pid))
                     grew = True
         for pid in map(str, family - {me}):
-            role = self.seen[pid][0] if pid in self.seen else \
-                ("worker" if "scaleout.worker" in _cmdline(pid) else "bot")
+            role = self.seen[pid][0] if pid in self.seen else _role(_cmdline(pid))
             self.seen[pid] = (role, stats[pid][1])
 
     def total(self, role: str) -> float:
@@ -113,14 +125,13 @@ class Run:
     bots_cpu: float
 
 
-async def _tournament(raw: dict[str, object], tmp: Path, workers: int) -> tuple[int, float, float]:
+async def _tournament(raw: dict[str, object], tmp: Path, scale: ScaleOut | None) -> tuple[int, float, float]:
     cfg = parse_config(raw)
     db = tmp / f"run-{time.monotonic_ns()}.sqlite"
     with ResultsStore.create_or_open(db) as store:
         store.set_meta("config", raw)
         t0 = time.monotonic()
-        summary = await run_tournament(cfg, store, log_dir=tmp / "logs", progress=False,
-                                       scale=ScaleOut(workers=workers) if workers > 1 else None)
+        summary = await run_tournament(cfg, store, log_dir=tmp / "logs", progress=False, scale=scale)
         total = time.monotonic() - t0
         rows = list(store.games())
     first = min(r.finished_at - r.duration for r in rows)
@@ -128,10 +139,10 @@ async def _tournament(raw: dict[str, object], tmp: Path, workers: int) -> tuple[
     return summary.played, last - first, total - (last - first)
 
 
-def one_run(raw: dict[str, object], tmp: Path, workers: int) -> Run:
+def one_run(raw: dict[str, object], tmp: Path, scale: ScaleOut | None) -> Run:
     cpu0 = time.process_time()
     with CpuSampler() as sampler:
-        played, play_s, other_s = asyncio.run(_tournament(raw, tmp, workers))
+        played, play_s, other_s = asyncio.run(_tournament(raw, tmp, scale))
     own = time.process_time() - cpu0
     return Run(played, play_s, other_s, own + sampler.total("worker"), sampler.total("bot"))
 
@@ -144,25 +155,45 @@ def main() -> None:
     ap.add_argument("--workers", default="1,2", help="worker counts, comma-separated (1: all in this process)")
     ap.add_argument("--levels", default="1,4", help="games at once in each worker, comma-separated")
     ap.add_argument("--variant", default="uruguayo")
+    ap.add_argument("--ray-cpus", type=int, default=0, help="also run on a local Ray cluster of this many CPUs")
+    ap.add_argument("--batch-pairs", type=int, default=6, help="duplicate pairs per Ray task")
     args = ap.parse_args()
-    settings = [(w, c) for w in (int(x) for x in args.workers.split(",")) for c in
-                (int(x) for x in args.levels.split(","))]
-    runs: dict[tuple[int, int], list[Run]] = {s: [] for s in settings}
-    with tempfile.TemporaryDirectory() as tmp:
-        for _ in range(args.runs):
-            for w, c in settings:
-                runs[(w, c)].append(one_run(config(args.bots, args.games, c, args.variant), Path(tmp), w))
+    settings: list[tuple[str, int, int]] = [
+        ("local", w, c) for w in (int(x) for x in args.workers.split(",")) for c in
+        (int(x) for x in args.levels.split(","))]
+    cluster = None
+    if args.ray_cpus:
+        from ray.cluster_utils import Cluster
+
+        cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": args.ray_cpus})
+        settings += [("ray", args.ray_cpus, c) for c in (int(x) for x in args.levels.split(","))]
+    runs: dict[tuple[str, int, int], list[Run]] = {s: [] for s in settings}
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for _ in range(args.runs):
+                for kind, w, c in settings:
+                    if kind == "ray":
+                        assert cluster is not None
+                        scale: ScaleOut | None = ScaleOut(workers=w, ray_address=cluster.address,
+                                                          batch_pairs=args.batch_pairs)
+                    else:
+                        scale = ScaleOut(workers=w) if w > 1 else None
+                    runs[(kind, w, c)].append(one_run(config(args.bots, args.games, c, args.variant), Path(tmp), scale))
+    finally:
+        if cluster is not None:
+            cluster.shutdown()  # type: ignore[no-untyped-call]
     games = runs[settings[0]][0].played
     print(f"python {sys.version.split()[0]}; {os.cpu_count()} cores; {args.bots} random bots, {games} games per "
           f"run ({args.variant}, target preset), {args.runs} runs, medians")
     print(f"{'workers':>7}  {'at once':>7}  {'games/s':>8}  {'min..max':>13}  {'start+stop s':>12}  "
           f"{'arena CPU ms/game':>17}  {'bots CPU ms/game':>16}")
-    for w, c in settings:
-        rs = runs[(w, c)]
+    for kind, w, c in settings:
+        rs = runs[(kind, w, c)]
         rates = [r.played / r.play_s for r in rs]
         arena = statistics.median(1000 * r.arena_cpu / r.played for r in rs)
         bots = statistics.median(1000 * r.bots_cpu / r.played for r in rs)
-        print(f"{w:>7}  {w * c:>7}  {statistics.median(rates):>8.1f}  {min(rates):>6.1f}..{max(rates):<6.1f}  "
+        label = f"{w}" if kind == "local" else f"ray {w}"
+        print(f"{label:>7}  {w * c:>7}  {statistics.median(rates):>8.1f}  {min(rates):>6.1f}..{max(rates):<6.1f}  "
               f"{statistics.median(r.other_s for r in rs):>12.2f}  {arena:>17.1f}  {bots:>16.1f}")
 
 
