@@ -48,7 +48,8 @@ def test_a_bot_whose_choose_raises_keeps_playing(tmp_path: Path) -> None:
         rows = list(store.games())
     # Both games were played to the end: the exceptions cost no game.
     assert len(rows) == 2 and all(r.termination == "target_reached" and r.faulty_bot is None for r in rows)
-    log = (tmp_path / "flaky-logs" / "flaky.log").read_text()
+    # Its log: CONFIG-logs/flaky.log, or CONFIG-logs/worker-N/flaky.log for a worker's copy of the bot.
+    log = "".join(p.read_text() for p in sorted((tmp_path / "flaky-logs").glob("**/flaky.log")))
     reports = [line for line in log.splitlines() if "choose() raised in game" in line]
     assert reports, log
     assert "ZeroDivisionError: a bug in the bot" in log and "observation: Observation(" in log
