@@ -17,9 +17,9 @@ each playing batches of ``--batch-pairs`` pairs with its own arena and bots.
 CPU per game: "arena" is this process (the coordinator, and the arena itself
 with 1 worker) plus the worker processes (local workers, or Ray's worker
 processes); "bots" is every bot process. Ray's own daemons are not counted. A
-sampler reads each process's CPU time from /proc every 0.1 s; a process's
-last 0.1 s before it exits may be missed, which for processes that live the
-whole run is noise. Medians over the runs, the settings interleaved run by
+sampler reads each process's CPU time from /proc every 0.1 s, and only what
+was used between the first game's start and the last game's end counts
+(start-up and shutdown are left out, as they are from games/s). Medians over the runs, the settings interleaved run by
 run so machine noise is shared.
 """
 
@@ -77,10 +77,11 @@ def _role(cmdline: str) -> str:
 
 
 class CpuSampler:
-    """Last seen CPU seconds of every descendant of this process, by role."""
+    """CPU seconds of this process and of every descendant, by role, sampled
+    over time so that a window (from the first game to the last) can be cut out."""
 
     def __init__(self) -> None:
-        self.seen: dict[str, tuple[str, float]] = {}  # pid -> (role, cpu seconds)
+        self.seen: dict[str, tuple[str, list[tuple[float, float]]]] = {}  # pid -> (role, [(time, cpu s)])
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -99,6 +100,7 @@ class CpuSampler:
             self._stop.wait(0.1)
 
     def sample(self, me: int) -> None:
+        now = time.time()
         stats = {p: s for p in os.listdir("/proc") if p.isdigit() and (s := _stat(p)) is not None}
         family = {me}
         grew = True
@@ -108,12 +110,24 @@ class CpuSampler:
                 if parent in family and int(pid) not in family:
                     family.add(int(pid))
                     grew = True
-        for pid in map(str, family - {me}):
-            role = self.seen[pid][0] if pid in self.seen else _role(_cmdline(pid))
-            self.seen[pid] = (role, stats[pid][1])
+        for pid in map(str, family):
+            if pid not in stats:
+                continue
+            if pid not in self.seen:
+                self.seen[pid] = ("worker" if pid == str(me) else _role(_cmdline(pid)), [])
+            self.seen[pid][1].append((now, stats[pid][1]))
 
-    def total(self, role: str) -> float:
-        return sum(cpu for r, cpu in self.seen.values() if r == role)
+    def used(self, role: str, start: float, end: float) -> float:
+        """CPU seconds the processes of ``role`` used between ``start`` and ``end`` (wall clock)."""
+        total = 0.0
+        for r, samples in self.seen.values():
+            if r != role:
+                continue
+            before = [cpu for t, cpu in samples if t <= start]
+            upto = [cpu for t, cpu in samples if t <= end]
+            if upto:
+                total += upto[-1] - (before[-1] if before else 0.0)
+        return total
 
 
 @dataclass
@@ -125,7 +139,8 @@ class Run:
     bots_cpu: float
 
 
-async def _tournament(raw: dict[str, object], tmp: Path, scale: ScaleOut | None) -> tuple[int, float, float]:
+async def _tournament(raw: dict[str, object], tmp: Path, scale: ScaleOut | None
+                      ) -> tuple[int, float, float, float, float]:
     cfg = parse_config(raw)
     db = tmp / f"run-{time.monotonic_ns()}.sqlite"
     with ResultsStore.create_or_open(db) as store:
@@ -136,15 +151,13 @@ async def _tournament(raw: dict[str, object], tmp: Path, scale: ScaleOut | None)
         rows = list(store.games())
     first = min(r.finished_at - r.duration for r in rows)
     last = max(r.finished_at for r in rows)
-    return summary.played, last - first, total - (last - first)
+    return summary.played, last - first, total - (last - first), first, last
 
 
 def one_run(raw: dict[str, object], tmp: Path, scale: ScaleOut | None) -> Run:
-    cpu0 = time.process_time()
     with CpuSampler() as sampler:
-        played, play_s, other_s = asyncio.run(_tournament(raw, tmp, scale))
-    own = time.process_time() - cpu0
-    return Run(played, play_s, other_s, own + sampler.total("worker"), sampler.total("bot"))
+        played, play_s, other_s, first, last = asyncio.run(_tournament(raw, tmp, scale))
+    return Run(played, play_s, other_s, sampler.used("worker", first, last), sampler.used("bot", first, last))
 
 
 def main() -> None:
