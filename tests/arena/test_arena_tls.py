@@ -92,6 +92,7 @@ def test_tournament_config_with_tls_launches_its_bots_over_tls(tmp_path: Path, c
     cfg = tmp_path / "tls.toml"
     cfg.write_text("\n".join([
         'variant = "argentino"', "games_per_pairing = 2",
+        "workers = 1",  # on the tournament's own arena (workers' arenas are loopback-only, plain)
         f'tls_cert = "{certs.cert}"', f'tls_key = "{certs.key}"',
         "[options]", "target = 9",
         "[[bots]]", 'name = "r1"', 'command = "python -m sample_bots.random_bot"',

@@ -21,18 +21,42 @@ from .frames import BatchDone, Failed, Ready, Setup, encode, read_frame
 from .session import WorkerSession
 
 
-def _send(out: IO[bytes], obj: object) -> None:
-    out.write(encode(obj))
-    out.flush()
+FLUSH_TIMEOUT = 10.0  # seconds to hand the last frames to a coordinator that is still reading
 
 
-async def _serve(out: IO[bytes]) -> int:
+class _Out:
+    """Frames to the coordinator, written without blocking the loop: a
+    coordinator busy for a moment must not stall this worker's games."""
+
+    def __init__(self, transport: asyncio.WriteTransport) -> None:
+        self.transport = transport
+
+    def __call__(self, obj: object) -> None:
+        if not self.transport.is_closing():
+            self.transport.write(encode(obj))
+
+
+async def _serve(out_file: IO[bytes]) -> int:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=2**20)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin.buffer)
+    transport, _ = await loop.connect_write_pipe(asyncio.Protocol, out_file)
+    send = _Out(transport)
+    try:
+        return await _play(reader, send)
+    finally:
+        # What is still buffered (the last outcomes) goes out before the loop ends.
+        deadline = loop.time() + FLUSH_TIMEOUT
+        while transport.get_write_buffer_size() and not transport.is_closing() and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+        transport.close()
+
+
+async def _play(reader: asyncio.StreamReader, send: _Out) -> int:
+    loop = asyncio.get_running_loop()
     setup = await read_frame(reader)
     if not isinstance(setup, Setup):
-        _send(out, Failed(f"expected a Setup, got {type(setup).__name__}"))
+        send(Failed(f"expected a Setup, got {type(setup).__name__}"))
         return 2
     session = WorkerSession(setup.config, setup.log_dir, setup.concurrency)
     loop.add_signal_handler(signal.SIGTERM, session.interrupt)
@@ -40,21 +64,21 @@ async def _serve(out: IO[bytes]) -> int:
         try:
             await session.start()
         except (OSError, RuntimeError, ValueError) as exc:  # cannot bind, a bot cannot start
-            _send(out, Failed(str(exc)))
+            send(Failed(str(exc)))
             return 1
-        _send(out, Ready())
+        send(Ready())
         while True:
             try:
                 batch = await read_frame(reader)
             except EOFError:
                 return 0
             if not isinstance(batch, Batch):
-                _send(out, Failed(f"expected a Batch, got {type(batch).__name__}"))
+                send(Failed(f"expected a Batch, got {type(batch).__name__}"))
                 return 2
-            await session.play(batch, lambda outcome: _send(out, outcome))
+            await session.play(batch, send)
             if session.arena.closing:
                 return 0
-            _send(out, BatchDone(batch.number))
+            send(BatchDone(batch.number))
     finally:
         await session.stop()
 
