@@ -16,7 +16,9 @@ each playing batches of ``--batch-pairs`` pairs with its own arena and bots.
 
 CPU per game: "arena" is this process (the coordinator, and the arena itself
 with 1 worker) plus the worker processes (local workers, or Ray's worker
-processes); "bots" is every bot process. Ray's own daemons are not counted. A
+processes), "(coordinator)" this process's part of it (with workers, what
+one process must do for every game of the tournament: the ceiling of
+scaling out); "bots" is every bot process. Ray's own daemons are not counted. A
 sampler reads each process's CPU time from /proc every 0.1 s, and only what
 was used between the first game's start and the last game's end counts
 (start-up and shutdown are left out, as they are from games/s). Medians over the runs, the settings interleaved run by
@@ -114,7 +116,7 @@ class CpuSampler:
             if pid not in stats:
                 continue
             if pid not in self.seen:
-                self.seen[pid] = ("worker" if pid == str(me) else _role(_cmdline(pid)), [])
+                self.seen[pid] = ("coordinator" if pid == str(me) else _role(_cmdline(pid)), [])
             self.seen[pid][1].append((now, stats[pid][1]))
 
     def used(self, role: str, start: float, end: float) -> float:
@@ -135,7 +137,8 @@ class Run:
     played: int
     play_s: float
     other_s: float
-    arena_cpu: float
+    coordinator_cpu: float  # this process (the whole arena, with 1 worker)
+    workers_cpu: float
     bots_cpu: float
 
 
@@ -157,7 +160,8 @@ async def _tournament(raw: dict[str, object], tmp: Path, scale: ScaleOut | None
 def one_run(raw: dict[str, object], tmp: Path, scale: ScaleOut | None) -> Run:
     with CpuSampler() as sampler:
         played, play_s, other_s, first, last = asyncio.run(_tournament(raw, tmp, scale))
-    return Run(played, play_s, other_s, sampler.used("worker", first, last), sampler.used("bot", first, last))
+    return Run(played, play_s, other_s, sampler.used("coordinator", first, last), sampler.used("worker", first, last),
+               sampler.used("bot", first, last))
 
 
 def main() -> None:
@@ -199,15 +203,16 @@ def main() -> None:
     print(f"python {sys.version.split()[0]}; {os.cpu_count()} cores; {args.bots} random bots, {games} games per "
           f"run ({args.variant}, target preset), {args.runs} runs, medians")
     print(f"{'workers':>7}  {'at once':>7}  {'games/s':>8}  {'min..max':>13}  {'start+stop s':>12}  "
-          f"{'arena CPU ms/game':>17}  {'bots CPU ms/game':>16}")
+          f"{'CPU ms/game: arena':>18}  {'(coordinator)':>13}  {'bots':>6}")
     for kind, w, c in settings:
         rs = runs[(kind, w, c)]
         rates = [r.played / r.play_s for r in rs]
-        arena = statistics.median(1000 * r.arena_cpu / r.played for r in rs)
+        arena = statistics.median(1000 * (r.coordinator_cpu + r.workers_cpu) / r.played for r in rs)
+        coordinator = statistics.median(1000 * r.coordinator_cpu / r.played for r in rs)
         bots = statistics.median(1000 * r.bots_cpu / r.played for r in rs)
         label = f"{w}" if kind == "local" else f"ray {w}"
         print(f"{label:>7}  {w * c:>7}  {statistics.median(rates):>8.1f}  {min(rates):>6.1f}..{max(rates):<6.1f}  "
-              f"{statistics.median(r.other_s for r in rs):>12.2f}  {arena:>17.1f}  {bots:>16.1f}")
+              f"{statistics.median(r.other_s for r in rs):>12.2f}  {arena:>18.1f}  {coordinator:>13.1f}  {bots:>6.1f}")
 
 
 if __name__ == "__main__":
