@@ -1,5 +1,5 @@
-"""A tournament on a Ray cluster that the test starts on this machine: two
-nodes, one of them removed mid-run. The games its task had not reported are
+"""A tournament on a Ray cluster that the test starts on this machine's
+loopback: two nodes, one of them removed mid-run. The games its task had not reported are
 played again on the other node; none is lost or recorded twice, and the
 results are those of one process."""
 
@@ -25,6 +25,7 @@ NODE = {"num_cpus": 1, "object_store_memory": 80 * 1024 * 1024}
 @pytest.fixture()
 def cluster() -> Iterator[Any]:
     c = Cluster(initialize_head=True, head_node_args=dict(NODE))
+    assert c.address.startswith("127.0.0.1:"), c.address  # on loopback (conftest.py)
     try:
         yield c
     finally:
