@@ -1,40 +1,56 @@
 """A tournament on a Ray cluster that the test starts on this machine's
-loopback: two nodes, one of them removed mid-run. The games its task had not reported are
-played again on the other node; none is lost or recorded twice, and the
-results are those of one process."""
+loopback: two nodes, one of them removed mid-run. The games its task had
+not reported are played again on the other node; none is lost or recorded
+twice, and the results are those of one process."""
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from ray.cluster_utils import Cluster
 from workers_helpers import CLI, count, results, wait_for_games, write_config
 
 from arena.cli import main
 from arena.tournament.config import load_config
 from arena.tournament.runner import schedule_of
 
-NODE = {"num_cpus": 1, "object_store_memory": 80 * 1024 * 1024}
+CLUSTER = Path(__file__).with_name("ray_cluster.py")
+# Ray's switch for a cluster on one machine: its nodes, workers and drivers on 127.0.0.1.
+LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
 
 
 @pytest.fixture()
-def cluster() -> Iterator[Any]:
-    c = Cluster(initialize_head=True, head_node_args=dict(NODE))
-    assert c.address.startswith("127.0.0.1:"), c.address  # on loopback (conftest.py)
+def cluster() -> Iterator[subprocess.Popen[str]]:
+    """A two-node cluster in its own process (ray_cluster.py); its first line is the address."""
+    proc = subprocess.Popen([sys.executable, str(CLUSTER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, env=dict(os.environ, **LOOPBACK))
     try:
-        yield c
+        yield proc
     finally:
-        c.shutdown()  # type: ignore[no-untyped-call]
+        assert proc.stdin is not None
+        proc.stdin.close()
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
-def test_a_lost_node_loses_no_game_and_records_none_twice(tmp_path: Path, cluster: Any) -> None:
-    node = cluster.add_node(**NODE)
-    cluster.wait_for_nodes()
+def _line(proc: subprocess.Popen[str]) -> str:
+    assert proc.stdout is not None
+    line = proc.stdout.readline().strip()
+    assert line, f"the cluster process ended (exit code {proc.poll()})"
+    return line
+
+
+def test_a_lost_node_loses_no_game_and_records_none_twice(tmp_path: Path, cluster: subprocess.Popen[str]) -> None:
+    address = _line(cluster)
+    assert address.startswith("127.0.0.1:"), address  # on loopback
     cfg = write_config(tmp_path / "t.toml", "games_per_pairing = 24", "batch_pairs = 3", "[options]", "target = 30")
     total = len(schedule_of(load_config(cfg)))
     reference = tmp_path / "reference.sqlite"
@@ -43,11 +59,15 @@ def test_a_lost_node_loses_no_game_and_records_none_twice(tmp_path: Path, cluste
     assert res.exit_code == 0, res.output
 
     db = tmp_path / "ray.sqlite"
-    proc = subprocess.Popen([*CLI, "tournament", "run", str(cfg), "--db", str(db), "--ray", cluster.address,
-                             "--no-progress"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([*CLI, "tournament", "run", str(cfg), "--db", str(db), "--ray", address,
+                             "--no-progress"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, **LOOPBACK))
     try:
         wait_for_games(db, 8, proc, timeout=180)
-        cluster.remove_node(node)
+        assert cluster.stdin is not None
+        cluster.stdin.write("remove\n")
+        cluster.stdin.flush()
+        assert _line(cluster) == "removed"
         at_loss = count(db)
         _, err = proc.communicate(timeout=300)
     finally:
