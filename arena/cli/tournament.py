@@ -199,18 +199,28 @@ def _stored_config(db: Path) -> TournamentConfig:
 
 @tournament.command("resume")
 @click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--workers", type=click.IntRange(1),
+              help="Worker processes for this run (default: as the tournament was started). The results do "
+                   "not depend on it.")
+@click.option("--ray", "ray_address", metavar="ADDRESS", help="Play on the Ray cluster at ADDRESS for this run.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show the progress bar on stderr.")
 @click.option("--http", metavar="HOST:PORT", help="Serve the live page (report, games in progress) here.")
 @output_options
-def resume(db: Path, progress: bool, http: str | None, fmt: str, as_json: bool, as_csv: bool) -> None:
+def resume(db: Path, workers: int | None, ray_address: str | None, progress: bool, http: str | None, fmt: str,
+           as_json: bool, as_csv: bool) -> None:
     """Continue the tournament recorded in DB: play exactly the games that are
     not recorded yet (none lost, none twice), then print the standings.
 
     \b
     Example:
-      truco-arena tournament resume weekly.sqlite
+      truco-arena tournament resume weekly.sqlite --workers 4
     """
     config = _stored_config(db)
+    if workers is not None or ray_address is not None:
+        scale = dataclasses.replace(config.scale, workers=workers or config.scale.workers,
+                                    ray_address=ray_address or config.scale.ray_address)
+        # Asked for on this command line: taken as given, as `run` takes --workers.
+        config = dataclasses.replace(config, scale=scale, raw={**config.raw, "workers": scale.workers})
     play(config, db, progress, pick_format(fmt, as_json, as_csv), http=http)
 
 

@@ -110,7 +110,7 @@ def test_a_stopped_run_resumes_to_the_same_results(tmp_path: Path) -> None:
     assert proc.returncode == 143, err
     assert all(not Path(f"/proc/{w}").exists() or "Z" in Path(f"/proc/{w}/stat").read_text().split()[2]
                for w in workers), "a worker outlived the tournament"
-    res = CliRunner().invoke(main, ["tournament", "resume", str(db), "--no-progress", "--json"])
+    res = CliRunner().invoke(main, ["tournament", "resume", str(db), "--workers", "3", "--no-progress", "--json"])
     assert res.exit_code == 0, res.output
     assert results(db) == results(reference)
 
