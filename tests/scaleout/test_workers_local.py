@@ -6,17 +6,16 @@ from __future__ import annotations
 import os
 import re
 import signal
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from workers_helpers import (
-    CLI,
     count,
     processes_launched_by,
     results,
+    running_tournament,
     wait_for_games,
     worker_pids,
     write_config,
@@ -63,9 +62,7 @@ def test_a_worker_killed_mid_run_loses_no_game_and_records_none_twice(tmp_path: 
     _run(cfg, reference, 1)
 
     db = tmp_path / "killed.sqlite"
-    proc = subprocess.Popen([*CLI, "tournament", "run", str(cfg), "--db", str(db), "--workers", "2",
-                             "--no-progress"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
+    with running_tournament(cfg, db, "--workers", "2") as proc:
         wait_for_games(db, 6, proc)
         workers = worker_pids(proc.pid)
         assert len(workers) == 2, workers
@@ -73,10 +70,6 @@ def test_a_worker_killed_mid_run_loses_no_game_and_records_none_twice(tmp_path: 
         os.kill(victim, signal.SIGKILL)
         at_kill = count(db)
         _, err = proc.communicate(timeout=300)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 0, err
     assert at_kill < total, "the run was over before the kill"
     assert re.search(r"^worker [01] lost \(killed by SIGKILL\); its \d+ unfinished game\(s\) will be played again$",
@@ -96,17 +89,11 @@ def test_a_stopped_run_resumes_to_the_same_results(tmp_path: Path) -> None:
     reference = tmp_path / "reference.sqlite"
     _run(cfg, reference, 1)
     db = tmp_path / "stopped.sqlite"
-    proc = subprocess.Popen([*CLI, "tournament", "run", str(cfg), "--db", str(db), "--workers", "2",
-                             "--no-progress"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
+    with running_tournament(cfg, db, "--workers", "2") as proc:
         wait_for_games(db, 4, proc)
         workers = worker_pids(proc.pid)
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 143, err
     assert all(not Path(f"/proc/{w}").exists() or "Z" in Path(f"/proc/{w}/stat").read_text().split()[2]
                for w in workers), "a worker outlived the tournament"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from workers_helpers import CLI, count, results, wait_for_games, write_config
+from workers_helpers import count, results, running_tournament, wait_for_games, write_config
 
 from arena.cli import main
 from arena.tournament.config import load_config
@@ -59,10 +59,7 @@ def test_a_lost_node_loses_no_game_and_records_none_twice(tmp_path: Path, cluste
     assert res.exit_code == 0, res.output
 
     db = tmp_path / "ray.sqlite"
-    proc = subprocess.Popen([*CLI, "tournament", "run", str(cfg), "--db", str(db), "--ray", address,
-                             "--no-progress"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ, **LOOPBACK))
-    try:
+    with running_tournament(cfg, db, "--ray", address, env=dict(os.environ, **LOOPBACK)) as proc:
         wait_for_games(db, 8, proc, timeout=180)
         assert cluster.stdin is not None
         cluster.stdin.write("remove\n")
@@ -70,10 +67,6 @@ def test_a_lost_node_loses_no_game_and_records_none_twice(tmp_path: Path, cluste
         assert _line(cluster) == "removed"
         at_loss = count(db)
         _, err = proc.communicate(timeout=300)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert proc.returncode == 0, err
     assert at_loss < total, "the run was over before the node was removed"
     assert "ray task slot" in err and "lost" in err and "will be played again" in err, err

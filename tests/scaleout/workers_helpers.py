@@ -7,6 +7,8 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
@@ -44,6 +46,20 @@ def wait_for_games(db: Path, games: int, proc: subprocess.Popen[str], timeout: f
         time.sleep(0.05)
     assert proc.poll() is None, "the tournament ended before the test could act"
     assert count(db) >= games, f"fewer than {games} games after {timeout:g} s"
+
+
+@contextmanager
+def running_tournament(cfg: Path, db: Path, *options: str, env: dict[str, str] | None = None
+                       ) -> Iterator[subprocess.Popen[str]]:
+    """``tournament run`` as its own process (stderr piped); killed if still running at the end."""
+    proc = subprocess.Popen([*CLI, "tournament", "run", str(cfg), "--db", str(db), *options, "--no-progress"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def _cmdline(pid: int) -> str:
