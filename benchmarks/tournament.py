@@ -73,7 +73,7 @@ def _cmdline(pid: str) -> str:
 def _role(cmdline: str) -> str:
     if "sample_bots" in cmdline:
         return "bot"
-    if "scaleout.worker" in cmdline or cmdline.startswith("ray::"):
+    if "scaleout.worker" in cmdline or cmdline.startswith("ray::") or "default_worker.py" in cmdline:
         return "worker"  # a local worker, or a Ray worker process (it plays the batches)
     return "other"  # Ray's own daemons (GCS, raylet, dashboard): not counted
 
