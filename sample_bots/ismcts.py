@@ -45,6 +45,7 @@ edge from the game's points) from the simulation bot.
 from __future__ import annotations
 
 import math
+import random
 import time
 
 from arena.engine import State, hierarchy
@@ -99,6 +100,10 @@ class ISMCTSBot(SimulationBot):
         per_world: int = 3,
         rival: str = "model",
         guided: bool = True,
+        root: str = "paired",
+        widen: float = 4.0,
+        race_z: float = 2.0,
+        race_after: int = 6,
         params: Params = DEFAULT_PARAMS,
         options: dict[str, object] | None = None,
         infer: bool = True,
@@ -116,6 +121,12 @@ class ISMCTSBot(SimulationBot):
             raise ValueError(f"rival must be 'tree' or 'model', not {rival!r}")
         self.rival = rival
         self.guided = guided
+        if root not in ("paired", "ucb"):
+            raise ValueError(f"root must be 'paired' or 'ucb', not {root!r}")
+        self.root = root
+        self.widen = widen
+        self.race_z = race_z
+        self.race_after = race_after
         self.stats["iterations"] = 0
 
     def choose(self, obs: Observation) -> Action:
@@ -132,6 +143,10 @@ class ISMCTSBot(SimulationBot):
         if len(cands) == 1:
             return cands[0]
         start = time.perf_counter()
+        if self.root == "paired":
+            if base not in cands:
+                cands.append(base)
+            return self._choose_paired(obs, base, cands, start)
         root = self._search(obs, base, start)
         if root is None:
             self.stats["fallbacks"] += 1
@@ -143,6 +158,136 @@ class ISMCTSBot(SimulationBot):
         if kept is not None and best[1].visits <= self.keep_ratio * kept.visits:
             return base
         return best[0]
+
+    def _choose_paired(self, obs: Observation, base: Action, cands: list[Action], start: float) -> Action:
+        """Search every root candidate on the same worlds with the same random
+        numbers (as the simulation bot does), racing out the clearly worse
+        ones, and pick as the simulation bot picks."""
+        game = self._game(obs)
+        me = obs.seat % 2
+        wt = win_table(obs.variant, obs.target, self._edge(obs))
+        rank = hierarchy.table(obs.variant, obs.up_card).rank
+        mismatch, noise = self._model_trust()
+        soft = mismatch if self.infer else 1.0
+        model = self._model()
+        budget = min(self.time_ms, self._time_cap_ms) if self.time_ms is not None else math.inf
+        limit = 1 << 30 if self.time_ms is not None else min(
+            self.iterations, clock_cap(self._time_cap_ms, CPU_MS_PER_WORLD / 2))
+        subtrees = {a: _Node() for a in cands}
+        values: dict[Action, list[float]] = {a: [] for a in cands}
+        alive = list(cands)
+        done = tries = worlds = 0
+        relax_at = 40
+        max_tries = 40 * (limit // len(cands)) + 200
+        while done < limit and tries < max_tries:
+            if budget < math.inf and tries & 3 == 0:
+                spent = (time.perf_counter() - start) * 1000
+                if (worlds >= 8 and spent >= budget) or spent >= 4 * budget:
+                    break
+            if soft < 1.0 and tries >= relax_at and tries >= 30 * (worlds + 1):
+                soft = soft ** 0.5 if soft < 0.5 else 1.0  # few worlds fit the model: trust it less
+                relax_at = tries + 40
+                self.stats["relaxed"] += 1
+            tries += 1
+            world = sample_world(obs, game, self.rng, soft, model)
+            if world is None:
+                continue
+            worlds += 1
+            seed = self.rng.getrandbits(32)
+            for a in alive:
+                st = world.state.copy()
+                st.apply(a)
+                values[a].append(self._descend(subtrees[a], st, obs.seat, rank, wt, me, model, noise,
+                                               random.Random(seed)))
+            done += len(alive)
+            if worlds >= self.race_after and len(alive) > 2:
+                alive = self._race(alive, values, base)
+        self.stats["tries"] += tries
+        self.stats["iterations"] += done
+        self.stats["worlds"] += worlds
+        if worlds < 3:
+            self.stats["fallbacks"] += 1
+            return base
+        self.stats["searched"] += 1
+        self.stats["seconds"] += time.perf_counter() - start
+        return alive[self._pick(alive, [values[a] for a in alive], alive.index(base))]
+
+    def _race(self, alive: list[Action], values: dict[Action, list[float]], base: Action) -> list[Action]:
+        """Drop the candidates (never the heuristic's) whose paired deficit to
+        the leader exceeds ``race_z`` standard errors: the rest of the budget
+        goes to telling the close ones apart."""
+        n = len(values[base])
+        means = {a: sum(values[a]) / n for a in alive}
+        leader = max(alive, key=lambda a: means[a])
+        keep = []
+        for a in alive:
+            if a == base or a == leader:
+                keep.append(a)
+                continue
+            d = [x - y for x, y in zip(values[a], values[leader], strict=True)]
+            mean = sum(d) / n
+            var = sum((x - mean) ** 2 for x in d) / (n - 1)
+            if mean + self.race_z * (var / n) ** 0.5 >= 0.0 and mean > -0.5:
+                keep.append(a)
+        return keep
+
+    def _descend(self, node: _Node, st: State, seat: int, rank: tuple[int, ...],
+                 wt: tuple[tuple[float, ...], ...], me: int, model: RivalModel, noise: float,
+                 rng: random.Random) -> float:
+        """One iteration below a root candidate (already applied to ``st``):
+        the rival's moves from the opponent model; this seat's from its
+        information-set nodes, which start with the heuristic's move and widen
+        to another action each time their visits pass ``widen`` times the
+        square of their children; then a heuristic rollout, backed up."""
+        path: list[tuple[_Node, int]] = [(node, seat)]
+        while True:
+            s = st.current_player()
+            if s is None:
+                break
+            if s != seat:
+                if noise and rng.random() < noise:
+                    a = rng.choice(st.legal_actions())
+                else:
+                    a = model.decide(fast_observation(st, s), rng)
+                node = node.children.setdefault(a, _Node())
+                st.apply(a)
+                path.append((node, s))
+                continue
+            acts = candidates(st.legal_actions(), rank)
+            if len(acts) == 1:
+                node = node.children.setdefault(acts[0], _Node())
+                st.apply(acts[0])
+                path.append((node, s))
+                continue
+            legal_children = [a for a in acts if a in node.children]
+            room = len(node.children) < 1 + int(math.sqrt(node.visits / self.widen))
+            if not legal_children or (room and len(legal_children) < len(acts)):
+                guide = model.decide(fast_observation(st, s), rng)
+                if guide in node.children or guide not in acts:
+                    untried = [a for a in acts if a not in node.children]
+                    guide = untried[rng.randrange(len(untried))]
+                for b in legal_children:
+                    node.children[b].avail += 1
+                node = node.children[guide] = _Node()
+                st.apply(guide)
+                path.append((node, s))
+                break
+            c = self.exploration
+            best_a, best_u = legal_children[0], -math.inf
+            for b in legal_children:
+                ch = node.children[b]
+                ch.avail += 1
+                u = ch.value / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if u > best_u:
+                    best_a, best_u = b, u
+            node = node.children[best_a]
+            st.apply(best_a)
+            path.append((node, s))
+        value = rollout_value(st, rng, model, me, wt, 1 - seat, noise)
+        for n, s in path:
+            n.visits += 1
+            n.value += value if s % 2 == me else 1.0 - value
+        return value
 
     def _search(self, obs: Observation, base: Action, start: float) -> _Node | None:
         game = self._game(obs)
