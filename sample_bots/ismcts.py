@@ -62,7 +62,7 @@ from .simulation import (
     rollout_value,
     win_table,
 )
-from .worlds import RivalModel, sample_world
+from .worlds import RivalModel, World, extend_world, sample_world
 
 # Iterations per decision by default: about the CPU cost of the simulation
 # bot's default worlds (~0.5 ms of CPU per iteration against ~1.8 ms per
@@ -104,6 +104,7 @@ class ISMCTSBot(SimulationBot):
         widen: float = 4.0,
         race_z: float = 2.0,
         race_after: int = 6,
+        reuse: bool = True,
         params: Params = DEFAULT_PARAMS,
         options: dict[str, object] | None = None,
         infer: bool = True,
@@ -127,7 +128,30 @@ class ISMCTSBot(SimulationBot):
         self.widen = widen
         self.race_z = race_z
         self.race_after = race_after
+        self.reuse = reuse
+        # The worlds of this seat's last search in the current hand, to be
+        # carried to its next decision: (hand, history length, soft weight
+        # they were drawn with, worlds).
+        self._particles: tuple[tuple[int, tuple[int, int]], int, float, list[World]] | None = None
         self.stats["iterations"] = 0
+        self.stats["carried"] = 0
+
+    def on_game_start(self, game_id: str, seat: int, variant: str) -> None:
+        super().on_game_start(game_id, seat, variant)
+        self._particles = None
+
+    def _carried(self, obs: Observation, soft: float) -> tuple[int, list[World]]:
+        """The worlds of the last search that may be carried to this decision
+        (same hand, drawn with the same soft weight) and the history length
+        they were drawn at."""
+        kept = self._particles
+        self._particles = None
+        if not self.reuse or kept is None:
+            return 0, []
+        hand, since, kept_soft, worlds = kept
+        if hand != (obs.hand_number, obs.hand_start_scores) or kept_soft != soft or since > len(obs.history):
+            return 0, []
+        return since, worlds
 
     def choose(self, obs: Observation) -> Action:
         self.stats["decisions"] += 1
@@ -179,6 +203,10 @@ class ISMCTSBot(SimulationBot):
         done = tries = worlds = 0
         relax_at = 40
         max_tries = 40 * (limit // len(cands)) + 200
+        since, carried = self._carried(obs, soft)
+        carried.reverse()  # popped from the end: oldest first
+        drawn: list[World] = []  # drawn with the starting soft weight: carried to the next decision
+        start_soft = soft
         while done < limit and tries < max_tries:
             if budget < math.inf and tries & 3 == 0:
                 spent = (time.perf_counter() - start) * 1000
@@ -188,10 +216,17 @@ class ISMCTSBot(SimulationBot):
                 soft = soft ** 0.5 if soft < 0.5 else 1.0  # few worlds fit the model: trust it less
                 relax_at = tries + 40
                 self.stats["relaxed"] += 1
+                carried.clear()
             tries += 1
-            world = sample_world(obs, game, self.rng, soft, model)
+            if carried:
+                world = extend_world(carried.pop(), obs, since, self.rng, soft, model)
+                self.stats["carried"] += world is not None
+            else:
+                world = sample_world(obs, game, self.rng, soft, model, early=True)
             if world is None:
                 continue
+            if soft == start_soft:
+                drawn.append(world)
             worlds += 1
             seed = self.rng.getrandbits(32)
             for a in alive:
@@ -205,6 +240,7 @@ class ISMCTSBot(SimulationBot):
         self.stats["tries"] += tries
         self.stats["iterations"] += done
         self.stats["worlds"] += worlds
+        self._particles = ((obs.hand_number, obs.hand_start_scores), len(obs.history), start_soft, drawn)
         if worlds < 3:
             self.stats["fallbacks"] += 1
             return base
@@ -259,35 +295,46 @@ class ISMCTSBot(SimulationBot):
                 st.apply(acts[0])
                 path.append((node, s))
                 continue
-            legal_children = [a for a in acts if a in node.children]
-            room = len(node.children) < 1 + int(math.sqrt(node.visits / self.widen))
-            if not legal_children or (room and len(legal_children) < len(acts)):
-                guide = model.decide(fast_observation(st, s), rng)
-                if guide in node.children or guide not in acts:
-                    untried = [a for a in acts if a not in node.children]
-                    guide = untried[rng.randrange(len(untried))]
-                for b in legal_children:
-                    node.children[b].avail += 1
-                node = node.children[guide] = _Node()
-                st.apply(guide)
-                path.append((node, s))
-                break
-            c = self.exploration
-            best_a, best_u = legal_children[0], -math.inf
-            for b in legal_children:
-                ch = node.children[b]
-                ch.avail += 1
-                u = ch.value / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                if u > best_u:
-                    best_a, best_u = b, u
-            node = node.children[best_a]
-            st.apply(best_a)
+            # This seat's move: the heuristic's in this world (as in a
+            # rollout) until the node has had ``widen`` visits; then UCB1
+            # among the heuristic's move and the actions tried so far, one
+            # more of which is tried each time the visits pass ``widen``
+            # times the square of the children.
+            a = model.decide(fast_observation(st, s), rng)
+            if node.visits >= self.widen:
+                untried = [b for b in acts if b not in node.children and b != a]
+                if untried and len(node.children) < 1 + int(math.sqrt(node.visits / self.widen)):
+                    pick = untried[rng.randrange(len(untried))]
+                    for b in acts:
+                        if b in node.children:
+                            node.children[b].avail += 1
+                    node = node.children[pick] = _Node()
+                    st.apply(pick)
+                    path.append((node, s))
+                    break
+                a = self._ucb(node, [b for b in acts if b in node.children or b == a])
+            node = node.children.setdefault(a, _Node())
+            st.apply(a)
             path.append((node, s))
         value = rollout_value(st, rng, model, me, wt, 1 - seat, noise)
         for n, s in path:
             n.visits += 1
             n.value += value if s % 2 == me else 1.0 - value
         return value
+
+    def _ucb(self, node: _Node, acts: list[Action]) -> Action:
+        """UCB1 among ``acts`` (an untried one first), each child's exploration
+        term counting the iterations in which it was available."""
+        best_a, best_u = acts[0], -math.inf
+        for b in acts:
+            ch = node.children.get(b)
+            if ch is None or ch.visits == 0:
+                return b
+            ch.avail += 1
+            u = ch.value / ch.visits + self.exploration * math.sqrt(math.log(ch.avail) / ch.visits)
+            if u > best_u:
+                best_a, best_u = b, u
+        return best_a
 
     def _search(self, obs: Observation, base: Action, start: float) -> _Node | None:
         game = self._game(obs)
