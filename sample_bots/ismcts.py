@@ -195,8 +195,12 @@ class ISMCTSBot(SimulationBot):
         soft = mismatch if self.infer else 1.0
         model = self._model()
         budget = min(self.time_ms, self._time_cap_ms) if self.time_ms is not None else math.inf
-        limit = 1 << 30 if self.time_ms is not None else min(
-            self.iterations, clock_cap(self._time_cap_ms, CPU_MS_PER_WORLD / 2))
+        # ``iterations`` per root candidate, as the simulation bot spends one
+        # playout per candidate and world: a decision with more candidates
+        # (often a bet) gets a proportionally larger budget. The clock cap
+        # counts worlds at the simulation bot's pessimistic cost.
+        limit = 1 << 30 if self.time_ms is not None else len(cands) * min(
+            self.iterations, clock_cap(self._time_cap_ms, CPU_MS_PER_WORLD))
         subtrees = {a: _Node() for a in cands}
         values: dict[Action, list[float]] = {a: [] for a in cands}
         alive = list(cands)
