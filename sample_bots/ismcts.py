@@ -211,7 +211,7 @@ class ISMCTSBot(SimulationBot):
         carried.reverse()  # popped from the end: oldest first
         drawn: list[World] = []  # drawn with the starting soft weight: carried to the next decision
         start_soft = soft
-        while done < limit and tries < max_tries:
+        while done + len(alive) <= limit and tries < max_tries:
             if budget < math.inf and tries & 3 == 0:
                 spent = (time.perf_counter() - start) * 1000
                 if (worlds >= 8 and spent >= budget) or spent >= 4 * budget:
@@ -241,6 +241,8 @@ class ISMCTSBot(SimulationBot):
             done += len(alive)
             if worlds >= self.race_after and len(alive) > 2:
                 alive = self._race(alive, values, base)
+            if len(alive) == 1 and worlds >= 3:
+                break  # the heuristic's choice led all the others clearly
         self.stats["tries"] += tries
         self.stats["iterations"] += done
         self.stats["worlds"] += worlds
