@@ -5,10 +5,10 @@ root candidate, and is clearly stronger than random play."""
 from __future__ import annotations
 
 import itertools
+import time
 
 import pytest
 
-import sample_bots.ismcts as ismcts_module
 from arena.engine import hierarchy
 from arena.engine.actions import Action, Kind, simple
 from arena.engine.observation import Observation
@@ -98,7 +98,7 @@ def test_bots_ismcts_counted_budget_ignores_the_speed_of_the_machine(monkeypatch
     # the clock the search reads jumps a second at every look.
     normal = [_logged_game(ISMCTSBot(seed, iterations=8), seed) for seed in range(2)]
     ticks = itertools.count()
-    monkeypatch.setattr(ismcts_module.time, "perf_counter", lambda: float(next(ticks)))
+    monkeypatch.setattr(time, "perf_counter", lambda: float(next(ticks)))
     slow = [_logged_game(ISMCTSBot(seed, iterations=8), seed) for seed in range(2)]
     assert slow == normal
     assert sum(len(log) for log in normal) > 30
