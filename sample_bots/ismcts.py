@@ -64,10 +64,12 @@ from .simulation import (
 )
 from .worlds import RivalModel, World, extend_world, sample_world
 
-# Iterations per decision by default: about the CPU cost of the simulation
-# bot's default worlds (~0.5 ms of CPU per iteration against ~1.8 ms per
-# world, measured in uruguayo against the simulation bot).
-DEFAULT_ITERATIONS = 64
+# Iterations per root candidate by default: the CPU cost of the simulation
+# bot's default 18 worlds (28-31 against 27-31 CPU ms per searched decision,
+# measured with benchmarks/bot_strength.py in uruguayo against it): a world
+# costs less here (early rejection, worlds carried from the last decision)
+# and racing spends the budget of dropped candidates on more worlds.
+DEFAULT_ITERATIONS = 20
 
 
 class _Node:
