@@ -1,45 +1,69 @@
 """An information-set Monte Carlo tree search sample bot (2-seat games).
 
-Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012): one tree over
-this seat's information set, whose nodes are reached by actions of both
-seats. Each iteration
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012) on the engine,
+with the root handled as the simulation bot handles its candidates
+(``root="paired"``, the default). For each decision with more than one
+sensible action (``simulation.candidates`` plus the heuristic's choice):
 
-1. **determinizes**: takes a ``State.copy()`` of a world consistent with what
-   this seat knows (``sample_bots/worlds.py``: every envido and flor total
-   the rival announced, a flor it declared, the hand's history replayed
-   legally; the rival's earlier choices weighed by the heuristic opponent
-   model exactly as in the simulation bot). Sampling a world (rejection and
-   replay) costs several rollouts, so each world serves ``per_world``
-   consecutive iterations;
-2. **selects** down the tree with UCB1 among the children whose action is
-   legal in this world, each child's exploration term counting the iterations
-   in which it was available rather than its parent's visits. At the rival's
-   turns, by default (``rival="model"``), the move comes from the opponent
-   model (the heuristic with the rival's cards of this world, at random with
-   the probability the model's agreement suggests) and its node only keeps
-   the histories apart; with ``rival="tree"`` the rival's moves are selected
-   by UCB1 on its own rewards as in plain single-observer ISMCTS (weaker here:
-   0.35 against 0.47 for the model over 20-30 games against the simulation
-   bot, and the model costs less per iteration);
-3. **expands** one untried action, the heuristic's choice in this world first
-   (``guided``; otherwise only at the root, then at random);
-4. **rolls out** the rest of the hand with the heuristic policy for both seats
-   (or uniformly at random, ``rollout="random"``), the rival acting at random
-   with the probability the opponent model's agreement suggests;
-5. **backs up** the chance of winning the game from the end-of-hand scores
-   (the simulation bot's win table), from the point of view of the seat that
-   acted at each node.
+1. **Worlds** consistent with what this seat knows (``sample_bots/worlds.py``:
+   every envido and flor total the rival announced, a flor it declared, the
+   hand's history replayed legally, the rival's earlier choices weighed by
+   the heuristic opponent model as in the simulation bot). Two savings make
+   a world cheaper than the simulation bot's: a world the model rules out is
+   dropped at the first disagreement that decides it (``early``), and the
+   worlds of this seat's last search in the hand are carried to this decision
+   first (``extend_world``: only the actions since are replayed and weighed),
+   so most later decisions of a hand sample few new worlds.
+2. **Paired iterations**: each world serves one iteration under every root
+   candidate still in the race, all with the same random numbers, so that
+   the deal's luck cancels out of the comparison. Below a root candidate
+   the iteration walks one tree of this seat's information sets (nodes
+   reached by the actions of both seats): the rival moves as the opponent
+   model says (the heuristic with its cards of this world, at random with
+   the probability the model's agreement suggests); this seat plays the
+   heuristic's move of this world until a node has ``widen`` visits, then
+   UCB1 (``exploration``) among that move and the actions tried so far, one
+   more tried each time the visits pass ``widen`` times the square of the
+   children (progressive widening). The rest of the hand is a heuristic
+   rollout; the chance of winning the game from the end-of-hand scores (the
+   simulation bot's win table) is backed up for the seat that acted at each
+   node.
+3. **Racing**: from ``race_after`` worlds on, a candidate (never the
+   heuristic's choice) whose paired deficit to the leader exceeds
+   ``race_z`` standard errors is dropped, and its share of the budget goes
+   to more worlds for the others.
+4. **Choice** as in the simulation bot: the best mean, but the heuristic's
+   choice is left only for a candidate whose paired advantage over it
+   exceeds ``margin`` standard errors.
 
-The search stops at the end of the hand. The root action with most visits is
-played, but the heuristic's own choice is kept unless another action was
-visited ``keep_ratio`` times more (a guard against noise at small budgets).
+Budget: ``iterations`` per root candidate and decision (a decision with more
+candidates, often a bet, gets more, as in the simulation bot), so the moves
+depend only on the seed (all randomness comes from ``Bot.rng``) and a
+tournament replays exactly on any machine; ``time_ms`` instead searches until
+that many milliseconds have passed. The default costs about the CPU of the
+simulation bot's default worlds.
 
-Budget: ``iterations`` per decision (deterministic given the seed: all
-randomness comes from ``Bot.rng``); ``time_ms`` instead iterates until that
-many milliseconds have passed. Games with more than two seats in the hand, or
-a deal where too few consistent worlds are found, fall back to the heuristic.
-Inherits the opponent-model bookkeeping (agreement from revealed hands, the
-edge from the game's points) from the simulation bot.
+Measured against the simulation bot at equal CPU (200 duplicate games each,
+uruguayo, ``benchmarks/bot_strength.py``): the plain search below
+(``root="ucb"``) 0.38; paired root without racing 0.47; with racing 0.54
+(``widen=4``, 0.535) and 0.54 (no widening at all, 0.540) - at this budget a node below
+the root seldom gets enough visits to widen, and widening sooner
+(``widen=1``) lost (0.48): exploring alternatives there makes the root's
+estimates noisier than it improves them.
+
+``root="ucb"`` is the plain single-observer ISMCTS: ``iterations`` in all per
+decision, each world serving ``per_world`` iterations; UCB1 selection down
+one tree from the root, each child's exploration term counting the
+iterations in which it was available; the rival's moves from the opponent
+model (``rival="model"``) or by UCB1 on its own rewards (``rival="tree"``);
+one untried action expanded per iteration, the heuristic's choice in this
+world first (``guided``); the root action with most visits is played unless
+the heuristic's choice had ``keep_ratio`` times fewer.
+
+Games with more than two seats in the hand, or a deal where too few
+consistent worlds are found, fall back to the heuristic. Inherits the
+opponent-model bookkeeping (agreement from revealed hands, the edge from the
+game's points) from the simulation bot.
 """
 
 from __future__ import annotations
@@ -282,14 +306,17 @@ class ISMCTSBot(SimulationBot):
         the rival's moves from the opponent model; this seat's from its
         information-set nodes, which start with the heuristic's move and widen
         to another action each time their visits pass ``widen`` times the
-        square of their children; then a heuristic rollout, backed up."""
+        square of their children; then a heuristic rollout, backed up. With
+        ``rollout="random"`` every move outside the tree's choices is uniformly
+        random instead."""
+        policy = model if self.rollout == "heuristic" else None  # None: uniformly random moves
         path: list[tuple[_Node, int]] = [(node, seat)]
         while True:
             s = st.current_player()
             if s is None:
                 break
             if s != seat:
-                if noise and rng.random() < noise:
+                if policy is None or (noise and rng.random() < noise):
                     a = rng.choice(st.legal_actions())
                 else:
                     a = model.decide(fast_observation(st, s), rng)
@@ -308,7 +335,7 @@ class ISMCTSBot(SimulationBot):
             # among the heuristic's move and the actions tried so far, one
             # more of which is tried each time the visits pass ``widen``
             # times the square of the children.
-            a = model.decide(fast_observation(st, s), rng)
+            a = policy.decide(fast_observation(st, s), rng) if policy is not None else rng.choice(acts)
             if node.visits >= self.widen:
                 untried = [b for b in acts if b not in node.children and b != a]
                 if untried and len(node.children) < 1 + int(math.sqrt(node.visits / self.widen)):
@@ -324,7 +351,7 @@ class ISMCTSBot(SimulationBot):
             node = node.children.setdefault(a, _Node())
             st.apply(a)
             path.append((node, s))
-        value = rollout_value(st, rng, model, me, wt, 1 - seat, noise)
+        value = rollout_value(st, rng, policy, me, wt, 1 - seat, noise)
         for n, s in path:
             n.visits += 1
             n.value += value if s % 2 == me else 1.0 - value
@@ -443,7 +470,7 @@ def main() -> None:
 
     def add_arguments(p: argparse.ArgumentParser) -> None:
         p.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS,
-                       help="search iterations per decision (default %(default)s; reproducible)")
+                       help="search iterations per root candidate and decision (default %(default)s; reproducible)")
         p.add_argument("--time-ms", type=float,
                        help="search for this many ms per decision instead (not reproducible)")
         p.add_argument("--rollout", choices=("heuristic", "random"), default="heuristic",

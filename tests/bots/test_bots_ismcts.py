@@ -30,8 +30,10 @@ CONFIGS = [
 def test_bots_ismcts_always_legal_two_seats(variant: str, options: dict[str, object]) -> None:
     # play_game raises IllegalChoiceError on any action outside state.legal_actions()
     for seed in range(4):
+        # seeds 0 and 2: the plain search (the rival's moves by UCB1 too);
+        # seeds 1 and 3: the paired root (with random playouts for seed 3)
         bot = ISMCTSBot(seed, iterations=6, rollout="random" if seed == 3 else "heuristic",
-                        rival="model" if seed == 1 else "tree", options=options)
+                        root="ucb" if seed % 2 == 0 else "paired", rival="tree", options=options)
         other = HeuristicBot(seed, options=options) if seed % 2 else UniformBot(seed)
         bots = [bot, other] if seed < 2 else [other, bot]
         play_game(bots, variant, 700 + seed, options)
