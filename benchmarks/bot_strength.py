@@ -1,7 +1,8 @@
 """Win rates of the sample bots against each other, engine-only (no networking).
 
     python benchmarks/bot_strength.py --games 1000 --variant uruguayo --jobs 2
-    python benchmarks/bot_strength.py --matchup ismcts-simulation --iterations 54 --worlds 18
+    python benchmarks/bot_strength.py --matchup ismcts-simulation --iterations 20 --worlds 18
+    python benchmarks/bot_strength.py --matchup ismcts-simulation --games 200 --ismcts widen=1e9
 
 Every matchup is a duplicate match: each deal seed is played twice with the
 seats swapped, and the 95% interval is taken over those pairs. Matchups:
@@ -9,7 +10,9 @@ seats swapped, and the 95% interval is taken over those pairs. Matchups:
 ``ismcts-random``, ``ismcts-heuristic``, ``ismcts-simulation`` (the first
 bot's win rate is reported). The search bots run at their counted budgets
 (``--worlds`` for simulation, ``--iterations`` for ismcts, defaults as the
-bots'), or both at ``--time-ms`` per decision. For each search bot the table
+bots'), or both at ``--time-ms`` per decision; ``--ismcts NAME=VALUE`` sets
+any other argument of the ISMCTS bot (``widen``, ``race_z``, ``root``...), for
+tuning. For each search bot the table
 gives its mean thinking time per searched decision, in CPU ms (what it costs
 on an idle core, whatever the load) and wall ms, and its worlds (simulation)
 or iterations (ismcts) per search.
