@@ -1,7 +1,8 @@
 """Win rates of the sample bots against each other, engine-only (no networking).
 
     python benchmarks/bot_strength.py --games 1000 --variant uruguayo --jobs 2
-    python benchmarks/bot_strength.py --matchup ismcts-simulation --iterations 54 --worlds 18
+    python benchmarks/bot_strength.py --matchup ismcts-simulation --iterations 20 --worlds 18
+    python benchmarks/bot_strength.py --matchup ismcts-simulation --games 200 --ismcts widen=1e9
 
 Every matchup is a duplicate match: each deal seed is played twice with the
 seats swapped, and the 95% interval is taken over those pairs. Matchups:
@@ -9,7 +10,9 @@ seats swapped, and the 95% interval is taken over those pairs. Matchups:
 ``ismcts-random``, ``ismcts-heuristic``, ``ismcts-simulation`` (the first
 bot's win rate is reported). The search bots run at their counted budgets
 (``--worlds`` for simulation, ``--iterations`` for ismcts, defaults as the
-bots'), or both at ``--time-ms`` per decision. For each search bot the table
+bots'), or both at ``--time-ms`` per decision; ``--ismcts NAME=VALUE`` sets
+any other argument of the ISMCTS bot (``widen``, ``race_z``, ``root``...), for
+tuning. For each search bot the table
 gives its mean thinking time per searched decision, in CPU ms (what it costs
 on an idle core, whatever the load) and wall ms, and its worlds (simulation)
 or iterations (ismcts) per search.
@@ -77,7 +80,8 @@ def _factory(kind: str, cfg: dict[str, Any], meters: dict[str, _Metered]) -> Any
         if kind == "simulation":
             sim = SimulationBot(k, worlds=cfg["worlds"], time_ms=cfg["time_ms"])
             return meters["simulation"].wrap(sim, "worlds")
-        ism = ISMCTSBot(k, iterations=cfg["iterations"], time_ms=cfg["time_ms"], rollout=cfg["rollout"])
+        ism = ISMCTSBot(k, iterations=cfg["iterations"], time_ms=cfg["time_ms"], rollout=cfg["rollout"],
+                        **cfg["ismcts"])
         return meters["ismcts"].wrap(ism, "iterations")
 
     return make
@@ -136,6 +140,32 @@ def _thinking(meters: dict[str, list[float]]) -> str:
     return "; ".join(parts)
 
 
+def _ismcts_options(p: argparse.ArgumentParser, pairs: list[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` strings as ISMCTSBot keyword arguments (numbers as
+    numbers, true/false as booleans, anything else as a string)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or not name.isidentifier():
+            p.error(f"--ismcts wants NAME=VALUE, not {pair!r}")
+        value: Any = text
+        if text in ("true", "false"):
+            value = text == "true"
+        else:
+            for kind in (int, float):
+                try:
+                    value = kind(text)
+                    break
+                except ValueError:
+                    pass
+        out[name] = value
+    try:
+        ISMCTSBot(0, **out)
+    except (TypeError, ValueError) as e:
+        p.error(f"--ismcts: {e}")
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=1000, help="games per matchup (pairs of duplicate deals x 2)")
@@ -146,6 +176,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS,
                    help="ismcts: iterations per decision (default %(default)s)")
     p.add_argument("--rollout", choices=("heuristic", "random"), default="heuristic", help="ismcts playouts")
+    p.add_argument("--ismcts", action="append", default=[], metavar="NAME=VALUE",
+                   help="ismcts: another constructor argument (e.g. widen=4, root=ucb); repeatable")
     p.add_argument("--time-ms", type=float, default=None,
                    help="a time budget per decision for both search bots instead (not reproducible)")
     p.add_argument("--target", type=int, default=None, help="override the variant's target score")
@@ -153,12 +185,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=0, help="first deal seed")
     args = p.parse_args(argv)
     options = {"target": args.target} if args.target else {}
-    cfg = {"worlds": args.worlds, "iterations": args.iterations, "time_ms": args.time_ms,
+    cfg = {"ismcts": _ismcts_options(p, args.ismcts), "worlds": args.worlds, "iterations": args.iterations, "time_ms": args.time_ms,
            "rollout": args.rollout, "options": options}
     if args.time_ms is not None:
         budget = f"{args.time_ms:g} ms per decision for both search bots"
     else:
         budget = f"simulation {args.worlds} worlds, ismcts {args.iterations} iterations ({args.rollout} rollouts)"
+        if args.ismcts:
+            budget += f", ismcts {' '.join(args.ismcts)}"
     print(f"budget: {budget}; {args.jobs} worker(s)")
     header = (f"{'matchup':<22} {'variant':<11} {'games':>5} {'win rate':>8}  {'95% CI':<15} "
               f"{'pts for-against':>15} {'wall s':>7}  thinking per searched decision")

@@ -96,21 +96,43 @@ def agrees_with_announcements(obs: Observation, rival_hand: tuple[Card, ...]) ->
 
 
 def sample_world(obs: Observation, game: Game, rng: random.Random, soft: float = 1.0,
-                 model: RivalModel = RivalModel()) -> World | None:
+                 model: RivalModel = RivalModel(), early: bool = False) -> World | None:
     """One world consistent with what ``obs.seat`` knows, or None (rejected:
     call again). ``game`` must be a 2-seat game of the observation's variant,
-    target and options."""
+    target and options.
+
+    ``early``: draw the soft-rejection number before the replay and stop at
+    the first disagreement that pushes the weight below it. A world is kept
+    with the same probability as without, but a rejected one costs only the
+    replay up to that disagreement (the random numbers are drawn in another
+    order, so the worlds differ from ``early=False`` for the same seed)."""
     seat = obs.seat
-    opp = 1 - seat
     pool, opp_played = unseen_cards(obs)
     hand = tuple(opp_played + rng.sample(pool, 3 - len(opp_played)))
     if not agrees_with_announcements(obs, hand):
         return None
     deal = Deal((obs.dealt, hand) if seat == 0 else (hand, obs.dealt), obs.up_card)
     st = game.new_state(deals=[deal], scores=obs.hand_start_scores, mano=obs.mano)
+    threshold = rng.random() if early and soft < 1.0 else -1.0
+    weight = _replay(st, obs, 0, soft, model, threshold)
+    if weight is None:
+        return None
+    if threshold < 0.0 and weight < 1.0 and rng.random() >= weight:
+        return None
+    return World(deal, hand, st)
+
+
+def _replay(st: State, obs: Observation, since: int, soft: float, model: RivalModel,
+            threshold: float) -> float | None:
+    """Apply ``obs.history[since:]`` to ``st`` and return the world's soft
+    weight (``soft`` per rival decision the model would have taken otherwise),
+    or None if the history does not replay legally up to ``obs.seat``'s
+    decision with its legal actions, or the weight fell to ``threshold``."""
+    seat = obs.seat
+    opp = 1 - seat
     weight = 1.0
     model_rng = random.Random(0)
-    for s, a in obs.history:
+    for s, a in obs.history[since:]:
         if st.current_player() != s:
             return None
         if soft < 1.0 and s == opp:
@@ -119,6 +141,8 @@ def sample_world(obs: Observation, game: Game, rng: random.Random, soft: float =
                 pred = model.decide(st.observation(s, log=False), model_rng)
                 if action_class(pred) != action_class(a):
                     weight *= soft
+                    if weight <= threshold:
+                        return None
         try:
             st.apply(a)
         except IllegalActionError:
@@ -127,9 +151,7 @@ def sample_world(obs: Observation, game: Game, rng: random.Random, soft: float =
     if st.current_player() != seat or len(legal_now) != len(obs.legal) or any(
             a not in obs.legal for a in legal_now):
         return None
-    if weight < 1.0 and rng.random() >= weight:
-        return None
-    return World(deal, hand, st)
+    return weight
 
 
 def game_for(obs: Observation, options: dict[str, object], cache: dict[tuple[str, int], Game]) -> Game:
@@ -145,3 +167,21 @@ def game_for(obs: Observation, options: dict[str, object], cache: dict[tuple[str
         g = Game(make_options(obs.variant, {"seats": 2, "target": obs.target, **over}))
         cache[key] = g
     return g
+
+
+def extend_world(world: World, obs: Observation, since: int, rng: random.Random, soft: float = 1.0,
+                 model: RivalModel = RivalModel()) -> World | None:
+    """``world``, sampled for an earlier decision of ``obs.seat`` in this hand
+    (when the history had ``since`` actions), carried to this decision, or None
+    if what happened since rules it out. The new actions are replayed on a
+    copy of its state; a world is kept with the probability the soft facts of
+    the new actions give it (as in ``sample_world``, with ``early``), so a
+    world that was a draw from what this seat knew then becomes a draw from
+    what it knows now."""
+    if not agrees_with_announcements(obs, world.rival_hand):
+        return None
+    st = world.state.copy()
+    threshold = rng.random() if soft < 1.0 else -1.0
+    if _replay(st, obs, since, soft, model, threshold) is None:
+        return None
+    return World(world.deal, world.rival_hand, st)

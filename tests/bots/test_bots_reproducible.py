@@ -81,7 +81,10 @@ def test_bots_a_tight_move_clock_cuts_counted_budgets_without_reading_the_clock(
         return bot.log, inner.stats
 
     for make, unit, cap in [(lambda k: _TightClockSimulation(k, worlds=50), "worlds", 4),
-                            (lambda k: _TightClockISMCTS(k, iterations=50), "iterations", 4)]:
+                            # the paired search spends its iterations per candidate:
+                            # one world serves every candidate, so worlds are capped
+                            (lambda k: _TightClockISMCTS(k, iterations=50), "worlds", 4),
+                            (lambda k: _TightClockISMCTS(k, iterations=50, root="ucb"), "iterations", 4)]:
         (log1, stats1), (log2, _) = play(make), play(make)
         assert log1 == log2
         assert stats1["searched"] > 0
