@@ -20,7 +20,6 @@ from .batches import Batch
 from .frames import BatchDone, Failed, Ready, Setup, encode, read_frame
 from .session import WorkerSession
 
-
 FLUSH_TIMEOUT = 10.0  # seconds to hand the last frames to a coordinator that is still reading
 
 

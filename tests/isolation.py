@@ -1,4 +1,5 @@
-"""Suite-wide test isolation."""
+"""Suite-wide test isolation, loaded as a plugin for every test (pyproject:
+``-p isolation``)."""
 
 from __future__ import annotations
 
