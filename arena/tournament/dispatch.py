@@ -12,15 +12,22 @@ import asyncio
 import heapq
 from collections import deque
 from collections.abc import Iterable
+from typing import Protocol
 
 from .schedule import ScheduledGame
-from .seeds import TournamentSecret
 
 Item = tuple[int, ScheduledGame]  # (position in the schedule, game)
 
 
+class Ranking(Protocol):
+    """Where a game comes in the order games go out: the tournament secret
+    itself, or (in a worker, which never holds it) the ranks it derived."""
+
+    def order(self, game_key: str) -> int: ...
+
+
 class Dispatcher:
-    def __init__(self, todo: Iterable[Item], recorded: set[str], secret: TournamentSecret) -> None:
+    def __init__(self, todo: Iterable[Item], recorded: set[str], secret: Ranking) -> None:
         self._secret = secret
         free: list[Item] = []
         self._ready: list[tuple[int, int, ScheduledGame]] = []  # heap of second halves whose first has ended

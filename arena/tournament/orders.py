@@ -22,6 +22,7 @@ class GameOrder:
     deal_seed: int
     game_id: str  # what the bots see: opaque
     rng_seeds: tuple[int, ...]  # one per seat, for the bots' own randomness
+    rank: int  # where it comes in the order games go out (the secret's ``order``)
 
 
 @dataclass(frozen=True)
@@ -42,4 +43,5 @@ def order_of(seq: int, game: ScheduledGame, secret: TournamentSecret, seats: int
         deal_seed=secret.deal_seed(game.deal),
         game_id=secret.game_id(game.key),
         rng_seeds=tuple(secret.rng_seed(game.key, s) for s in range(seats)),
+        rank=secret.order(game.key),
     )

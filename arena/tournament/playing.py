@@ -5,10 +5,12 @@ the tournament's own arena and by every worker process alike."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from ..engine.outcome import Termination
 from ..server import Arena, ArenaClosedError, BotUnavailableError, PlayedGame
 from .config import TournamentConfig
+from .dispatch import Dispatcher
 from .orders import GameOrder, Outcome, Unplayed
 from .rows import played_row
 from .schedule import ScheduledGame
@@ -39,6 +41,28 @@ def forfeit_row(game: ScheduledGame, seq: int, seed: int, forfeit: Forfeit, fini
         termination=Termination.DISCONNECT.value, faulty_bot=forfeit.bot, hands=0, duration=0.0,
         actions=(), reason=forfeit.reason, finished_at=finished_at,
     )
+
+
+async def play_dispatched(
+    dispatcher: Dispatcher, arena: Arena, bots: Supervisor, config: TournamentConfig,
+    order_for: Callable[[int, ScheduledGame], GameOrder], record: Callable[[Outcome], bool],
+    should_play: Callable[[ScheduledGame], bool] = lambda game: True,
+) -> None:
+    """One lane of play: take games from ``dispatcher`` until none is left or
+    the arena stops, play each, and hand its outcome to ``record`` (True: a
+    result). Run ``concurrency`` lanes to play that many games at once."""
+    while (item := await dispatcher.next()) is not None:
+        seq, game = item
+        if not should_play(game):  # left for good this run; its twin, if waiting, is released and asked too
+            dispatcher.finished(game, recorded=False)
+            continue
+        try:
+            outcome = await play_order(arena, bots, order_for(seq, game), config)
+        except ArenaClosedError:  # stopping: the game never started, and no other will
+            dispatcher.finished(game, recorded=False)
+            dispatcher.close()
+            return
+        dispatcher.finished(game, recorded=record(outcome))
 
 
 async def play_order(arena: Arena, bots: Supervisor, order: GameOrder, config: TournamentConfig) -> Outcome:

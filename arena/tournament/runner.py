@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from ..match.schedule import match_schedule
-from ..server import Arena, ArenaClosedError
+from ..server import Arena
 from .config import TournamentConfig
 from .dispatch import Dispatcher
 from .orders import Outcome, Unplayed, order_of
-from .playing import play_order
+from .playing import play_dispatched
 from .progress import Progress
 from .scale import DEFAULT_RAY_BATCH_PAIRS, ScaleOut
 from .scaleout.batches import batches_of, units_of
@@ -255,19 +255,7 @@ async def _play_here(
     streams = min(config.concurrency, len(todo))
     bots = Supervisor(arena, config, address, streams, log_dir, absent_wait=absent_wait)
     dispatcher = Dispatcher(todo, done, secret)
-
-    async def worker() -> None:
-        while (item := await dispatcher.next()) is not None:
-            seq, game = item
-            if not should_play(game):  # left for good this run; its twin, if waiting, is released and asked too
-                dispatcher.finished(game, recorded=False)
-                continue
-            try:
-                outcome = await play_order(arena, bots, order_of(seq, game, secret, config.options.seats), config)
-            except ArenaClosedError:  # stopping: the game never started
-                dispatcher.finished(game, recorded=False)
-                return
-            dispatcher.finished(game, recorded=record(outcome))
+    seats = config.options.seats
 
     async def close_on_stop() -> None:
         await stopping.wait()
@@ -281,7 +269,9 @@ async def _play_here(
     try:
         await bots.start()
         await _wait_for_bots(config, bots, absent_wait, stopping)
-        workers = [asyncio.create_task(worker()) for _ in range(streams)]
+        workers = [asyncio.create_task(play_dispatched(
+            dispatcher, arena, bots, config, lambda seq, game: order_of(seq, game, secret, seats), record,
+            should_play)) for _ in range(streams)]
         try:
             await asyncio.gather(*workers)
         finally:

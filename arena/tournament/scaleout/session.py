@@ -12,12 +12,13 @@ import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
-from ...server import Arena, ArenaClosedError
+from ...server import Arena
 from ..config import TournamentConfig
-from ..orders import Outcome, Unplayed
-from ..playing import play_order
+from ..dispatch import Dispatcher
+from ..orders import GameOrder, Outcome, Unplayed
+from ..playing import play_dispatched
 from ..supervisor import Supervisor
-from .batches import Batch, Unit
+from .batches import Batch
 
 LOOPBACK = "127.0.0.1:0"
 
@@ -29,6 +30,16 @@ def worker_config(config: TournamentConfig) -> TournamentConfig:
         config, bots=tuple(b for b in config.bots if b.command is not None),
         address=LOOPBACK, tokens=None, tls_cert=None, tls_key=None,
     )
+
+
+class _Ranks:
+    """The order of the batch's games, as the coordinator derived it from the secret."""
+
+    def __init__(self, orders: dict[str, GameOrder]) -> None:
+        self._orders = orders
+
+    def order(self, game_key: str) -> int:
+        return self._orders[game_key].rank
 
 
 class WorkerSession:
@@ -47,25 +58,27 @@ class WorkerSession:
         await self.bots.start()
 
     async def play(self, batch: Batch, emit: Callable[[Outcome], None]) -> None:
-        """Play every unit of ``batch``, ``concurrency`` games at once, and
-        ``emit`` each outcome as its game ends. Returns early, without error,
-        once the arena is stopping (``stop``): games cut short are emitted as
-        ``Unplayed``, games not begun are not emitted at all."""
-        gate = asyncio.Semaphore(self.concurrency)
+        """Play every game of ``batch``, ``concurrency`` at once, and ``emit``
+        each outcome as its game ends. Games go out as on a single arena
+        (``Dispatcher``): in the tournament's order, a pair's second half
+        only after its first has ended, and not necessarily next. Returns
+        early, without error, once the arena is stopping (``stop``): games
+        cut short are emitted as ``Unplayed``, games not begun are not
+        emitted at all."""
+        assert self.bots is not None
+        orders = {o.game.key: o for unit in batch.units for o in unit}
+        # A second half sent without its first: the first is settled already.
+        settled = {o.game.after for o in orders.values() if o.game.after is not None and o.game.after not in orders}
+        dispatcher = Dispatcher(((o.seq, o.game) for o in orders.values()), settled, _Ranks(orders))
 
-        async def play_unit(unit: Unit) -> None:
-            async with gate:
-                for order in unit:  # a pair's second half starts once its first has ended
-                    assert self.bots is not None
-                    try:
-                        outcome = await play_order(self.arena, self.bots, order, self.config)
-                    except ArenaClosedError:
-                        return
-                    emit(outcome)
-                    if isinstance(outcome, Unplayed) and self.arena.closing:
-                        return
+        def record(outcome: Outcome) -> bool:
+            emit(outcome)
+            return not isinstance(outcome, Unplayed)
 
-        await asyncio.gather(*(play_unit(u) for u in batch.units))
+        await asyncio.gather(*(
+            play_dispatched(dispatcher, self.arena, self.bots, self.config,
+                            lambda seq, game: orders[game.key], record)
+            for _ in range(min(self.concurrency, len(orders)))))
 
     def interrupt(self) -> None:
         """Stop from a signal handler: running games end as interrupted."""
