@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
 import click
 
-from ..league import LeagueDatabaseError, load_league_config, run_league
+from ..league import LeagueDatabaseError, load_league_config, serve_league
 from ..server import TokenFileError, load_tokens, mint_token
 from ..tournament.config import ConfigError
 from ..tournament.runlock import RunLockError
@@ -62,7 +63,8 @@ def serve(address: str, tokens_path: Path, db_path: Path, config_path: Path | No
         raise fail(f"{tokens_path}: not a token file (not UTF-8 text)", USAGE_ERROR) from None
     _check_http(http)
     try:
-        recorded = run_league(address, tokens_path, db_path, config, tls_cert=tls_cert, tls_key=tls_key, http=http)
+        recorded = asyncio.run(
+            serve_league(address, tokens_path, db_path, config, tls_cert=tls_cert, tls_key=tls_key, http=http))
     except (RunLockError, LeagueDatabaseError) as exc:
         raise fail(str(exc), DOMAIN_ERROR) from None
     except (OSError, ValueError) as exc:

@@ -2,7 +2,7 @@
 league keeps scheduling games among the connected ones, recording each in
 the same results store tournaments use (docs/league.md).
 
-``run_league`` serves one; ``League`` is the loop; ``pick`` the pure
+``serve_league`` serves one; ``League`` is the loop; ``pick`` the pure
 matchmaker; ``LeagueConfig`` its TOML config.
 """
 
@@ -10,10 +10,10 @@ from .config import LeagueConfig, load_league_config, parse_league_config
 from .database import LeagueDatabase, LeagueDatabaseError
 from .league import League
 from .matchmaker import Entrant, Round, pick
-from .serve import run_league, serve_league
+from .serve import serve_league
 from .status import LeagueStatus, StatusError
 
 __all__ = [
     "Entrant", "League", "LeagueConfig", "LeagueDatabase", "LeagueDatabaseError", "LeagueStatus", "Round",
-    "StatusError", "load_league_config", "parse_league_config", "pick", "run_league", "serve_league",
+    "StatusError", "load_league_config", "parse_league_config", "pick", "serve_league",
 ]

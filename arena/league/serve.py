@@ -76,18 +76,3 @@ async def _until_signal(arena: Arena, league: League) -> int:
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
-
-
-def run_league(
-    address: str,
-    tokens_path: Path,
-    db_path: Path,
-    config: LeagueConfig,
-    *,
-    tls_cert: Path | None = None,
-    tls_key: Path | None = None,
-    http: str | None = None,
-) -> int:
-    """Blocking ``serve_league``."""
-    return asyncio.run(
-        serve_league(address, tokens_path, db_path, config, tls_cert=tls_cert, tls_key=tls_key, http=http))
