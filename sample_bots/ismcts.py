@@ -184,20 +184,7 @@ class ISMCTSBot(SimulationBot):
             return 0, []
         return since, worlds
 
-    def choose(self, obs: Observation) -> Action:
-        self.stats["decisions"] += 1
-        legal = obs.legal
-        if len(legal) == 1:
-            return legal[0]
-        base = self._heuristic(obs, self.rng)
-        self._hand = (obs.hand_number, obs)
-        if len(obs.hand_seats) != 2 or obs.seats != 2:
-            self.stats["fallbacks"] += 1
-            return base
-        cands = self._candidates(obs)
-        if len(cands) == 1:
-            return cands[0]
-        start = time.perf_counter()
+    def _decide(self, obs: Observation, base: Action, cands: list[Action], start: float) -> Action:
         if self.root == "paired":
             if base not in cands:
                 cands.append(base)

@@ -324,9 +324,13 @@ class SimulationBot(Bot):
         cands = self._candidates(obs)
         if len(cands) == 1:
             return cands[0]
+        return self._decide(obs, base, cands, time.perf_counter())
+
+    def _decide(self, obs: Observation, base: Action, cands: list[Action], start: float) -> Action:
+        """Search ``cands`` (``base``, the heuristic's move, joins them) and pick one;
+        subclasses search differently."""
         if base not in cands:
             cands.append(base)
-        start = time.perf_counter()
         game = self._game(obs)
         me = obs.seat % 2
         wt = win_table(obs.variant, obs.target, self._edge(obs))
