@@ -1,9 +1,9 @@
 """Batches: the unit of work a worker is given.
 
-A batch is a list of units; a unit is played in order by one worker: both
-halves of a duplicate pair (the second starts only after the first ended,
-as everywhere), or a single game. Units go out in an order derived from
-the tournament secret, as games do on a single arena."""
+A batch is a list of units; a unit goes to one worker whole: both halves of
+a duplicate pair, or a single game. Units go out in an order derived from
+the tournament secret; inside the worker a ``Dispatcher`` hands the games
+out as on a single arena (the second half only after the first ended)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from ..config import TournamentConfig
-from .batches import Batch
 
 _HEADER = struct.Struct(">I")
 MAX_FRAME = 256 * 1024 * 1024  # a batch of thousands of games with their logs is far below this
@@ -68,6 +67,3 @@ async def read_frame(reader: asyncio.StreamReader) -> Any:
         return pickle.loads(data)
     except Exception as exc:  # a truncated or foreign frame
         raise FrameError(f"unreadable frame: {type(exc).__name__}") from None
-
-
-__all__ = ["Batch", "BatchDone", "Failed", "FrameError", "Ready", "Setup", "encode", "read_frame"]

@@ -31,10 +31,6 @@ class LocalWorker:
         self.process: asyncio.subprocess.Process | None = None
         self._log: IO[bytes] | None = None
 
-    @property
-    def pid(self) -> int | None:
-        return None if self.process is None else self.process.pid
-
     async def start(self) -> None:
         # Each worker keeps its bots' logs apart from the others'.
         log_dir = self.log_dir / f"worker-{self.index}"
