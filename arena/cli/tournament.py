@@ -20,6 +20,7 @@ from ..tournament.config import (
     load_config,
     parse_config,
 )
+from ..tournament.private_files import PrivateFileError, make_private_dir
 from ..tournament.runlock import RunLock, RunLockError
 from ..tournament.runner import (
     SECRET_META,
@@ -34,6 +35,7 @@ from ..tournament.store import ResultsStore, StoreError
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail
 from .formatting import output_options, pick_format
+from .verify import verify_or_fail
 
 
 @click.group()
@@ -63,12 +65,17 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
         # it, games stay in this process unless workers were asked for.
         config = dataclasses.replace(config, scale=dataclasses.replace(config.scale, workers=1))
     try:
-        with RunLock(db), ResultsStore.create_or_open(db) as store:
-            if new:
-                _start_afresh(store, config, db)
-            log_dir = db.parent / f"{db.stem}-logs"
-            summary = asyncio.run(_run(config, store, log_dir, progress, live))
-            records = to_records(list(store.games()))
+        with RunLock(db):
+            if not new:  # under the lock and before anything is written: a forged row stops the resume
+                verify_or_fail(db, "refusing to resume")
+            with ResultsStore.create_or_open(db) as store:
+                if new:
+                    _start_afresh(store, config, db)
+                log_dir = make_private_dir(db.parent / f"{db.stem}-logs")
+                summary = asyncio.run(_run(config, store, log_dir, progress, live))
+                records = to_records(list(store.games()))
+    except PrivateFileError as exc:
+        raise fail(str(exc), DOMAIN_ERROR) from None
     except (TournamentError, StoreError, RunLockError) as exc:
         raise fail(str(exc), DOMAIN_ERROR) from None
     except TournamentInterruptedError as exc:
@@ -210,6 +217,10 @@ def resume(db: Path, workers: int | None, ray_address: str | None, progress: boo
            as_json: bool, as_csv: bool) -> None:
     """Continue the tournament recorded in DB: play exactly the games that are
     not recorded yet (none lost, none twice), then print the standings.
+
+    First every stored game is replayed from its seed and action log: a row
+    whose replay does not give its stored result stops the resume (exit 1,
+    naming the game) before anything is written.
 
     \b
     Example:
