@@ -14,7 +14,7 @@ have the arena write there. So everything the arena writes goes through here:
   An existing file that other users may read is tightened to 0600.
 * ``private_fd(path, flags)``: the same checks, for callers that need a raw
   descriptor (the run lock).
-* ``make_private_dir(path)``: a folder created 0700, or an existing one that
+* ``make_private_dir(path, parents=...)``: a folder created 0700, or an existing one that
   is a real directory (not a link) of ours, tightened to 0700. Files inside
   it opened with ``open_private`` are then safe too.
 * ``check_private_sidecar(path)``: for files another library creates (SQLite's
@@ -78,10 +78,14 @@ def open_private(path: Path, *, append: bool = False) -> BinaryIO:
     return os.fdopen(fd, "ab" if append else "wb")
 
 
-def make_private_dir(path: Path) -> Path:
-    """Create the folder ``path`` with mode 0700 (its parent must exist), or
-    accept an existing one that is a real directory owned by this user,
-    tightened to 0700. Returns ``path``."""
+def make_private_dir(path: Path, *, parents: bool = False) -> Path:
+    """Create the folder ``path`` with mode 0700, or accept an existing one
+    that is a real directory owned by this user, tightened to 0700. Its
+    parent must exist, unless ``parents``: then missing ones are made the
+    same way (existing ones are the operator's and left as they are).
+    Returns ``path``."""
+    if parents and not os.path.lexists(path.parent) and path.parent != path:
+        make_private_dir(path.parent, parents=True)
     try:
         os.mkdir(path, DIR_MODE)
     except FileExistsError:
