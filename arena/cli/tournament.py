@@ -67,7 +67,7 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     try:
         with RunLock(db):
             if not new:  # under the lock and before anything is written: a forged row stops the resume
-                verify_or_fail(db, "refusing to resume")
+                verify_or_fail(db, "refusing to resume", quiet=True)
             with ResultsStore.create_or_open(db) as store:
                 if new:
                     _start_afresh(store, config, db)
