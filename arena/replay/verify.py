@@ -19,13 +19,21 @@ What a row must agree on:
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..engine import Action, Game, IllegalActionError
 from ..engine import events as ev
 from ..engine.outcome import Termination
 from ..tournament.store import GameRow
 
+_WHOLE_NUMBERS = ("seed", "mano", "score0", "score1", "hands")
 # A failure the referee only notices while waiting on the seat to act.
 _SEAT_TO_ACT_FAILURES = frozenset({Termination.TIMEOUT, Termination.ILLEGAL_ACTION})
+
+
+@lru_cache(maxsize=1024)  # a game has a few dozen distinct action texts; a forged log cannot grow this
+def _parse(text: str) -> Action:
+    return Action.parse(text)
 
 
 class TamperedError(ValueError):
@@ -40,6 +48,12 @@ def check_row(row: GameRow, game: Game) -> None:
 
 
 def _problem(row: GameRow, game: Game) -> str | None:
+    # SQLite keeps whatever type was written: a forged column may hold text where a number belongs.
+    for name in _WHOLE_NUMBERS:
+        if type(getattr(row, name)) is not int:
+            return f"stored {name} {getattr(row, name)!r} is not a whole number"
+    if not 0 <= row.mano < game.options.seats:
+        return f"stored mano {row.mano} is not a seat of this game"
     try:
         termination = Termination(row.termination)
     except ValueError:
@@ -71,7 +85,7 @@ def _problem(row: GameRow, game: Game) -> str | None:
         if not seat_text.isdigit() or int(seat_text) != to_act:
             return f"action {index} ({text!r}) is not by the seat to act (seat {to_act})"
         try:
-            state.apply(Action.parse(action_text))
+            state.apply(_parse(action_text))
         except (ValueError, IllegalActionError) as exc:  # IllegalActionError is a ValueError too
             return f"action {index} ({text!r}) does not replay: {exc}"
 
