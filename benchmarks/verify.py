@@ -1,7 +1,7 @@
 """Verification speed: stored games checked per second by ``standings --verify``
 and the start of ``tournament resume`` (``arena.replay.audit.verify_store``).
 
-    python benchmarks/verify.py [--games 3000] [--runs 3] [--full-replays 100] [--processes 1,2]
+    python benchmarks/verify.py [--games 3000] [--runs 3] [--full-replays 100] [--processes 1,2] [--variant all]
 
 Builds, once per variant, a results database the way a tournament writes it
 (the schedule's keys, deal seeds from the tournament secret, the engine's
@@ -103,12 +103,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--full-replays", type=int, default=100)
     parser.add_argument("--processes", default="1,2", help="Arms: processes verifying at once (comma-separated).")
+    parser.add_argument("--variant", choices=("all", *(v for _, v, _ in VARIANTS)), default="all")
     args = parser.parse_args()
     arms = [int(p) for p in args.processes.split(",")]
     print(f"{'variant':<22} {'games':>6} {'actions/game':>13} {'processes':>10} {'verify games/s (min..max)':>28} "
           f"{'full replay games/s':>20}")
     with tempfile.TemporaryDirectory(prefix="truco-verify-bench-") as tmp:
         for label, variant, options in VARIANTS:
+            if args.variant not in ("all", variant):
+                continue
             path = Path(tmp) / f"{variant}.sqlite"
             actions = build(path, raw_config(variant, options, args.games), args.games)
             rates: dict[int, list[float]] = {p: [] for p in arms}

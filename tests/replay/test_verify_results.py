@@ -219,3 +219,23 @@ def test_a_helper_answer_that_is_not_one_is_not_taken(tmp_path: Path) -> None:
     for junk in (b"", b"Traceback (most recent call last):", b'{"checked": true, "bad": null}',
                  b'{"checked": 1, "bad": [1]}', b"[1, 2]", b'{"checked": 1, "bad": ["1", "x"]}'):
         assert share_answer(junk) is None, junk
+
+
+def test_a_team_game_tournament_verifies_and_blame_on_the_wrong_team_is_refused(tmp_path: Path) -> None:
+    lines = ['variant = "argentino"', "games_per_pairing = 2", "seed = 4", "workers = 1",
+             "[options]", "seats = 4", "target = 9",
+             "[[bots]]", 'name = "cheat"', 'command = "python -m sample_bots.misbehaving --mode illegal --at 3"',
+             "[[bots]]", 'name = "steady"', 'command = "python -m sample_bots.random_bot"']
+    config = tmp_path / "teams.toml"
+    config.write_text("\n".join(lines) + "\n")
+    res = CliRunner().invoke(main, ["tournament", "run", str(config), "--no-progress"])
+    assert res.exit_code == 0, res.output
+    db = config.with_suffix(".sqlite")
+    clean = _standings(db)
+    assert clean.exit_code == 0 and "verified 2 stored games" in clean.stderr, clean.output
+    illegal = [r for r in _rows(db) if r.termination == "illegal_action"]
+    assert illegal, "the cheat's processes each play one illegal card: some game must end by it"
+    row = illegal[0]
+    _forge(db, row.game_key, "UPDATE games SET winner = faulty_bot, faulty_bot = winner, "
+                             "winner_seat = 1 - winner_seat WHERE game_key = ?")
+    _refused(_standings(db), row.game_key, "was to act")
