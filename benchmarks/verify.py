@@ -1,17 +1,15 @@
 """Verification speed: stored games checked per second by ``standings --verify``
 and the start of ``tournament resume`` (``arena.replay.audit.verify_store``).
 
-    python benchmarks/verify.py [--games 3000] [--runs 3] [--full-replays 100] [--processes 1,2] [--variant all]
+    python benchmarks/verify.py [--games 3000] [--runs 3] [--full-replays 100] [--variant all]
 
 Builds, once per variant, a results database the way a tournament writes it
 (the schedule's keys, deal seeds from the tournament secret, the engine's
 result of each game), with games of uniformly random legal actions (the mazo
 only when it is the sole one), then times ``verify_store`` on it: opening the
 file read-only, reading every row, checking it against the schedule and
-replaying it, with one process and with helper processes (``--processes``;
-a file this size is split over them, ``audit.PARALLEL_FROM``), the arms
-interleaved run by run. Printed: median games/s over the runs (min..max) and
-actions per game. For scale, the same rows through the full ``replay_row`` (what
+replaying it. Printed: median games/s over the runs (min..max) and actions
+per game. For scale, the same rows through the full ``replay_row`` (what
 ``replay`` and the report build: every seat's view at every step), on the
 first ``--full-replays`` games. Rows: uruguayo 1v1 to 30, argentino 2v2 to 30.
 """
@@ -80,10 +78,10 @@ def build(path: Path, raw: dict[str, Any], games: int) -> int:
     return actions_written
 
 
-def time_verify(path: Path, processes: int) -> tuple[int, float]:
+def time_verify(path: Path) -> tuple[int, float]:
     with ResultsStore.open_existing(path) as store:
         started = time.perf_counter()
-        verified = verify_store(store, processes=processes)
+        verified = verify_store(store)
         return verified.games, time.perf_counter() - started
 
 
@@ -102,11 +100,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--full-replays", type=int, default=100)
-    parser.add_argument("--processes", default="1,2", help="Arms: processes verifying at once (comma-separated).")
     parser.add_argument("--variant", choices=("all", *(v for _, v, _ in VARIANTS)), default="all")
     args = parser.parse_args()
-    arms = [int(p) for p in args.processes.split(",")]
-    print(f"{'variant':<22} {'games':>6} {'actions/game':>13} {'processes':>10} {'verify games/s (min..max)':>28} "
+    print(f"{'variant':<22} {'games':>6} {'actions/game':>13} {'verify games/s (min..max)':>28} "
           f"{'full replay games/s':>20}")
     with tempfile.TemporaryDirectory(prefix="truco-verify-bench-") as tmp:
         for label, variant, options in VARIANTS:
@@ -114,17 +110,14 @@ def main() -> None:
                 continue
             path = Path(tmp) / f"{variant}.sqlite"
             actions = build(path, raw_config(variant, options, args.games), args.games)
-            rates: dict[int, list[float]] = {p: [] for p in arms}
+            rates: list[float] = []
             games = 0
             for _ in range(args.runs):
-                for processes in arms:  # interleaved, so the machine's noise is shared
-                    games, seconds = time_verify(path, processes)
-                    rates[processes].append(games / seconds)
+                games, seconds = time_verify(path)
+                rates.append(games / seconds)
             full = time_full_replays(path, args.full_replays)
-            for processes in arms:
-                r = rates[processes]
-                spread = f"{statistics.median(r):,.0f} ({min(r):,.0f}..{max(r):,.0f})"
-                print(f"{label:<22} {games:>6} {actions / games:>13.1f} {processes:>10} {spread:>28} {full:>20,.0f}")
+            spread = f"{statistics.median(rates):,.0f} ({min(rates):,.0f}..{max(rates):,.0f})"
+            print(f"{label:<22} {games:>6} {actions / games:>13.1f} {spread:>28} {full:>20,.0f}")
 
 
 if __name__ == "__main__":

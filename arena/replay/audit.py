@@ -14,11 +14,7 @@ Reads only (``ResultsStore.open_existing``, or a store the caller holds).
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,15 +34,6 @@ from .verify import TamperedError, check_row
 _LEAGUE_KEY = re.compile(r"#m(\d+)[ab]?\Z")  # arena/league/keys.py: LABEL#mN, LABEL#mNa, LABEL#mNb
 
 
-# Below this many games one process checks them all: a helper process costs
-# about a second to start, more than it saves on a small file.
-PARALLEL_FROM = 2000
-MAX_PROCESSES = 8
-# A helper process that has not answered by then is stopped (every wait has a deadline).
-_SECONDS_PER_GAME_LIMIT = 0.05
-_SECONDS_LIMIT = 120.0
-
-
 @dataclass(frozen=True)
 class Verified:
     games: int
@@ -57,36 +44,16 @@ class Verified:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
 
-@dataclass(frozen=True)
-class ShareResult:
-    """What one share of the rows (every ``shares``-th from ``share``) gave."""
+def verify_store(store: ResultsStore) -> Verified:
+    """Check every stored game of ``store`` in the order they are read;
+    ``TamperedError`` names the first that does not hold. A config or secret
+    that cannot be read is a ``StoreError`` (nothing can be checked against it).
 
-    checked: int
-    bad: tuple[int, str] | None  # the first refused row of the share: (its index in seq order, the message)
-
-
-def verify_store(store: ResultsStore, *, processes: int | None = None) -> Verified:
-    """Check every stored game of ``store``; ``TamperedError`` names the first
-    that does not hold (in the order games are read, however many processes
-    check them). A config or secret that cannot be read is a ``StoreError``
-    (nothing can be checked against it). A file of ``PARALLEL_FROM`` games or
-    more is checked by ``processes`` helper processes (default: one per
-    usable core, at most ``MAX_PROCESSES``), each reading the file itself,
-    read-only."""
+    One process: split over two helper processes, a file of 3,000 or 10,000
+    games was checked more slowly on a loaded 2-core machine, not faster
+    (benchmarks/verify.py), and one process already replays hundreds of games
+    a second."""
     started = time.perf_counter()
-    wanted = processes if processes is not None else min(MAX_PROCESSES, len(os.sched_getaffinity(0)))
-    games = store.count()
-    shares = max(1, wanted) if games >= PARALLEL_FROM else 1
-    results = [check_share(store, 0, 1)] if shares == 1 else _check_in_processes(store, shares, games)
-    bad = min((r.bad for r in results if r.bad is not None), default=None)
-    if bad is not None:
-        raise TamperedError(bad[1])
-    return Verified(sum(r.checked for r in results), time.perf_counter() - started)
-
-
-def check_share(store: ResultsStore, share: int, shares: int) -> ShareResult:
-    """Check the rows whose index (in seq order) is ``share`` modulo ``shares``,
-    up to the first that does not hold."""
     raw = store.get_meta("config")
     try:
         game = Game(options_of(raw))
@@ -96,67 +63,13 @@ def check_share(store: ResultsStore, share: int, shares: int) -> ShareResult:
     expect = _league_expectation(secret) if isinstance(raw, dict) and raw.get("kind") == LEAGUE_KIND \
         else _tournament_expectation(store, raw, secret)
     checked = 0
-    for index, row in enumerate(store.games()):
-        if index % shares != share:
-            continue  # read anyway (cheap next to a replay): the rows are split without a second query
-        try:
-            problem = expect(row)
-            if problem is not None:
-                raise TamperedError(f"game {row.game_key}: {problem}")
-            check_row(row, game)
-        except TamperedError as exc:
-            return ShareResult(checked, (index, str(exc)))
+    for row in store.games():
+        problem = expect(row)
+        if problem is not None:
+            raise TamperedError(f"game {row.game_key}: {problem}")
+        check_row(row, game)
         checked += 1
-    return ShareResult(checked, None)
-
-
-def _check_in_processes(store: ResultsStore, shares: int, games: int) -> list[ShareResult]:
-    """Run ``python -m arena.replay.audit_share DB SHARE SHARES`` for each share
-    and read the one JSON line each prints (no pickle: nothing it says can run code here)."""
-    argv = [sys.executable, "-m", "arena.replay.audit_share", str(store.path), str(shares)]
-    children = [subprocess.Popen([*argv[:-1], str(share), argv[-1]], stdin=subprocess.DEVNULL,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-                for share in range(shares)]
-    deadline = time.monotonic() + _SECONDS_LIMIT + _SECONDS_PER_GAME_LIMIT * games / shares
-    try:
-        return [_answer_of(child, deadline, store) for child in children]
-    finally:
-        for child in children:
-            if child.poll() is None:
-                child.kill()
-            child.wait()
-
-
-def _answer_of(child: subprocess.Popen[bytes], deadline: float, store: ResultsStore) -> ShareResult:
-    try:
-        out, err = child.communicate(timeout=max(0.0, deadline - time.monotonic()))
-    except subprocess.TimeoutExpired:
-        raise StoreError(f"{store.path}: verifying took too long; stopped") from None
-    answer = share_answer(out)
-    if isinstance(answer, str):
-        raise StoreError(f"{store.path}: {answer}")
-    if answer is None:
-        last = err.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
-        raise StoreError(f"{store.path}: a verifying process failed (exit code {child.returncode}: {last[0]})")
-    return answer
-
-
-def share_answer(out: bytes) -> ShareResult | str | None:
-    """The answer a helper printed: a result, an error message, or None if it is not an answer."""
-    try:
-        data = json.loads(out)
-    except ValueError:
-        return None
-    if isinstance(data, dict) and isinstance(data.get("error"), str):
-        return str(data["error"])
-    if not isinstance(data, dict) or type(data.get("checked")) is not int:
-        return None
-    bad = data.get("bad")
-    if bad is None:
-        return ShareResult(data["checked"], None)
-    if isinstance(bad, list) and len(bad) == 2 and type(bad[0]) is int and isinstance(bad[1], str):
-        return ShareResult(data["checked"], (bad[0], bad[1]))
-    return None
+    return Verified(checked, time.perf_counter() - started)
 
 
 def _secret_of(store: ResultsStore) -> TournamentSecret | None:
@@ -212,4 +125,4 @@ def _league_expectation(secret: TournamentSecret | None) -> Callable[[GameRow], 
     return expect
 
 
-__all__ = ["ShareResult", "TamperedError", "Verified", "check_share", "share_answer", "verify_store"]
+__all__ = ["TamperedError", "Verified", "verify_store"]

@@ -17,8 +17,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from arena.cli import main
-from arena.replay import audit
-from arena.replay.audit import ShareResult, TamperedError, share_answer, verify_store
+from arena.replay.audit import verify_store
 from arena.tournament.store import GameRow, ResultsStore
 
 BOTS = (
@@ -191,34 +190,6 @@ def test_a_column_forged_to_hold_text_is_refused_without_a_traceback(played: Pat
     row = next(r for r in _rows(db) if _kind(r) == "rules")
     _forge(db, row.game_key, "UPDATE games SET hands = 'many' WHERE game_key = ?")
     _refused(_standings(db), row.game_key, "is not a whole number")
-
-
-def test_helper_processes_find_the_same_game_as_one_process(played: Path, tmp_path: Path,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(audit, "PARALLEL_FROM", 1)  # so that this small file is split over helper processes
-    db = _copy(played, tmp_path)
-    with ResultsStore.open_existing(db) as store:
-        assert verify_store(store, processes=3).games == 12
-    rows = _rows(db)
-    # Forge two rows in different shares: the one read first is named, as one process would.
-    for row in (rows[4], rows[9]):
-        _forge(db, row.game_key, "UPDATE games SET score0 = score0 + 1, score1 = score1 + 1 WHERE game_key = ?")
-    with ResultsStore.open_existing(db) as store:
-        with pytest.raises(TamperedError) as alone:
-            verify_store(store, processes=1)
-        with pytest.raises(TamperedError) as split:
-            verify_store(store, processes=3)
-    assert str(split.value) == str(alone.value) and str(alone.value).startswith(f"game {rows[4].game_key}: ")
-
-
-def test_a_helper_answer_that_is_not_one_is_not_taken(tmp_path: Path) -> None:
-    assert share_answer(b'{"checked": 3, "bad": null}') == ShareResult(3, None)
-    assert share_answer(b'{"checked": 3, "bad": [2, "game k: stored score 1-2"]}') == \
-        ShareResult(3, (2, "game k: stored score 1-2"))
-    assert share_answer(b'{"error": "t.sqlite: no results database here"}') == "t.sqlite: no results database here"
-    for junk in (b"", b"Traceback (most recent call last):", b'{"checked": true, "bad": null}',
-                 b'{"checked": 1, "bad": [1]}', b"[1, 2]", b'{"checked": 1, "bad": ["1", "x"]}'):
-        assert share_answer(junk) is None, junk
 
 
 def test_a_team_game_tournament_verifies_and_blame_on_the_wrong_team_is_refused(tmp_path: Path) -> None:
