@@ -30,7 +30,7 @@ BOTS = (
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     directory = tmp_path_factory.mktemp("verify")
-    lines = ['variant = "argentino"', "games_per_pairing = 4", "seed = 3", "absent_wait_seconds = 5", "workers = 1",
+    lines = ['variant = "argentino"', "games_per_pairing = 4", "seed = 3", "workers = 1",
              "[options]", "target = 9"]
     for name, command in BOTS:
         lines += ["[[bots]]", f'name = "{name}"', f'command = "{command}"']
@@ -40,7 +40,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert res.exit_code == 0, res.output
     db = config.with_suffix(".sqlite")
     kinds = {_kind(r) for r in _rows(db)}
-    assert kinds == {"rules", "illegal", "crash", "forfeit"}, kinds  # every shape a row can have
+    assert kinds == {"rules", "illegal", "crash", "forfeit"}, (kinds, res.stderr)  # every shape a row can have
     return db
 
 
