@@ -74,7 +74,7 @@ async def run_checks(
             except BotStartError as exc:  # the launcher's "cannot start" error
                 raise LaunchError(str(exc)) from None
             except OSError as exc:  # the log directory cannot be written
-                raise LaunchError(f"cannot write the bot's log in {settings.log_dir}: {exc}") from None
+                raise LaunchError(f"cannot write the bot's log in {settings.log_dir}: {exc.strerror or exc}") from None
             for check in checks:
                 result = await _run_one(check, ctx)
                 results.append(result)

@@ -85,7 +85,7 @@ def _parents(path: str, made: set[str]) -> list[str]:
     parts = Path(path).parts[1:-1]
     for i in range(len(parts)):
         folder = "/" + "/".join(parts[: i + 1])
-        if folder in made or any(folder == s or folder.startswith(s + "/") for s in _SYSTEM):
+        if folder in made or folder == SCRATCH or any(folder == s or folder.startswith(s + "/") for s in _SYSTEM):
             continue
         made.add(folder)
         out += ["--perms", "0755", "--dir", folder]
@@ -117,6 +117,8 @@ def bwrap_argv(bwrap: str, spec: SandboxSpec, command: list[str]) -> list[str]:
             argv += ["--ro-bind", path, path]
     for path in _ETC:
         argv += ["--ro-bind-try", path, path]
+    # The scratch folder first: binds below /tmp (a bot folder, an environment) stay visible in it.
+    argv += ["--perms", "1777", "--size", str(spec.scratch_mb * 1024 * 1024), "--tmpfs", SCRATCH]
     shown, _ = python_paths()
     if spec.bot_dir is not None:
         shown.append(str(spec.bot_dir))
@@ -125,7 +127,6 @@ def bwrap_argv(bwrap: str, spec: SandboxSpec, command: list[str]) -> list[str]:
         argv += _parents(path, made)
         argv += ["--ro-bind", path, path]
     argv += ["--proc", "/proc", "--dev", "/dev",
-             "--perms", "1777", "--size", str(spec.scratch_mb * 1024 * 1024), "--tmpfs", SCRATCH,
              "--dir", os.path.dirname(SOCKET_IN_SANDBOX),
              "--ro-bind", str(spec.socket), SOCKET_IN_SANDBOX,
              "--remount-ro", "/",

@@ -250,6 +250,13 @@ def _env(b: dict[str, Any], where: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def _from_base(path: str | None, base: Path | None) -> str | None:
+    """A path of the config: a relative one starts from the config file's folder."""
+    if path is None or base is None or Path(path).is_absolute():
+        return path
+    return str(base / path)
+
+
 def _bot_dir(b: dict[str, Any], where: str, base: Path | None) -> Path | None:
     given = _expect(b.get("dir"), (str, type(None)), f"{where}.dir", "a folder path")
     if given is None:
@@ -373,9 +380,9 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
         concurrency=concurrency,
         time_control=time_control,
         address=check_address(_expect(data.get("address", "127.0.0.1:0"), str, "address", "HOST:PORT")),
-        tokens=tokens,
-        tls_cert=tls_cert,
-        tls_key=tls_key,
+        tokens=_from_base(tokens, base),
+        tls_cert=_from_base(tls_cert, base),
+        tls_key=_from_base(tls_key, base),
         absent_wait=absent_wait,
         raw=data,
         match=match,
@@ -463,3 +470,17 @@ def check_environment(config: TournamentConfig) -> None:
             find_bwrap()
         except SandboxUnavailableError as exc:
             raise ConfigError(f"sandbox: {exc}") from None
+
+
+def check_reachable(config: TournamentConfig, private: dict[str, Path]) -> None:
+    """Refuse a bot folder that holds one of the arena's ``private`` files
+    (results database, logs): the sandbox shows a bot its whole folder, and
+    the database holds the deal secret."""
+    for i, bot in enumerate(config.bots):
+        if bot.dir is None or config.sandbox is SandboxMode.NONE:
+            continue
+        for what, path in private.items():
+            resolved = Path(os.path.realpath(path))
+            if resolved == bot.dir or bot.dir in resolved.parents:
+                raise ConfigError(f"bots[{i}].dir: the {what} {path} is inside {bot.dir}, which bot {bot.name} "
+                                  f"can read; keep bots in folders of their own")

@@ -133,10 +133,12 @@ class Supervisor:
                 await asyncio.sleep(0.02)
 
     async def _launch(self, bot: BotSpec, slot: int) -> LaunchedBot:
-        # One token per bot, for all its processes and restarts: the arena
-        # refuses a second token for a name that is connected.
+        # One token per process slot, kept over restarts: in a sandbox the
+        # arena tells a bot's processes apart by their tokens (a Unix socket
+        # has no client address), so partners are seated from different ones.
         name = bot.name
-        token = self._tokens.get(name) or self._tokens.setdefault(name, self.arena.add_token(name))
+        key = f"{name}#{slot}"
+        token = self._tokens.get(key) or self._tokens.setdefault(key, self.arena.add_token(name))
         ca = Path(self.config.tls_cert) if self.config.tls_cert is not None else None
         return await launch(launch_spec(bot, self.config), self.address, token, self.streams, self.log_dir,
                             tls_ca=ca, slot=slot, sandbox=self.sandbox)
@@ -186,11 +188,12 @@ class Supervisor:
         for w in pending:
             w.cancel()
         codes = [w.result() for w in done if not w.cancelled() and w.exception() is None]
-        if not codes:
-            return rec.reason  # still running: it only closed its stream
-        limit = next((p.limit_hit() for p in group if p.exited and p.limit_hit() is not None), None)
+        # A limit of its sandbox explains the loss, even before the process is seen gone.
+        limit = next((hit for p in group if (hit := p.limit_hit()) is not None), None)
         if limit is not None:
             return f"seat {seat} ({name}) {limit}"
+        if not codes:
+            return rec.reason  # still running: it only closed its stream
         return f"seat {seat} ({name}) crashed with exit code {codes[0]}"
 
     async def revive(self, names: tuple[str, ...]) -> None:

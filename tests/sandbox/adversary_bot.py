@@ -10,7 +10,8 @@ it signals only processes that are launched bots of this test, stops them for
 a moment only, forks at most ``--fork-cap`` processes, allocates what
 ``--alloc-mb`` says, and connects outside only where there is no route out.
 
-    python adversary_bot.py [--alloc-mb N] [--fork-cap N] [--spin-seconds S] (plus the SDK's options)
+    python adversary_bot.py [--alloc-mb N] [--fork-cap N] [--spin-seconds S] [--only ATTACK]
+                            (plus the SDK's options)
 """
 
 from __future__ import annotations
@@ -271,6 +272,11 @@ def spin_everywhere(seconds: float) -> None:
 
 
 def attack(args: Any) -> None:
+    if args.only:
+        globals()[args.only]()
+        report("done", False)
+        _ATTACKS_DONE.set()
+        return
     for step in (find_databases, read_environs, read_memory, signal_others, renice_and_pin, connect_out,
                  write_pipes_and_files, share_with_partner):
         try:
@@ -288,6 +294,9 @@ def attack(args: Any) -> None:
 class AdversaryBot(Bot):
     name = "adversary"
 
+    def on_game_start(self, game_id: str, seat: int, variant: str) -> None:
+        print(json.dumps({"game": game_id, "seat": seat}), file=sys.stderr, flush=True)
+
     def choose(self, obs: Observation) -> Action:
         # Slow, within its clock, until every attack is over: the tournament
         # must still be running while the bot spins on every core.
@@ -299,6 +308,7 @@ def _arguments(p: Any) -> None:
     p.add_argument("--alloc-mb", type=int, default=10240)
     p.add_argument("--fork-cap", type=int, default=2000)
     p.add_argument("--spin-seconds", type=float, default=20.0)
+    p.add_argument("--only", choices=("share_with_partner",), help="this attack alone")
 
 
 _started = threading.Lock()

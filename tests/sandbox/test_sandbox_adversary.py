@@ -15,23 +15,19 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sandbox_runs import CLI, HERE, RANDOM, needs_bwrap
 
 from arena.replay import options_of, replay_row
 from arena.tournament.store import ResultsStore
 
-pytestmark = [pytest.mark.slow, pytest.mark.integration,
-              pytest.mark.skipif(shutil.which("bwrap") is None, reason="needs bubblewrap (.ci/run installs it)")]
+pytestmark = [pytest.mark.slow, pytest.mark.integration, needs_bwrap]
 
-HERE = Path(__file__).parent
 REPO = HERE.parents[1]
-CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
-RANDOM = "python -m sample_bots.random_bot"
 # Attacks that must all fail in the sandbox.
 ATTACKS = ("read_databases", "read_tokens", "see_canary", "read_memory", "signal_processes", "renice_and_pin",
            "connect_loopback", "connect_outside", "open_worker_pipe", "write_outside_scratch", "plant_symlink",
