@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sandbox_runs import RANDOM, needs_bwrap, run_cli, write_config
@@ -91,14 +92,14 @@ def test_a_bot_folder_holding_the_results_is_refused(tmp_path: Path) -> None:
 
 
 def test_limits_and_bot_keys_are_checked_with_the_key_named() -> None:
-    def bots(extra: dict[str, object]) -> dict[str, object]:
+    def bots(extra: dict[str, object]) -> dict[str, Any]:
         return {"bots": [{"name": "a", "command": "x", **extra}, {"name": "b", "command": "y"}]}
 
     config = parse_config({**bots({"memory_mb": 2048, "args": ["--fast"], "env": {"K": "v"}}),
                            "limits": {"cpus": 2}})
     assert config.bots[0].limits == Limits(memory_mb=2048, cpus=2) and config.bots[1].limits == Limits(cpus=2)
     assert config.bots[0].command == ("x", "--fast") and config.bots[0].env == (("K", "v"),)
-    for data, message in [
+    cases: list[tuple[dict[str, Any], str]] = [
         (bots({"memory_mb": 1}), r"^bots\[0\]\.memory_mb: must be from 64"),
         (bots({"memory_mb": "1G"}), r"^bots\[0\]\.memory_mb: expected a whole number"),
         ({**bots({}), "limits": {"memory": 5}}, r"^limits\.memory: unknown key"),
@@ -108,7 +109,8 @@ def test_limits_and_bot_keys_are_checked_with_the_key_named() -> None:
         ({"bots": [{"name": "a", "dir": "x"}, {"name": "b", "command": "y"}]},
          r"^bots\[0\]\.dir: only for a bot the arena launches"),
         ({**bots({}), "start_seconds": 0}, r"^start_seconds: must be a finite number of seconds >= 0.1"),
-    ]:
+    ]
+    for data, message in cases:
         with pytest.raises(ConfigError, match=message):
             parse_config(data)
 
