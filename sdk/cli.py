@@ -27,7 +27,7 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--address",
         default=os.environ.get("TRUCO_ARENA_ADDRESS", DEFAULT_ADDRESS),
-        help="arena HOST:PORT (default: $TRUCO_ARENA_ADDRESS or %(default)s)",
+        help="arena HOST:PORT, or unix:PATH for a Unix socket (default: $TRUCO_ARENA_ADDRESS or %(default)s)",
     )
     p.add_argument(
         "--token",

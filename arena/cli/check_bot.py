@@ -37,9 +37,12 @@ from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 @click.option("--log-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Where the bot's stderr goes (default: a new temporary directory, kept).")
 @click.option("--json", "as_json_output", is_flag=True, help="Print one JSON object instead of lines.")
+@click.option("--sandbox", is_flag=True,
+              help="Launch the bot in the sandbox tournaments use (bubblewrap; docs/sandbox.md): checks that it "
+                   "runs there too, and keeps code you were handed contained.")
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 def check_bot(games: int, move_seconds: float, bank_seconds: float, timeout: float, streams: int, name: str,
-              seed: int, log_dir: Path | None, as_json_output: bool, command: tuple[str, ...]) -> None:
+              seed: int, log_dir: Path | None, as_json_output: bool, sandbox: bool, command: tuple[str, ...]) -> None:
     """Check that the bot started by COMMAND speaks the arena protocol.
 
     Starts an arena on 127.0.0.1 (a free port), launches COMMAND as a
@@ -56,12 +59,14 @@ def check_bot(games: int, move_seconds: float, bank_seconds: float, timeout: flo
     Example:
       truco-arena check-bot -- python -m sample_bots.random_bot
       truco-arena check-bot --games 5 --json -- ./mybot --verbose
+      truco-arena check-bot --sandbox -- python -m sample_bots.heuristic
     """
     temporary = log_dir is None
     log_dir = Path(tempfile.mkdtemp(prefix="truco-check-bot-")) if log_dir is None else log_dir
     try:
         settings = CheckSettings(command, log_dir, name=name, games=games, move_seconds=move_seconds,
-                                 bank_seconds=bank_seconds, timeout=timeout, streams=streams, seed=seed)
+                                 bank_seconds=bank_seconds, timeout=timeout, streams=streams, seed=seed,
+                                 sandbox=sandbox)
     except ValueError as exc:
         raise fail(str(exc), USAGE_ERROR) from None
 

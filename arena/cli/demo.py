@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ..sandbox import SandboxUnavailableError, find_bwrap
 from ..tournament.config import parse_config
 from .formatting import output_options, pick_format
 from .tournament import play
@@ -50,6 +51,12 @@ def demo(variant: str, games: int, concurrency: int, seed: int, db: Path | None,
         "time_control": {"move_seconds": 2.0, "bank_seconds": 30.0},
         "bots": [{"name": name, "command": command} for name, command in SAMPLE_BOTS],
     }
+    try:
+        find_bwrap()
+    except SandboxUnavailableError as exc:
+        # Only our own sample bots play here, so running them unconfined is safe.
+        raw["sandbox"] = "none"
+        click.echo(f"demo: running the sample bots without a sandbox ({exc.args[0].split(':')[0]})", err=True)
     config = parse_config(raw)
     fmt = pick_format(fmt, as_json, as_csv)
     pairings = len(SAMPLE_BOTS) * (len(SAMPLE_BOTS) - 1) // 2

@@ -3,6 +3,7 @@ games or until an SPRT decides."""
 
 from __future__ import annotations
 
+import shlex
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,22 @@ from ..tournament.config import ConfigError, parse_config
 from .errors import USAGE_ERROR, fail
 from .formatting import output_options, pick_format
 from .tournament import play
+
+
+def _bot_table(name: str, command: str) -> dict[str, Any]:
+    """A [[bots]] table for a command as typed. A script or program given by
+    its path becomes an absolute path, and its folder the bot's ``dir``: the
+    folder its sandbox shows it (docs/sandbox.md)."""
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return {"name": name, "command": command}  # parse_config names the problem
+    for i, arg in enumerate(argv[:2]):
+        path = Path(arg)
+        if (i == 0 and "/" in arg or i == 1 and arg.endswith(".py")) and path.is_file():
+            argv[i] = str(path.resolve())
+            return {"name": name, "command": argv, "dir": str(path.resolve().parent)}
+    return {"name": name, "command": command}
 
 
 def match_config(a: str, b: str, *, games: int | None, sprt: tuple[float, float] | None, alpha: float,
@@ -30,7 +47,7 @@ def match_config(a: str, b: str, *, games: int | None, sprt: tuple[float, float]
         "variant": variant,
         "pairing": "duplicate",
         "concurrency": concurrency,
-        "bots": [{"name": bot.name, "command": bot.command} for bot in (bot_a, bot_b)],
+        "bots": [_bot_table(bot.name, bot.command) for bot in (bot_a, bot_b)],
     }
     if sprt is not None:
         raw["sprt"] = {"elo0": sprt[0], "elo1": sprt[1], "alpha": alpha, "beta": beta}
@@ -59,22 +76,26 @@ def match_config(a: str, b: str, *, games: int | None, sprt: tuple[float, float]
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path),
               help="Keep the results here, to resume with `truco-arena tournament resume DB` "
                    "(default: a temporary file).")
+@click.option("--no-sandbox", "no_sandbox", is_flag=True,
+              help="Run both bots without the sandbox (docs/sandbox.md): only for bot code you trust.")
 @output_options
 def match(a: str, b: str, games: int | None, sprt: tuple[float, float] | None, alpha: float, beta: float,
-          max_games: int, variant: str, concurrency: int, seed: int | None, db: Path | None,
+          max_games: int, variant: str, concurrency: int, seed: int | None, db: Path | None, no_sandbox: bool,
           fmt: str, as_json: bool, as_csv: bool) -> None:
     """Play bot A against bot B in duplicate pairs (same deal, seats swapped)
     for --games N games, or until the SPRT given by --sprt accepts H0 or H1.
 
     A and B are sample bots (SAMPLES) or bot commands, as in a config's
-    `command`. A live line on stderr shows games, wins-losses, pairs
+    `command`. Both run in the sandbox (docs/sandbox.md): a script given by
+    its path (python mybot/bot.py) sees its own folder and nothing else of
+    yours, so keep --db outside it. A live line on stderr shows games, wins-losses, pairs
     2-0/1-1/0-2, Elo +- 95%, nElo and the LLR with its bounds; the verdict
     comes at the end. The exit code is 0 whatever the verdict.
 
     \b
     Example:
       truco-arena match heuristic random --sprt 0 100
-      truco-arena match "python mybot.py" heuristic --sprt 0 20 --db mybot.sqlite
+      truco-arena match "python mybot/bot.py" heuristic --sprt 0 20 --db mybot.sqlite
       truco-arena match simulation heuristic --games 200 --concurrency 2
     """
     if (games is None) == (sprt is None):
@@ -83,6 +104,8 @@ def match(a: str, b: str, games: int | None, sprt: tuple[float, float] | None, a
         raise click.UsageError(f"--games: must be even (duplicate pairs), got {games}")
     raw = match_config(a, b, games=games, sprt=sprt, alpha=alpha, beta=beta, max_games=max_games,
                        variant=variant, concurrency=concurrency, seed=seed)
+    if no_sandbox:
+        raw["sandbox"] = "none"
     try:
         config = parse_config(raw)
     except ConfigError as exc:

@@ -55,7 +55,7 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
     interval, likelihood of superiority over the next bot), cross (each
     pair's score), pairs (duplicate-pair statistics), failures (timeouts,
     disconnects, illegal actions per bot, then each such game with its id
-    and reason), ladder (+30/-20 points).
+    and reason), ladder (+30/-20 points), cpu (CPU seconds per game of each launched bot).
 
     The database is opened read-only: looking never changes it. With
     --verify every game is first replayed and checked against its row and

@@ -17,6 +17,7 @@ from ..tournament.config import (
     ConfigError,
     TournamentConfig,
     check_environment,
+    check_reachable,
     load_config,
     parse_config,
 )
@@ -43,6 +44,9 @@ def tournament() -> None:
     """Run round-robin tournaments between bots and keep every result."""
 
 
+CONFIG_DIR_META = "config_dir"  # the config file's folder, where its relative paths start
+
+
 def default_db(config_path: Path) -> Path:
     return config_path.with_suffix(".sqlite")
 
@@ -55,8 +59,10 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     run cleanly: running games are recorded as interrupted and the exit code
     is 130 or 143. ``new``: start the tournament afresh (``run``), refused
     if ``db`` already holds games; otherwise continue it (``resume``)."""
+    log_dir = db.parent / f"{db.stem}-logs"
     try:
         check_environment(config)
+        check_reachable(config, {"results database": db, "logs folder": log_dir})
     except ConfigError as exc:
         raise fail(str(exc), USAGE_ERROR) from None
     live = _live_hook(http, db)
@@ -71,7 +77,7 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
             with ResultsStore.create_or_open(db) as store:
                 if new:
                     _start_afresh(store, config, db)
-                log_dir = make_private_dir(db.parent / f"{db.stem}-logs")
+                make_private_dir(log_dir)
                 summary = asyncio.run(_run(config, store, log_dir, progress, live))
                 records = to_records(list(store.games()))
     except PrivateFileError as exc:
@@ -97,6 +103,7 @@ def _start_afresh(store: ResultsStore, config: TournamentConfig, db: Path) -> No
     # A database left by a run that recorded nothing: this config and its
     # seed (or a fresh secret) replace what that run stored.
     store.set_meta("config", config.raw)
+    store.set_meta(CONFIG_DIR_META, str(config.base_dir) if config.base_dir is not None else None)
     store.set_meta(SECRET_META, None)
 
 
@@ -186,7 +193,7 @@ def run(config_path: Path, db: Path | None, concurrency: int | None, workers: in
             raw["ray"] = ray_address
         if seed is not None:
             raw["seed"] = seed
-        config = parse_config(raw, default_name=config.name)
+        config = parse_config(raw, default_name=config.name, base=config.base_dir)
     except ConfigError as exc:
         raise fail(f"{config_path}: {exc}", USAGE_ERROR) from None
     play(config, db or default_db(config_path), progress, pick_format(fmt, as_json, as_csv), new=True, http=http)
@@ -196,10 +203,12 @@ def _stored_config(db: Path) -> TournamentConfig:
     try:
         with ResultsStore.open_existing(db) as store:
             raw = store.get_meta("config")
+            base = store.get_meta(CONFIG_DIR_META)
     except StoreError as exc:
         raise fail(str(exc), DOMAIN_ERROR) from None
     try:
-        return parse_config(raw, default_name=db.stem)
+        # Relative paths of the config (a bot's dir) start from the config's folder, as on its first run.
+        return parse_config(raw, default_name=db.stem, base=Path(base) if isinstance(base, str) else None)
     except ConfigError as exc:
         raise fail(f"{db}: stored config is invalid: {exc}", DOMAIN_ERROR) from None
 

@@ -27,6 +27,7 @@ class CheckSettings:
     timeout: float = 10.0
     streams: int = 3  # passed to the bot; 6-seat games need 3
     seed: int = 1  # deals and the seeds given to the bots
+    sandbox: bool = False  # launch the bot in the tournaments' sandbox (arena/sandbox)
 
     def __post_init__(self) -> None:
         if not self.command:

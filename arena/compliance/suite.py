@@ -7,8 +7,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 
+from arena.sandbox import Sandbox, SandboxUnavailableError
 from arena.server import Arena, BotUnavailableError
-from arena.tournament.launcher import launch, stop
+from arena.tournament.launcher import BotStartError, LaunchSpec, launch, stop
 
 from .check import Check
 from .checks import CHECKS
@@ -47,9 +48,17 @@ async def run_checks(
     with RejectionLog() as rejections:
         arena = Arena(hello_timeout=settings.timeout, write_timeout=settings.timeout, close_grace=_CLOSE_GRACE)
         try:
-            port = await arena.start("127.0.0.1:0")
+            sandbox = Sandbox.open() if settings.sandbox else None
+        except SandboxUnavailableError as exc:
+            raise LaunchError(str(exc)) from None
+        try:
+            port = await arena.start("127.0.0.1:0", unix_socket=sandbox.socket if sandbox is not None else None)
         except OSError as exc:
+            if sandbox is not None:
+                sandbox.close()
             raise CheckerError(f"cannot start an arena on loopback: {exc}") from None
+        if sandbox is not None:
+            sandbox.socket_ready()
         address = f"127.0.0.1:{port}"
         ctx = CheckContext(settings, arena, address, rejections)
         opponents = _start_opponents(arena, address)
@@ -60,12 +69,12 @@ async def run_checks(
                 raise CheckerError(f"the checker's own opponents did not connect: {exc}") from None
             token = arena.add_token(settings.name)
             try:
-                ctx.bot = await launch(settings.name, settings.command, address, token, settings.streams,
-                                       settings.log_dir)
-            except RuntimeError as exc:  # the launcher's "cannot start" error
+                ctx.bot = await launch(LaunchSpec(settings.name, settings.command), address, token, settings.streams,
+                                       settings.log_dir, sandbox=sandbox)
+            except BotStartError as exc:  # the launcher's "cannot start" error
                 raise LaunchError(str(exc)) from None
             except OSError as exc:  # the log directory cannot be written
-                raise LaunchError(f"cannot write the bot's log in {settings.log_dir}: {exc.strerror}") from None
+                raise LaunchError(f"cannot write the bot's log in {settings.log_dir}: {exc.strerror or exc}") from None
             for check in checks:
                 result = await _run_one(check, ctx)
                 results.append(result)
@@ -74,6 +83,8 @@ async def run_checks(
             await arena.stop(grace=0)
             if ctx.bot is not None:
                 await stop(ctx.bot)
+            if sandbox is not None:
+                sandbox.close()
             for task in opponents:
                 task.cancel()
             await asyncio.gather(*opponents, return_exceptions=True)

@@ -38,6 +38,9 @@ class GameRecord:
     pair_id: str | None = None
     game_id: str | None = None  # the game's key in the results store, to point people at it
     reason: str = ""  # why the game ended, one line for people
+    # CPU seconds each side's bot spent on the game, where its sandbox measured them.
+    cpu_a: float | None = None
+    cpu_b: float | None = None
 
     def __post_init__(self) -> None:
         if self.bot_a == self.bot_b:

@@ -54,6 +54,8 @@ def to_records(rows: Sequence[GameRow]) -> list[GameRecord]:
                 pair_id=r.pair_id,
                 game_id=r.game_key,
                 reason=r.reason,
+                cpu_a=r.cpu0,
+                cpu_b=r.cpu1,
             ))
         except ValueError as exc:
             raise ValueError(f"game {r.game_key}: {exc}") from None
@@ -139,6 +141,21 @@ def failed_games_table(records: Sequence[GameRecord]) -> Table:
                  () if rows else ("No game was lost by a failure.",))
 
 
+def cpu_table(records: Sequence[GameRecord]) -> Table:
+    """CPU seconds per game of each launched bot, as its sandbox measured them."""
+    spent: dict[str, list[float]] = {}
+    for r in records:
+        for bot, cpu in ((r.bot_a, r.cpu_a), (r.bot_b, r.cpu_b)):
+            if cpu is not None:
+                spent.setdefault(bot, []).append(cpu)
+    rows = tuple((bot, len(s), round(sum(s), 3), round(sum(s) / len(s), 4), round(max(s), 4))
+                 for bot, s in sorted(spent.items()))
+    notes = ("Measured by each bot's sandbox (its control groups); a bot playing several games at once has "
+             "its CPU split evenly among them. Bots that connect by themselves are not measured.",)
+    return Table("cpu", "CPU seconds per game", ("bot", "games measured", "total s", "mean s", "max s"), rows,
+                 notes if rows else ("No CPU time was measured (no bot ran in a sandbox with control groups).",))
+
+
 def ladder_table(records: Sequence[GameRecord]) -> Table:
     rows = tuple((r.rank, r.bot, r.points, r.wins, r.losses) for r in ladder(records))
     return Table("ladder", "Ladder points (+30 per win, -20 per loss, never below zero)",
@@ -165,7 +182,7 @@ def compare_table(old: Sequence[GameRecord], new: Sequence[GameRecord]) -> Table
                  rows, tuple(notes))
 
 
-VIEWS = ("standings", "cross", "pairs", "failures", "ladder")
+VIEWS = ("standings", "cross", "pairs", "failures", "ladder", "cpu")
 
 
 def views(records: Sequence[GameRecord], names: Sequence[str] = VIEWS, anchor: str | None = None,
@@ -183,6 +200,8 @@ def views(records: Sequence[GameRecord], names: Sequence[str] = VIEWS, anchor: s
             out.append(failed_games_table(records))
         elif name == "ladder":
             out.append(ladder_table(records))
+        elif name == "cpu":
+            out.append(cpu_table(records))
         else:
             raise ValueError(f"unknown view {name!r}")
     return out

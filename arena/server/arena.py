@@ -107,8 +107,12 @@ class Arena:
         *,
         tls_cert: str | Path | None = None,
         tls_key: str | Path | None = None,
+        unix_socket: Path | None = None,
     ) -> int:
         """Listen on ``address`` ("HOST:PORT"; port 0 picks a free one); return the port.
+
+        With ``unix_socket`` the arena also listens, without TLS, on that Unix
+        socket: the only way out of a launched bot's sandbox (arena/sandbox).
 
         With ``tls_cert`` and ``tls_key`` (PEM files: the certificate chain and
         its private key) the arena speaks TLS only; a plaintext client cannot
@@ -129,6 +133,8 @@ class Arena:
                 port: int = server.add_insecure_port(address)
             else:
                 port = server.add_secure_port(address, credentials)
+            if unix_socket is not None and not server.add_insecure_port(f"unix:{unix_socket}"):
+                raise OSError(f"cannot listen on the Unix socket {unix_socket}")
         except RuntimeError as exc:  # grpc raises RuntimeError when it cannot bind
             raise OSError(f"cannot listen on {address}: {exc}") from None
         if port == 0:

@@ -13,7 +13,6 @@ refusals from one host are slowed down (``throttle.py``).
 from __future__ import annotations
 
 import asyncio
-import hmac
 import itertools
 import logging
 from collections.abc import AsyncIterator
@@ -128,6 +127,10 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
             return await self._reject(conn, *rejection)
         self.throttle.forgive(peer_host(conn.peer))
         conn.name, conn.version, conn.token = hello.bot_name, hello.bot_version, token_hash(hello.token)
+        if conn.peer.startswith("unix:"):
+            # A Unix socket has no client address: a launched bot's processes
+            # are told apart by their tokens, one per process.
+            conn.peer = f"unix:{conn.token.removeprefix('sha256:')[:16]}"
         # Pool first, Welcome second: no await in between, so the name check
         # above still holds; the stream's write lock keeps Welcome first on the wire.
         self.arena.pool.add(conn)
@@ -152,7 +155,7 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
         if owner != hello.bot_name:
             return pb.STATUS_CODE_UNAUTHENTICATED, f"this token is for bot {owner!r}, not {clip(hello.bot_name, 80)!r}"
         holder = self.arena.pool.token_of(hello.bot_name)
-        if holder is not None and not hmac.compare_digest(holder, token_hash(hello.token)):
+        if holder is not None and not self.arena.tokens.same_bot(holder, token_hash(hello.token)):
             return pb.STATUS_CODE_NAME_TAKEN, f"bot name {hello.bot_name!r} is already connected with another token"
         if self.arena.closing:
             return pb.STATUS_CODE_SHUTDOWN, "the arena is shutting down"

@@ -30,6 +30,7 @@ not depend on how many characters of a real token it got right.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import logging
 import os
 import re
@@ -165,6 +166,15 @@ class TokenStore:
             raise ValueError(f"this token already belongs to {owner!r}")
         self._memory[digest] = name
         return token
+
+    def same_bot(self, digest_a: str, digest_b: str) -> bool:
+        """Whether two token hashes admit the same connection owner: the same
+        token, or two in-memory tokens of one name (the arena gives each
+        process of a bot it launched a token of its own)."""
+        if hmac.compare_digest(digest_a, digest_b):
+            return True
+        name = self._memory.get(digest_a)
+        return name is not None and self._memory.get(digest_b) == name
 
     def name_for(self, token: str) -> str | None:
         """The bot name ``token`` admits, or None for an unknown token."""

@@ -43,7 +43,9 @@ that connects by itself are played on the tournament's own arena.
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import os
 import shlex
 import shutil
 import tomllib
@@ -53,6 +55,7 @@ from typing import Any
 
 from ..engine import Options, OptionsError, make_options
 from ..match.plan import MATCH_KEYS, MatchPlan, parse_match_plan
+from ..sandbox import BOUNDS, LIMIT_KEYS, Limits, SandboxMode, SandboxUnavailableError, find_bwrap
 from ..server import TimeControl
 from ..server.tokens import TokenFileError, check_name, load_tokens
 from .scale import MAX_WORKERS, ScaleOut, default_workers
@@ -71,6 +74,11 @@ MAX_CONCURRENCY = 1024
 # then loses every game it cannot play; the run goes on with the others.
 DEFAULT_ABSENT_WAIT = 60.0
 MAX_ABSENT_WAIT = 86400.0
+# Every launched bot must have said hello this soon after it was started,
+# before the first game; one that cannot start stops the run at once.
+DEFAULT_START_SECONDS = 30.0
+MAX_START_SECONDS = 3600.0
+MAX_ENV_VARS = 100
 TEAM_SEATS = (2, 4, 6)  # 2: one bot a side; 4 and 6: one bot plays a whole team
 DEFAULT_TIME_CONTROL = TimeControl(move_time=2.0, bank=30.0)
 # "python" in a command means the arena's own interpreter (see launcher).
@@ -90,6 +98,11 @@ class ConfigError(ValueError):
 class BotSpec:
     name: str
     command: tuple[str, ...] | None = None  # None: the bot connects by itself
+    # The bot's folder (absolute): its working folder, and all of the
+    # organizer's files its sandbox shows it. None: it sees none of them.
+    dir: Path | None = None
+    env: tuple[tuple[str, str], ...] = ()  # extra environment variables, as given
+    limits: Limits = Limits()  # what each of its processes may use in its sandbox
 
 
 @dataclass(frozen=True)
@@ -111,10 +124,9 @@ class TournamentConfig:
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # as read, stored with results
     match: MatchPlan | None = None  # format = "match" or "gauntlet" (arena/match/plan.py); None: round robin
     scale: ScaleOut = ScaleOut()  # workers, or a Ray cluster (docs/scaling.md)
-
-    @property
-    def all_launched(self) -> bool:
-        return all(b.command is not None for b in self.bots)
+    sandbox: SandboxMode = SandboxMode.BWRAP  # every launched bot in a sandbox (docs/sandbox.md)
+    start_seconds: float = DEFAULT_START_SECONDS  # every launched bot says hello within this, or the run stops
+    base_dir: Path | None = field(default=None, compare=False)  # the config file's folder: relative paths start here
 
     @property
     def seats_per_bot(self) -> int:
@@ -124,7 +136,8 @@ class TournamentConfig:
 
 _TOP = {"name", "variant", "options", "bots", "games_per_pairing", "pairing", "seed", "concurrency",
         "time_control", "address", "tokens", "tls_cert", "tls_key", "absent_wait_seconds", *MATCH_KEYS,
-        "workers", "ray", "ray_runtime_env", "batch_pairs"}
+        "workers", "ray", "ray_runtime_env", "batch_pairs", "sandbox", "limits", "start_seconds"}
+_BOT_KEYS = ("name", "command", "args", "dir", "env", *LIMIT_KEYS)
 
 
 def _expect(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> Any:
@@ -159,28 +172,112 @@ def _time_control(data: dict[str, Any]) -> TimeControl:
     )
 
 
-def _absent_wait(data: dict[str, Any]) -> float:
-    given = _expect(data.get("absent_wait_seconds", DEFAULT_ABSENT_WAIT), (int, float), "absent_wait_seconds",
-                    "a number of seconds")
+def _wait_seconds(data: dict[str, Any], key: str, default: float, low: float, high: float) -> float:
+    given = _expect(data.get(key, default), (int, float), key, "a number of seconds")
     try:
         value = float(given)
     except OverflowError:
         value = math.inf
-    if not (math.isfinite(value) and 0 <= value <= MAX_ABSENT_WAIT):
-        raise ConfigError(f"absent_wait_seconds: must be a finite number of seconds >= 0 and <= "
-                          f"{MAX_ABSENT_WAIT:g}, got {value!r}")
+    if not (math.isfinite(value) and low <= value <= high):
+        raise ConfigError(f"{key}: must be a finite number of seconds >= {low:g} and <= {high:g}, got {value!r}")
     return value
 
 
-def _bots(data: dict[str, Any]) -> tuple[BotSpec, ...]:
+def _limits(table: dict[str, Any], where: str, base: Limits) -> Limits:
+    """The limits keys of ``table`` over ``base``; each a whole number within BOUNDS."""
+    values = {}
+    for key in LIMIT_KEYS:
+        if key in table:
+            value = _expect(table[key], int, f"{where}{key}", "a whole number")
+            low, high = BOUNDS[key]
+            if not low <= value <= high:
+                raise ConfigError(f"{where}{key}: must be from {low} to {high}, got {value}")
+            values[key] = value
+    return dataclasses.replace(base, **values)
+
+
+def _default_limits(data: dict[str, Any]) -> Limits:
+    table = _expect(data.get("limits", {}), dict, "limits", "a table")
+    for key in table:
+        if key not in LIMIT_KEYS:
+            raise ConfigError(f"limits.{key}: unknown key (expected {', '.join(LIMIT_KEYS)})")
+    return _limits(table, "limits.", Limits())
+
+
+def _sandbox(data: dict[str, Any]) -> SandboxMode:
+    given = _expect(data.get("sandbox", SandboxMode.BWRAP.value), str, "sandbox", '"bwrap" or "none"')
+    try:
+        return SandboxMode(given)
+    except ValueError:
+        raise ConfigError(f'sandbox: expected "bwrap" or "none" (for bot code you trust), got {given!r}') from None
+
+
+def _command(b: dict[str, Any], where: str) -> list[str] | None:
+    command = b.get("command")
+    if isinstance(command, str):
+        try:
+            command = shlex.split(command)
+        except ValueError as exc:
+            raise ConfigError(f"{where}.command: cannot split {command!r}: {exc}") from None
+    if command is None:
+        if "args" in b:
+            raise ConfigError(f"{where}.args: only with a command")
+        return None
+    _expect(command, list, f"{where}.command", "a command line (string or list)")
+    args = _expect(b.get("args", []), list, f"{where}.args", "a list of strings")
+    command = list(command) + list(args)
+    if not command or not all(isinstance(c, str) and c for c in command):
+        raise ConfigError(f"{where}.command: expected a non-empty list of non-empty strings")
+    if any("\0" in c for c in command):
+        raise ConfigError(f"{where}.command: contains a NUL character")
+    return command
+
+
+def _env(b: dict[str, Any], where: str) -> tuple[tuple[str, str], ...]:
+    table = _expect(b.get("env", {}), dict, f"{where}.env", "a table of strings")
+    if len(table) > MAX_ENV_VARS:
+        raise ConfigError(f"{where}.env: at most {MAX_ENV_VARS} variables, got {len(table)}")
+    out = []
+    for key, value in table.items():
+        if not (key.isascii() and (key.replace("_", "a").isalnum()) and not key[0].isdigit()):
+            raise ConfigError(f"{where}.env: {key!r} is not a variable name (letters, digits, _)")
+        if key.startswith("TRUCO_ARENA_"):
+            raise ConfigError(f"{where}.env.{key}: the TRUCO_ARENA_ variables are set by the arena")
+        _expect(value, str, f"{where}.env.{key}", "a string")
+        if "\0" in value:
+            raise ConfigError(f"{where}.env.{key}: contains a NUL character")
+        out.append((key, value))
+    return tuple(out)
+
+
+def _from_base(path: str | None, base: Path | None) -> str | None:
+    """A path of the config: a relative one starts from the config file's folder."""
+    if path is None or base is None or Path(path).is_absolute():
+        return path
+    return str(base / path)
+
+
+def _bot_dir(b: dict[str, Any], where: str, base: Path | None) -> Path | None:
+    given = _expect(b.get("dir"), (str, type(None)), f"{where}.dir", "a folder path")
+    if given is None:
+        return None
+    if not given or "\0" in given:
+        raise ConfigError(f"{where}.dir: expected a folder path, got {given!r}")
+    path = Path(given).expanduser()
+    if not path.is_absolute():
+        path = (base or Path.cwd()) / path
+    return Path(os.path.realpath(path))
+
+
+def _bots(data: dict[str, Any], base: Path | None, limits: Limits) -> tuple[BotSpec, ...]:
     bots_data = _expect(data.get("bots"), list, "bots", "a list of [[bots]] tables")
     bots: list[BotSpec] = []
     for i, b in enumerate(bots_data):
         where = f"bots[{i}]"
         _expect(b, dict, where, "a table")
         for key in b:
-            if key not in ("name", "command"):
-                raise ConfigError(f"{where}.{key}: unknown key (expected name, command)")
+            if key not in _BOT_KEYS:
+                raise ConfigError(f"{where}.{key}: unknown key (expected {', '.join(_BOT_KEYS)})")
         name = _expect(b.get("name"), str, f"{where}.name", "a bot name")
         try:
             check_name(name)  # the rule the arena's tokens apply: a name it accepts can connect
@@ -188,19 +285,12 @@ def _bots(data: dict[str, Any]) -> tuple[BotSpec, ...]:
             raise ConfigError(f"{where}.name: {exc}") from None
         if any(x.name == name for x in bots):
             raise ConfigError(f"{where}.name: {name!r} appears twice")
-        command = b.get("command")
-        if isinstance(command, str):
-            try:
-                command = shlex.split(command)
-            except ValueError as exc:
-                raise ConfigError(f"{where}.command: cannot split {command!r}: {exc}") from None
-        if command is not None:
-            _expect(command, list, f"{where}.command", "a command line (string or list)")
-            if not command or not all(isinstance(c, str) and c for c in command):
-                raise ConfigError(f"{where}.command: expected a non-empty list of non-empty strings")
-            if any("\0" in c for c in command):
-                raise ConfigError(f"{where}.command: contains a NUL character")
-        bots.append(BotSpec(name, tuple(command) if command else None))
+        command = _command(b, where)
+        launched_only = [k for k in ("dir", "env", *LIMIT_KEYS) if k in b]
+        if command is None and launched_only:
+            raise ConfigError(f"{where}.{launched_only[0]}: only for a bot the arena launches (give a command)")
+        bots.append(BotSpec(name, tuple(command) if command else None, _bot_dir(b, where, base), _env(b, where),
+                            _limits(b, f"{where}.", limits)))
     if len(bots) < 2:
         raise ConfigError("bots: a tournament needs at least two bots")
     return tuple(bots)
@@ -235,7 +325,10 @@ def _pairing(data: dict[str, Any], bots: tuple[BotSpec, ...], games: int) -> Pai
     return pairing
 
 
-def parse_config(data: dict[str, Any], default_name: str = "tournament") -> TournamentConfig:
+def parse_config(data: dict[str, Any], default_name: str = "tournament", base: Path | None = None
+                 ) -> TournamentConfig:
+    """The config in ``data``; relative paths in it are relative to ``base``
+    (the config file's folder), or to the current folder if None."""
     for key in data:
         if key not in _TOP:
             raise ConfigError(f"{key}: unknown key (expected one of {', '.join(sorted(_TOP))})")
@@ -259,8 +352,10 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament") -> Tour
     if not 1 <= concurrency <= MAX_CONCURRENCY:
         raise ConfigError(f"concurrency: must be from 1 to {MAX_CONCURRENCY}, got {concurrency}")
     time_control = _time_control(data)
-    absent_wait = _absent_wait(data)
-    bots = _bots(data)
+    absent_wait = _wait_seconds(data, "absent_wait_seconds", DEFAULT_ABSENT_WAIT, 0.0, MAX_ABSENT_WAIT)
+    start_seconds = _wait_seconds(data, "start_seconds", DEFAULT_START_SECONDS, 0.1, MAX_START_SECONDS)
+    sandbox = _sandbox(data)
+    bots = _bots(data, base, _default_limits(data))
     # Before anything is built: the schedule's size is known from two numbers.
     total = games_in(len(bots), games)
     if total > MAX_GAMES:
@@ -285,13 +380,16 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament") -> Tour
         concurrency=concurrency,
         time_control=time_control,
         address=check_address(_expect(data.get("address", "127.0.0.1:0"), str, "address", "HOST:PORT")),
-        tokens=tokens,
-        tls_cert=tls_cert,
-        tls_key=tls_key,
+        tokens=_from_base(tokens, base),
+        tls_cert=_from_base(tls_cert, base),
+        tls_key=_from_base(tls_key, base),
         absent_wait=absent_wait,
         raw=data,
         match=match,
         scale=_scale(data),
+        sandbox=sandbox,
+        start_seconds=start_seconds,
+        base_dir=base,
     )
 
 
@@ -330,7 +428,7 @@ def read_toml(path: Path, what: str) -> dict[str, Any]:
 
 
 def load_config(path: Path) -> TournamentConfig:
-    return parse_config(read_toml(path, "tournament"), default_name=path.stem)
+    return parse_config(read_toml(path, "tournament"), default_name=path.stem, base=path.resolve().parent)
 
 
 def check_environment(config: TournamentConfig) -> None:
@@ -351,6 +449,38 @@ def check_environment(config: TournamentConfig) -> None:
     for i, bot in enumerate(config.bots):
         if bot.command is None:
             continue
+        if bot.dir is not None and not bot.dir.is_dir():
+            raise ConfigError(f"bots[{i}].dir: no folder at {bot.dir} (bot {bot.name})")
         program = bot.command[0]
-        if program not in PYTHON_ALIASES and shutil.which(program) is None:
+        if "/" in program:
+            where = bot.dir or config.base_dir or Path.cwd()
+            if not os.access(where / program, os.X_OK):
+                raise ConfigError(f"bots[{i}].command: {program!r} is not an executable file in {where} "
+                                  f"(bot {bot.name})")
+        elif program not in PYTHON_ALIASES and shutil.which(program) is None:
             raise ConfigError(f"bots[{i}].command: program {program!r} not found on PATH (bot {bot.name})")
+        if config.sandbox is SandboxMode.BWRAP and bot.dir is None:
+            base = config.base_dir or Path.cwd()
+            hidden = [a for a in bot.command[1:] if a.endswith(".py") and (base / a).exists()]
+            if hidden:
+                raise ConfigError(f"bots[{i}].dir: the sandbox shows a bot only its own folder; set dir for "
+                                  f"{hidden[0]!r} (bot {bot.name})")
+    if config.sandbox is SandboxMode.BWRAP and any(b.command is not None for b in config.bots):
+        try:
+            find_bwrap()
+        except SandboxUnavailableError as exc:
+            raise ConfigError(f"sandbox: {exc}") from None
+
+
+def check_reachable(config: TournamentConfig, private: dict[str, Path]) -> None:
+    """Refuse a bot folder that holds one of the arena's ``private`` files
+    (results database, logs): the sandbox shows a bot its whole folder, and
+    the database holds the deal secret."""
+    for i, bot in enumerate(config.bots):
+        if bot.dir is None or config.sandbox is SandboxMode.NONE:
+            continue
+        for what, path in private.items():
+            resolved = Path(os.path.realpath(path))
+            if resolved == bot.dir or bot.dir in resolved.parents:
+                raise ConfigError(f"bots[{i}].dir: the {what} {path} is inside {bot.dir}, which bot {bot.name} "
+                                  f"can read; keep bots in folders of their own")

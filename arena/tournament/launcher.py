@@ -1,18 +1,39 @@
 """Bot processes the arena launches itself: started with the arena's address
-and a fresh token, stderr kept in a log file, always reaped.
+and a fresh token, in a sandbox (``arena/sandbox``) unless the config says
+``sandbox = "none"``, stderr kept in a log file, always reaped.
 
 The token goes to the bot in its environment ($TRUCO_ARENA_TOKEN), never on
 its command line: ``/proc/PID/cmdline`` (what ``ps`` shows) is readable by
-every local user, ``/proc/PID/environ`` only by the bot's owner."""
+every local user. In the sandbox the bot's environment holds nothing else of
+the arena's: only ``TRUCO_ARENA_*``, ``PATH``, ``LANG``, ``HOME`` and what
+the config's ``env`` adds."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import stat
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+
+from ..sandbox import SOCKET_ADDRESS, Box, Limits, Sandbox
+
+
+class BotStartError(RuntimeError):
+    """A bot's program could not be started at all; one line."""
+
+
+@dataclass(frozen=True)
+class LaunchSpec:
+    """How to start one bot: what the config says of it."""
+
+    name: str
+    command: tuple[str, ...]
+    dir: Path | None = None  # its folder: working folder, and what its sandbox shows
+    env: tuple[tuple[str, str], ...] = ()
+    limits: Limits = field(default_factory=Limits)
+    base_dir: Path | None = None  # the config's folder: the working folder without a sandbox or dir
 
 
 @dataclass
@@ -20,12 +41,18 @@ class LaunchedBot:
     name: str
     process: asyncio.subprocess.Process
     log_path: Path
-    _log: IO[bytes]
+    _log_fd: int
     slot: int = 0  # which of the bot's processes: a team game seats each partner from its own
+    box: Box | None = None  # its control groups, when sandboxed where cgroups can be written
+    _sandbox: Sandbox | None = None
 
     @property
     def exited(self) -> bool:
         return self.process.returncode is not None
+
+    def limit_hit(self) -> str | None:
+        """The sandbox limit that stopped this process, if one did."""
+        return self.box.limit_hit() if self.box is not None else None
 
 
 def _resolve(command: tuple[str, ...]) -> list[str]:
@@ -42,33 +69,75 @@ def log_path_of(log_dir: Path, name: str, slot: int = 0) -> Path:
     return log_dir / (f"{name}.log" if slot == 0 else f"{name}.{slot}.log")
 
 
-async def launch(name: str, command: tuple[str, ...], address: str, token: str, streams: int,
-                 log_dir: Path, *, tls_ca: Path | None = None, slot: int = 0) -> LaunchedBot:
-    """Start process ``slot`` of bot ``name``; with ``tls_ca`` it dials with
-    TLS and trusts that PEM certificate (the arena's own, for a self-signed one)."""
-    log_dir.mkdir(parents=True, exist_ok=True)
-    log_path = log_path_of(log_dir, name, slot)
-    log = open(log_path, "ab")
-    argv = _resolve(command) + ["--address", address, "--name", name, "--streams", str(streams)]
-    env = dict(os.environ, TRUCO_ARENA_ADDRESS=address, TRUCO_ARENA_TOKEN=token, TRUCO_ARENA_NAME=name,
-               TRUCO_ARENA_PARENT_PID=str(os.getpid()))  # the SDK exits when this process is gone
-    env.pop("TRUCO_ARENA_TLS", None)
-    env.pop("TRUCO_ARENA_CA", None)
-    if tls_ca is not None:
-        env.update(TRUCO_ARENA_TLS="1", TRUCO_ARENA_CA=str(tls_ca))
+def private_log_dir(log_dir: Path) -> None:
+    """Make ``log_dir`` (owner-only) unless it exists as a real folder of ours;
+    a symlink planted in its place is refused, never followed."""
+    try:
+        log_dir.mkdir(mode=0o700, parents=True)
+    except FileExistsError:
+        info = os.lstat(log_dir)
+        if not stat.S_ISDIR(info.st_mode):
+            raise OSError(f"{log_dir} is not a folder (a symlink is never followed)") from None
+        if info.st_uid != os.geteuid():
+            raise OSError(f"{log_dir} belongs to another user") from None
+        os.chmod(log_dir, 0o700)
+
+
+def open_log(path: Path) -> int:
+    """The log file for appending: created owner-only, never through a symlink."""
+    try:
+        return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as exc:
+        if os.path.islink(path):
+            raise OSError(f"{path} is a symlink; the arena never writes through one") from None
+        raise OSError(f"cannot write the bot log {path}: {exc.strerror}") from None
+
+
+async def launch(spec: LaunchSpec, address: str, token: str, streams: int, log_dir: Path, *,
+                 tls_ca: Path | None = None, slot: int = 0, sandbox: Sandbox | None = None) -> LaunchedBot:
+    """Start process ``slot`` of bot ``spec.name``. With ``sandbox`` it runs
+    contained and dials the arena's Unix socket; without, it dials
+    ``address``, with TLS trusting ``tls_ca`` if given. BotStartError if the
+    program cannot be started; OSError if its log cannot be written."""
+    private_log_dir(log_dir)
+    log_path = log_path_of(log_dir, spec.name, slot)
+    log_fd = open_log(log_path)
+    dial = SOCKET_ADDRESS if sandbox is not None else address
+    argv = _resolve(spec.command) + ["--address", dial, "--name", spec.name, "--streams", str(streams)]
+    ours = {"TRUCO_ARENA_ADDRESS": dial, "TRUCO_ARENA_TOKEN": token, "TRUCO_ARENA_NAME": spec.name}
+    box = None
+    if sandbox is not None:
+        # In its own PID namespace the bot's parent is the sandbox's init, pid 1.
+        env = dict(spec.env) | ours | {"TRUCO_ARENA_PARENT_PID": "1"}
+        try:
+            wrapped = sandbox.wrap(spec.name, argv, env, spec.dir, spec.limits)
+        except OSError as exc:
+            os.close(log_fd)
+            raise BotStartError(f"bot {spec.name}: cannot set up its sandbox: {exc}") from None
+        argv, box, cwd, full_env = wrapped.argv, wrapped.box, None, wrapped.env
+    else:
+        full_env = dict(os.environ) | dict(spec.env) | ours | {"TRUCO_ARENA_PARENT_PID": str(os.getpid())}
+        full_env.pop("TRUCO_ARENA_TLS", None)
+        full_env.pop("TRUCO_ARENA_CA", None)
+        if tls_ca is not None:
+            full_env.update(TRUCO_ARENA_TLS="1", TRUCO_ARENA_CA=str(tls_ca))
+        cwd = spec.dir or spec.base_dir
     try:
         proc = await asyncio.create_subprocess_exec(
-            *argv, stdin=asyncio.subprocess.DEVNULL, stdout=log, stderr=log, env=env,
+            *argv, stdin=asyncio.subprocess.DEVNULL, stdout=log_fd, stderr=log_fd, env=full_env, cwd=cwd,
             start_new_session=True,  # a Ctrl-C to the arena does not hit the bots first
         )
     except OSError as exc:
-        log.close()
-        raise RuntimeError(f"bot {name}: cannot start {argv[0]!r}: {exc.strerror}") from None
-    return LaunchedBot(name, proc, log_path, log, slot)
+        os.close(log_fd)
+        if sandbox is not None:
+            sandbox.release(box)
+        raise BotStartError(f"bot {spec.name}: cannot start {argv[0]!r}: {exc.strerror}") from None
+    return LaunchedBot(spec.name, proc, log_path, log_fd, slot, box, sandbox)
 
 
 async def stop(bot: LaunchedBot, grace: float = 3.0) -> None:
-    """Terminate, wait ``grace`` seconds, then kill; the process is always reaped."""
+    """Terminate, wait ``grace`` seconds, then kill; the process is always
+    reaped, and its sandbox's groups removed with whatever was left in them."""
     proc = bot.process
     try:
         if proc.returncode is None:
@@ -81,4 +150,8 @@ async def stop(bot: LaunchedBot, grace: float = 3.0) -> None:
     except ProcessLookupError:
         pass
     finally:
-        bot._log.close()
+        if bot._log_fd >= 0:
+            os.close(bot._log_fd)
+            bot._log_fd = -1
+        if bot._sandbox is not None:
+            bot._sandbox.release(bot.box)

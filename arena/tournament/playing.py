@@ -69,7 +69,14 @@ async def play_order(arena: Arena, bots: Supervisor, order: GameOrder, config: T
     """Play ``order`` to its outcome. Raises ``ArenaClosedError`` if the arena
     is stopping before the game started."""
     game = order.game
-    result = await _play(arena, bots, order, config)
+    names = (game.bot0, game.bot1)
+    ledgers = [bots.cpu.get(n) for n in names]
+    tickets = [ledger.start() if ledger is not None else None for ledger in ledgers]
+    try:
+        result = await _play(arena, bots, order, config)
+    finally:
+        spent = tuple(ledger.end(t) if ledger is not None and t is not None else None
+                      for ledger, t in zip(ledgers, tickets))
     if isinstance(result, str):  # neither bot can play
         return Unplayed(game.key, result)
     ended = time.time()
@@ -79,7 +86,7 @@ async def play_order(arena: Arena, bots: Supervisor, order: GameOrder, config: T
         return Unplayed(game.key, result.reason)
     reason = result.reason if result.faulty_bot is None else await bots.explain(result)
     return played_row(result, key=game.key, seq=order.seq, pairing=game.pairing, pair_index=game.pair_index,
-                      bots=(game.bot0, game.bot1), reason=reason, finished_at=ended)
+                      bots=names, reason=reason, finished_at=ended, cpu=(spent[0], spent[1]))
 
 
 async def _play(arena: Arena, bots: Supervisor, order: GameOrder, config: TournamentConfig

@@ -39,8 +39,10 @@ DIR_MODE = 0o700
 _GROUP_OR_OTHER = 0o077
 
 
-class PrivateFileError(RuntimeError):
-    """A path the arena would write cannot be used safely; the message is one line."""
+class PrivateFileError(OSError):
+    """A path the arena would write cannot be used safely; the message is one
+    line. An OSError, so that code already handling a file it cannot open
+    handles this one too."""
 
 
 def private_fd(path: Path, flags: int = os.O_RDWR, *, create: bool = True) -> int:

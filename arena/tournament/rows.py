@@ -18,6 +18,7 @@ def played_row(
     reason: str,
     finished_at: float,
     versions: tuple[str, str] = ("", ""),
+    cpu: tuple[float | None, float | None] = (None, None),
 ) -> GameRow:
     """The row of ``rec`` (``rec.winner_team`` set); ``bots`` are the bots of
     team 0 and team 1, ``versions`` what each announced, if recorded."""
@@ -43,4 +44,6 @@ def played_row(
         finished_at=finished_at,
         version0=versions[0],
         version1=versions[1],
+        cpu0=cpu[0],
+        cpu1=cpu[1],
     )

@@ -27,9 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from ..match.schedule import match_schedule
+from ..sandbox import Sandbox, SandboxUnavailableError
 from ..server import Arena
 from .config import TournamentConfig
 from .dispatch import Dispatcher
+from .launcher import BotStartError
 from .orders import Outcome, Unplayed, order_of
 from .playing import play_dispatched
 from .progress import Progress
@@ -43,7 +45,7 @@ from .schedule import ScheduledGame, round_robin
 from .seeds import TournamentSecret
 from .stopping import StopRequest, TournamentInterruptedError
 from .store import GameRow, ResultsStore
-from .supervisor import Supervisor
+from .supervisor import BotStartFailedError, Supervisor, open_sandbox
 
 __all__ = ["RunSummary", "Supervisor", "TournamentError", "run_tournament", "schedule_of", "tournament_secret"]
 
@@ -188,14 +190,26 @@ async def run_tournament(
     # workers play every game: bots that connect by themselves and the live
     # page find it there, and a wrong address is told at once.
     arena = Arena(config.tokens)
+    # Bots launched here live in a sandbox whose only way out is a Unix socket the arena listens on.
     try:
-        await arena.start(config.address, tls_cert=config.tls_cert, tls_key=config.tls_key)
-    except (OSError, ValueError) as exc:  # cannot bind, or a TLS file cannot be read
+        sandbox = open_sandbox(config) if any(g.bot0 in launched or g.bot1 in launched for _, g in here) else None
+    except SandboxUnavailableError as exc:
         raise TournamentError(str(exc)) from None
+    try:
+        await arena.start(config.address, tls_cert=config.tls_cert, tls_key=config.tls_key,
+                          unix_socket=sandbox.socket if sandbox is not None else None)
+    except (OSError, ValueError) as exc:  # cannot bind, or a TLS file cannot be read
+        if sandbox is not None:
+            sandbox.close()
+        raise TournamentError(str(exc)) from None
+    if sandbox is not None:
+        sandbox.socket_ready()
     try:
         stop_hook = await on_arena(arena) if on_arena is not None else None
     except (OSError, ValueError) as exc:  # e.g. the live page cannot bind its address
         await arena.stop(grace=0)
+        if sandbox is not None:
+            sandbox.close()
         raise TournamentError(str(exc)) from None
 
     async def stop_on_request() -> None:
@@ -206,7 +220,8 @@ async def run_tournament(
     parts = []
     if here:
         parts.append(_play_here(arena, config, here, done, secret, record, stopping, log_dir=log_dir,
-                                absent_wait=absent_wait, announce=announce, should_play=should_play))
+                                absent_wait=absent_wait, announce=announce, should_play=should_play,
+                                sandbox=sandbox))
     if farmed:
         assert scale is not None
         parts.append(_play_farmed(config, farmed, secret, scale, record, stopping, log_dir=log_dir,
@@ -222,6 +237,8 @@ async def run_tournament(
         await arena.stop(grace=0)
         if stop_hook is not None:
             await stop_hook()
+        if sandbox is not None:
+            sandbox.close()
     if stopper.signal is not None:
         raise TournamentInterruptedError(stopper.signal, record.played)
     return RunSummary(len(schedule), len(done), record.played, time.monotonic() - t0, record.failures)
@@ -247,13 +264,13 @@ async def _all_or_none(parts: list[Coroutine[Any, Any, None]]) -> None:
 async def _play_here(
     arena: Arena, config: TournamentConfig, todo: list[tuple[int, ScheduledGame]], done: set[str],
     secret: TournamentSecret, record: _Recorder, stopping: asyncio.Event, *, log_dir: Path, absent_wait: float,
-    announce: Callable[[str], None], should_play: Callable[[ScheduledGame], bool],
+    announce: Callable[[str], None], should_play: Callable[[ScheduledGame], bool], sandbox: Sandbox | None,
 ) -> None:
     """Play ``todo`` on this process's arena, up to ``concurrency`` at once."""
     host = config.address.rsplit(":", 1)[0]
     address = f"{'127.0.0.1' if host in ('0.0.0.0', '[::]', '') else host}:{arena.port}"
     streams = min(config.concurrency, len(todo))
-    bots = Supervisor(arena, config, address, streams, log_dir, absent_wait=absent_wait)
+    bots = Supervisor(arena, config, address, streams, log_dir, absent_wait=absent_wait, sandbox=sandbox)
     dispatcher = Dispatcher(todo, done, secret)
     seats = config.options.seats
 
@@ -267,7 +284,10 @@ async def _play_here(
                  f"{', '.join(external)} to connect")
     closer = asyncio.create_task(close_on_stop())
     try:
-        await bots.start()
+        try:
+            await bots.start()
+        except (BotStartError, BotStartFailedError, OSError) as exc:
+            raise TournamentError(str(exc)) from None
         await _wait_for_bots(config, bots, absent_wait, stopping)
         workers = [asyncio.create_task(play_dispatched(
             dispatcher, arena, bots, config, lambda seq, game: order_of(seq, game, secret, seats), record,

@@ -56,6 +56,10 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE games ADD COLUMN version0 TEXT NOT NULL DEFAULT ''",
         "ALTER TABLE games ADD COLUMN version1 TEXT NOT NULL DEFAULT ''",
     )),
+    Migration(4, "CPU seconds each side's launched bot spent on the game (NULL: not measured)", (
+        "ALTER TABLE games ADD COLUMN cpu0 REAL",
+        "ALTER TABLE games ADD COLUMN cpu1 REAL",
+    )),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 _OUR_TABLES = frozenset({"meta", "games", "interrupted"})

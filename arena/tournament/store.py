@@ -62,6 +62,10 @@ class GameRow:
     # '' when unknown: older rows, tournaments that do not record it).
     version0: str = ""
     version1: str = ""
+    # CPU seconds each side's bot spent on this game, measured by its sandbox
+    # (schema version 4; None: not measured, e.g. a bot that connects by itself).
+    cpu0: float | None = None
+    cpu1: float | None = None
 
     @property
     def pair_id(self) -> str | None:
@@ -73,7 +77,8 @@ class GameRow:
 _SIDECARS = ("-wal", "-shm")  # SQLite's WAL and shared-memory files, next to the database
 _COLUMNS = tuple(f.name for f in dataclasses.fields(GameRow))
 # Columns that a database of an older schema version lacks, with the value read in their place.
-_ADDED_IN = {"reason": (2, "''"), "version0": (3, "''"), "version1": (3, "''")}
+_ADDED_IN = {"reason": (2, "''"), "version0": (3, "''"), "version1": (3, "''"), "cpu0": (4, "NULL"),
+             "cpu1": (4, "NULL")}
 
 
 class StoreError(RuntimeError):

@@ -19,13 +19,16 @@ import asyncio
 import enum
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..engine.outcome import Termination
+from ..sandbox import Box, Sandbox, SandboxMode
 from ..server import Arena, PlayedGame
-from .config import TournamentConfig
-from .launcher import LaunchedBot, launch, stop
+from .config import BotSpec, TournamentConfig
+from .cpu import CpuLedger
+from .launcher import LaunchedBot, LaunchSpec, launch, stop
 
 log = logging.getLogger("arena.tournament")
 
@@ -50,6 +53,24 @@ class Forfeit:
         return f"forfeit ({self.cause.value}): {self.bot} {self.detail}"
 
 
+class BotStartFailedError(RuntimeError):
+    """A launched bot did not say hello within ``start_seconds``: the run stops."""
+
+
+def open_sandbox(config: TournamentConfig) -> Sandbox | None:
+    """The sandbox for the bots this process launches: None when the config
+    says ``sandbox = "none"`` or launches no bot. SandboxUnavailableError
+    where bubblewrap cannot be used."""
+    if config.sandbox is SandboxMode.NONE or all(b.command is None for b in config.bots):
+        return None
+    return Sandbox.open()
+
+
+def launch_spec(bot: BotSpec, config: TournamentConfig) -> LaunchSpec:
+    assert bot.command is not None
+    return LaunchSpec(bot.name, bot.command, bot.dir, bot.env, bot.limits, config.base_dir)
+
+
 def _last_line(path: Path) -> str:
     try:
         lines = path.read_text(errors="replace").strip().splitlines()
@@ -60,8 +81,8 @@ def _last_line(path: Path) -> str:
 
 class Supervisor:
     def __init__(self, arena: Arena, config: TournamentConfig, address: str, streams: int, log_dir: Path,
-                 max_restarts: int = 3, absent_wait: float | None = None) -> None:
-        self.arena, self.config, self.address = arena, config, address
+                 max_restarts: int = 3, absent_wait: float | None = None, sandbox: Sandbox | None = None) -> None:
+        self.arena, self.config, self.address, self.sandbox = arena, config, address, sandbox
         self.streams, self.log_dir, self.max_restarts = streams, log_dir, max_restarts
         self.absent_wait = config.absent_wait if absent_wait is None else absent_wait
         self.running: dict[str, list[LaunchedBot]] = {}
@@ -70,21 +91,57 @@ class Supervisor:
         self._missing_since: dict[str, float] = {}
         self._tokens: dict[str, str] = {}
         self._lock = asyncio.Lock()
+        self.cpu = {b.name: CpuLedger(self._boxes_of(b.name)) for b in config.bots if b.command is not None}
+
+    def _boxes_of(self, name: str) -> Callable[[], list[Box]]:
+        return lambda: [p.box for p in self.running.get(name, []) if p.box is not None]
 
     async def start(self) -> None:
+        """Launch every bot, then wait until each has said hello with all its
+        processes (``start_seconds``). BotStartFailedError, with the last line
+        of its log, for a bot that exited or stayed silent."""
         now = time.monotonic()
+        launched = [b for b in self.config.bots if b.command is not None]
+        if self.sandbox is not None:
+            self.sandbox.cores.plan(sum(b.limits.cpus for b in launched) * self.config.seats_per_bot)
         for bot in self.config.bots:
             self._missing_since[bot.name] = now  # the wait for every bot starts with the run
             if bot.command is not None:
-                self.running[bot.name] = [await self._launch(bot.name, bot.command, slot)
-                                          for slot in range(self.config.seats_per_bot)]
+                self.running[bot.name] = [await self._launch(bot, slot) for slot in range(self.config.seats_per_bot)]
+        await self._check_started(launched)
 
-    async def _launch(self, name: str, command: tuple[str, ...], slot: int) -> LaunchedBot:
-        # One token per bot, for all its processes and restarts: the arena
-        # refuses a second token for a name that is connected.
-        token = self._tokens.get(name) or self._tokens.setdefault(name, self.arena.add_token(name))
+    async def _check_started(self, bots: list[BotSpec]) -> None:
+        deadline = time.monotonic() + self.config.start_seconds
+        waiting = list(bots)
+        while waiting:
+            for bot in list(waiting):
+                group = self.running[bot.name]
+                dead = next((p for p in group if p.exited), None)
+                if dead is not None:
+                    await asyncio.sleep(0.05)  # let the last words reach the log
+                    why = dead.limit_hit() or f"exit code {dead.process.returncode}"
+                    raise BotStartFailedError(f"bot {bot.name} exited before saying hello ({why}): "
+                                              f"{_last_line(dead.log_path)} (log: {dead.log_path})")
+                if self.arena.pool.peers_of(bot.name) >= len(group):
+                    waiting.remove(bot)
+            if waiting and time.monotonic() > deadline:
+                bot = waiting[0]
+                log_path = self.running[bot.name][0].log_path
+                raise BotStartFailedError(f"bot {bot.name} did not say hello within {self.config.start_seconds:g} s "
+                                          f"(start_seconds): {_last_line(log_path)} (log: {log_path})")
+            if waiting:
+                await asyncio.sleep(0.02)
+
+    async def _launch(self, bot: BotSpec, slot: int) -> LaunchedBot:
+        # One token per process slot, kept over restarts: in a sandbox the
+        # arena tells a bot's processes apart by their tokens (a Unix socket
+        # has no client address), so partners are seated from different ones.
+        name = bot.name
+        key = f"{name}#{slot}"
+        token = self._tokens.get(key) or self._tokens.setdefault(key, self.arena.add_token(name))
         ca = Path(self.config.tls_cert) if self.config.tls_cert is not None else None
-        return await launch(name, command, self.address, token, self.streams, self.log_dir, tls_ca=ca, slot=slot)
+        return await launch(launch_spec(bot, self.config), self.address, token, self.streams, self.log_dir,
+                            tls_ca=ca, slot=slot, sandbox=self.sandbox)
 
     def processes(self) -> list[LaunchedBot]:
         return [p for group in self.running.values() for p in group]
@@ -131,6 +188,10 @@ class Supervisor:
         for w in pending:
             w.cancel()
         codes = [w.result() for w in done if not w.cancelled() and w.exception() is None]
+        # A limit of its sandbox explains the loss, even before the process is seen gone.
+        limit = next((hit for p in group if (hit := p.limit_hit()) is not None), None)
+        if limit is not None:
+            return f"seat {seat} ({name}) {limit}"
         if not codes:
             return rec.reason  # still running: it only closed its stream
         return f"seat {seat} ({name}) crashed with exit code {codes[0]}"
@@ -151,8 +212,8 @@ class Supervisor:
                     n = self.restarts.get(name, 0)
                     code = proc.process.returncode
                     if n >= self.max_restarts:
-                        self.given_up[name] = (f"crashed {n + 1} times (last exit code {code}: "
-                                               f"{_last_line(proc.log_path)}); see {proc.log_path}")
+                        last = proc.limit_hit() or f"last exit code {code}: {_last_line(proc.log_path)}"
+                        self.given_up[name] = f"crashed {n + 1} times ({last}); see {proc.log_path}"
                         log.warning("bot %s %s; it forfeits its remaining games", name, self.given_up[name])
                         await asyncio.gather(*(stop(p) for p in group))
                         break
@@ -160,8 +221,7 @@ class Supervisor:
                     log.info("bot %s crashed with exit code %s; starting it again", name, code)
                     await stop(proc)
                     spec = next(b for b in self.config.bots if b.name == name)
-                    assert spec.command is not None
-                    group[i] = await self._launch(name, spec.command, proc.slot)
+                    group[i] = await self._launch(spec, proc.slot)
                     # A fresh process gets the whole wait to connect.
                     self._missing_since[name] = time.monotonic()
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from arena.engine.options import make_options
 from arena.server import Arena, TimeControl
-from arena.tournament.launcher import launch, stop
+from arena.tournament.launcher import LaunchSpec, launch, stop
 
 MOVE_LIMIT = TimeControl(move_time=2.0, bank=10.0)
 
@@ -35,7 +35,7 @@ async def main() -> None:
     loop = asyncio.get_running_loop()
     with tempfile.TemporaryDirectory(prefix="flood-bots-") as logs:
         bots = [
-            await launch(name, ("python", "-m", "sample_bots.random_bot"), f"127.0.0.1:{port}",
+            await launch(LaunchSpec(name, ("python", "-m", "sample_bots.random_bot")), f"127.0.0.1:{port}",
                          arena.add_token(name), 1, Path(logs))
             for name in ("good-a", "good-b")
         ]

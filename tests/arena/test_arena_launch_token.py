@@ -9,7 +9,7 @@ from pathlib import Path
 
 from arena_harness import BotProc, Harness
 
-from arena.tournament.launcher import launch, stop
+from arena.tournament.launcher import LaunchSpec, launch, stop
 
 
 def test_launched_bot_has_no_token_on_its_command_line(fresh_harness: Harness, tmp_path: Path) -> None:
@@ -17,7 +17,8 @@ def test_launched_bot_has_no_token_on_its_command_line(fresh_harness: Harness, t
     token = h.token("launched")
 
     async def start_bot() -> tuple[int, bytes, bytes]:
-        bot = await launch("launched", ("python", "-m", "sample_bots.random_bot"), h.address, token, 1, tmp_path)
+        bot = await launch(LaunchSpec("launched", ("python", "-m", "sample_bots.random_bot")), h.address, token, 1,
+                           tmp_path)
         pid = bot.process.pid
         try:
             await h.arena.wait_for_bots(["launched"], timeout=20.0)  # so the token did reach it

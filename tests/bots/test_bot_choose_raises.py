@@ -33,13 +33,13 @@ main(Flaky)
 
 
 def test_a_bot_whose_choose_raises_keeps_playing(tmp_path: Path) -> None:
-    script = tmp_path / "flaky.py"
-    script.write_text(FLAKY)
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "flaky.py").write_text(FLAKY)
     path = tmp_path / "flaky.toml"
     path.write_text("\n".join([
         'variant = "uruguayo"', "games_per_pairing = 2", "seed = 4", "concurrency = 2",
         "[options]", "target = 9",
-        "[[bots]]", 'name = "flaky"', f'command = ["python", "{script}"]',
+        "[[bots]]", 'name = "flaky"', 'command = ["python", "flaky.py"]', f'dir = "{tmp_path / "bot"}"',
         "[[bots]]", 'name = "random"', 'command = "python -m sample_bots.random_bot"',
     ]) + "\n")
     res = CliRunner().invoke(main, ["tournament", "run", str(path), "--no-progress"])

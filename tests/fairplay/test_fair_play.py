@@ -159,8 +159,10 @@ def test_the_scheme_before_secret_deals_falls_to_the_seed_search() -> None:
 
 def test_duplicate_halves_never_overlap_and_a_memory_recognises_the_twin(tmp_path: Path) -> None:
     journal = tmp_path / "journal.jsonl"
+    # The adversary journals into the test's folder, so it runs without the
+    # sandbox here; what the sandbox keeps from a bot is tested in tests/sandbox.
     adversary = [f'command = ["python", "{ADVERSARY}", "--journal", "{journal}"]']
-    cfg = _config(tmp_path / "dup.toml", 24, [], adversary, concurrency=4)
+    cfg = _config(tmp_path / "dup.toml", 24, ['sandbox = "none"'], adversary, concurrency=4)
     res = subprocess.run([*CLI, "tournament", "run", str(cfg), "--no-progress", "--json"],
                          capture_output=True, text=True, timeout=600, check=False)
     assert res.returncode == 0, res.stderr

@@ -6,7 +6,10 @@ line, leaving the link's target as it was. Real CLI, real bots, real SQLite."""
 from __future__ import annotations
 
 import os
+import signal
 import stat
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -119,19 +122,45 @@ def test_a_logs_folder_that_is_a_link_is_refused(tmp_path: Path) -> None:
     assert victim.read_bytes() == PRECIOUS and _mode(victim.parent) == 0o755
 
 
-@pytest.mark.xfail(strict=True, reason="bot logs are opened by arena/tournament/launcher.py, which opens them "
-                                       "with private_files.open_private once the sandbox work lands")
 def test_a_link_planted_at_a_bot_log_is_refused(tmp_path: Path) -> None:
     victim = _victim(tmp_path)
     (tmp_path / "t-logs").mkdir(mode=0o700)
     (tmp_path / "t-logs" / "r0.log").symlink_to(victim)
     res = _run(_config(tmp_path))
     assert victim.read_bytes() == PRECIOUS
-    _refused(res, "r0.log", "symbolic link")
+    _refused(res, "r0.log", "link")
 
 
-@pytest.mark.xfail(strict=True, reason="bot logs are opened by arena/tournament/launcher.py, which opens them "
-                                       "with private_files.open_private once the sandbox work lands")
 def test_bot_logs_are_owner_only(tmp_path: Path) -> None:
     assert _run(_config(tmp_path)).exit_code == 0
     assert {p.name: _mode(p) for p in (tmp_path / "t-logs").iterdir()} == {"r0.log": 0o600, "r1.log": 0o600}
+
+
+LOG_GAP = ("arena/tournament/launcher.py opens bot logs with O_NOFOLLOW only; private_files.private_fd also "
+           "refuses hard links and FIFOs")
+
+
+@pytest.mark.xfail(strict=True, reason=LOG_GAP)
+def test_a_hard_link_planted_at_a_bot_log_is_refused(tmp_path: Path) -> None:
+    victim = _victim(tmp_path)
+    (tmp_path / "t-logs").mkdir(mode=0o700)
+    os.link(victim, tmp_path / "t-logs" / "r0.log")
+    res = _run(_config(tmp_path))
+    assert victim.read_bytes() == PRECIOUS
+    _refused(res, "r0.log", "hard links")
+
+
+@pytest.mark.xfail(strict=True, reason=LOG_GAP)
+def test_a_fifo_planted_at_a_bot_log_is_refused_without_hanging(tmp_path: Path) -> None:
+    (tmp_path / "t-logs").mkdir(mode=0o700)
+    os.mkfifo(tmp_path / "t-logs" / "r0.log")  # opened for writing, it waits for a reader that never comes
+    proc = subprocess.Popen([sys.executable, "-c", "from arena.cli import main; main()", "tournament", "run",
+                             str(_config(tmp_path)), "--no-progress"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        _, err = proc.communicate(timeout=90)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("the run hung on a FIFO planted at a bot log")
+    assert proc.returncode == 1 and len(err.strip().splitlines()) == 1 and "r0.log" in err, err

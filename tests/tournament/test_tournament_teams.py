@@ -50,7 +50,9 @@ def _team_config(tmp_path: Path, seats: int) -> tuple[Path, Path]:
     path = tmp_path / f"teams{seats}.toml"
     path.write_text("\n".join([
         f'name = "teams{seats}"', 'variant = "argentino"', "games_per_pairing = 2", 'pairing = "duplicate"',
-        "seed = 11", "concurrency = 2",
+        # The logger writes its pid into the test's folder, which a sandbox
+        # would hide; tests/sandbox shows partners apart in their sandboxes.
+        "seed = 11", "concurrency = 2", 'sandbox = "none"',
         "[options]", f"seats = {seats}", "target = 9",
         "[time_control]", "move_seconds = 5.0", "bank_seconds = 30.0",
         "[[bots]]", 'name = "heuristic"', 'command = "python -m sample_bots.heuristic"',

@@ -12,12 +12,13 @@ import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
+from ...sandbox import Sandbox
 from ...server import Arena
 from ..config import TournamentConfig
 from ..dispatch import Dispatcher
 from ..orders import GameOrder, Outcome, Unplayed
 from ..playing import play_dispatched
-from ..supervisor import Supervisor
+from ..supervisor import Supervisor, open_sandbox
 from .batches import Batch
 
 LOOPBACK = "127.0.0.1:0"
@@ -49,12 +50,18 @@ class WorkerSession:
         self.concurrency = max(1, concurrency)
         self.arena = Arena(None)
         self.bots: Supervisor | None = None
+        self.sandbox: Sandbox | None = None
 
     async def start(self) -> None:
-        """Start the arena and launch the bots (they connect in the background;
-        a bot that never does forfeits its games, as on a single arena)."""
-        port = await self.arena.start(LOOPBACK)
-        self.bots = Supervisor(self.arena, self.config, f"127.0.0.1:{port}", self.concurrency, self.log_dir)
+        """Start the arena and launch the bots, each in its sandbox unless the
+        config says ``sandbox = "none"``; every bot must say hello within
+        ``start_seconds`` (BotStartFailedError otherwise)."""
+        self.sandbox = open_sandbox(self.config)
+        port = await self.arena.start(LOOPBACK, unix_socket=self.sandbox.socket if self.sandbox else None)
+        if self.sandbox is not None:
+            self.sandbox.socket_ready()
+        self.bots = Supervisor(self.arena, self.config, f"127.0.0.1:{port}", self.concurrency, self.log_dir,
+                               sandbox=self.sandbox)
         await self.bots.start()
 
     async def play(self, batch: Batch, emit: Callable[[Outcome], None]) -> None:
@@ -88,3 +95,5 @@ class WorkerSession:
         await self.arena.stop(grace=0)
         if self.bots is not None:
             await self.bots.stop()
+        if self.sandbox is not None:
+            self.sandbox.close()

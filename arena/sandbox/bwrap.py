@@ -1,0 +1,144 @@
+"""The bubblewrap command line of one sandboxed bot process.
+
+What the process sees (everything else of the machine does not exist for it):
+
+* read-only: the system's programs and libraries (/usr and the /bin, /lib
+  links), a few files of /etc the dynamic linker and programs read, the
+  Python environment the arena runs in (its prefix, its base prefix, and the
+  folders of the ``sdk``, ``arena`` and ``sample_bots`` packages only, never
+  the checkout around them), and the bot's own folder;
+* the arena's Unix socket, at ``SOCKET_IN_SANDBOX``: its only way out (no
+  network namespace is shared: not even the host's loopback);
+* a private /tmp of ``scratch_mb`` (also ``HOME``), the only writable place;
+* its own /proc (a new PID namespace: it sees only its own processes) and a
+  minimal /dev.
+
+It gets new IPC, UTS, network, PID and (where possible) cgroup namespaces, no
+capabilities, a cleared environment, and, when the arena runs as root, a
+user id of its own (``setpriv``) so that not even the kernel's own checks
+(signals, ptrace, files the organizer owns) treat it as the organizer."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+SOCKET_IN_SANDBOX = "/run/truco-arena/arena.sock"
+SCRATCH = "/tmp"
+# The system folders every program needs; links (merged /usr) are recreated as links.
+_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# Files of /etc that programs read to start: the linker's cache, time zone, the
+# alternatives links (/usr/bin/python3 and friends), name service switch.
+_ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime", "/etc/alternatives",
+        "/etc/nsswitch.conf")
+# Packages a Python bot imports from the arena's own environment.
+_PACKAGES = ("sdk", "arena", "sample_bots")
+
+
+class SandboxUnavailableError(RuntimeError):
+    """bubblewrap cannot be used here; the message says what to do."""
+
+
+def find_bwrap() -> str:
+    """The bwrap program, or SandboxUnavailableError naming the package and the opt-out."""
+    if not sys.platform.startswith("linux"):
+        raise SandboxUnavailableError(
+            f"the bot sandbox needs Linux (this is {sys.platform}); set sandbox = \"none\" in the config "
+            f"only for bot code you trust")
+    path = shutil.which("bwrap")
+    if path is None:
+        raise SandboxUnavailableError(
+            "the bot sandbox needs bubblewrap: install the package `bubblewrap` (apt-get install bubblewrap), "
+            "or set sandbox = \"none\" in the config for bot code you trust")
+    return path
+
+
+def python_paths() -> tuple[list[str], list[str]]:
+    """(folders to show read-only, entries for PYTHONPATH): the interpreter's
+    prefixes and the folders of the packages bots import, each alone."""
+    seen: list[str] = []
+    for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))):
+        if p not in seen:
+            seen.append(p)
+    path_entries: list[str] = []
+    for name in _PACKAGES:
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        folder = os.path.realpath(list(spec.submodule_search_locations)[0])
+        if not any(folder == s or folder.startswith(s.rstrip("/") + "/") for s in seen):
+            seen.append(folder)
+        parent = os.path.dirname(folder)
+        if parent not in path_entries:
+            path_entries.append(parent)
+    return seen, path_entries
+
+
+def _parents(path: str, made: set[str]) -> list[str]:
+    """Folders leading to ``path``, made traversable (bwrap would make them
+    0700 as root, which a bot's own user could not cross)."""
+    out: list[str] = []
+    parts = Path(path).parts[1:-1]
+    for i in range(len(parts)):
+        folder = "/" + "/".join(parts[: i + 1])
+        if folder in made or folder == SCRATCH or any(folder == s or folder.startswith(s + "/") for s in _SYSTEM):
+            continue
+        made.add(folder)
+        out += ["--perms", "0755", "--dir", folder]
+    return out
+
+
+@dataclass(frozen=True)
+class SandboxSpec:
+    """One bot process's sandbox."""
+
+    bot_dir: Path | None  # shown read-only and the working folder; None: the scratch folder
+    socket: Path  # the arena's Unix socket on the host
+    env: dict[str, str]  # the whole environment the bot gets
+    scratch_mb: int
+    uid: int | None  # a user id of its own (the arena runs as root), or None: the arena's
+    hostname: str = "bot"
+
+
+def bwrap_argv(bwrap: str, spec: SandboxSpec, command: list[str]) -> list[str]:
+    argv = [bwrap, "--die-with-parent", "--new-session",
+            "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
+            "--hostname", spec.hostname]
+    if os.geteuid() != 0:
+        argv.append("--unshare-user")  # unprivileged: the namespaces come with a user namespace
+    for path in _SYSTEM:
+        if os.path.islink(path):
+            argv += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            argv += ["--ro-bind", path, path]
+    for path in _ETC:
+        argv += ["--ro-bind-try", path, path]
+    # The scratch folder first: binds below /tmp (a bot folder, an environment) stay visible in it.
+    argv += ["--perms", "1777", "--size", str(spec.scratch_mb * 1024 * 1024), "--tmpfs", SCRATCH]
+    shown, _ = python_paths()
+    if spec.bot_dir is not None:
+        shown.append(str(spec.bot_dir))
+    made: set[str] = set()
+    for path in shown:
+        argv += _parents(path, made)
+        argv += ["--ro-bind", path, path]
+    argv += ["--proc", "/proc", "--dev", "/dev",
+             "--dir", os.path.dirname(SOCKET_IN_SANDBOX),
+             "--ro-bind", str(spec.socket), SOCKET_IN_SANDBOX,
+             "--remount-ro", "/",
+             "--clearenv"]
+    for key, value in spec.env.items():
+        argv += ["--setenv", key, value]
+    argv += ["--chdir", str(spec.bot_dir) if spec.bot_dir is not None else SCRATCH, "--cap-drop", "ALL"]
+    if spec.uid is not None:
+        # Root only: keep the two capabilities setpriv needs to become the bot's
+        # own user, which then has none at all.
+        argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--",
+                 "setpriv", f"--reuid={spec.uid}", f"--regid={spec.uid}", "--clear-groups", "--"]
+    else:
+        argv.append("--")
+    return argv + command

@@ -1,0 +1,260 @@
+"""Control groups for sandboxed bots: memory, process and CPU limits per bot
+process, its CPU time, and which limit it hit.
+
+One group per bot process under a group of the run, created below the
+groups the arena itself is in (so a container's own limits still apply).
+cgroup v1 (one hierarchy per controller: memory, pids, cpu, cpuacct, cpuset)
+and cgroup v2 (one unified hierarchy) are both handled; where neither can be
+written (not root, no delegation), ``Cgroups.detect`` returns None and the
+launcher falls back to resource limits (``rlimits.py``).
+
+A process joins its groups before it runs anything (``join_command``), so
+every process it ever forks is counted and limited."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .limits import Limits
+
+V1_CONTROLLERS = ("memory", "pids", "cpu", "cpuacct", "cpuset")
+CFS_PERIOD_US = 100_000
+_ROOT = Path("/sys/fs/cgroup")
+
+
+def _mount_points() -> dict[str, tuple[Path, str]]:
+    """cgroup v1 controller (or "unified" for v2) -> (mount point, mount root)."""
+    found: dict[str, tuple[Path, str]] = {}
+    try:
+        lines = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return found
+    for line in lines:
+        left, _, right = line.partition(" - ")
+        parts, rest = left.split(), right.split()
+        if len(parts) < 5 or len(rest) < 3:
+            continue
+        fstype, options = rest[0], rest[2].split(",")
+        if fstype == "cgroup2":
+            found.setdefault("unified", (Path(parts[4]), parts[3]))
+        elif fstype == "cgroup":
+            for c in V1_CONTROLLERS:
+                if c in options:
+                    found.setdefault(c, (Path(parts[4]), parts[3]))
+    return found
+
+
+def _own_groups() -> dict[str, str]:
+    """Controller (or "unified") -> this process's group path, from /proc/self/cgroup."""
+    own: dict[str, str] = {}
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return own
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if controllers == "":
+            own["unified"] = path
+        for c in controllers.split(","):
+            if c in V1_CONTROLLERS:
+                own[c] = path
+    return own
+
+
+def _below(mount: Path, root: str, path: str) -> Path:
+    rel = os.path.relpath(path, root) if path.startswith(root) else path.lstrip("/")
+    return mount if rel == "." else mount / rel.lstrip("/")
+
+
+def _write(path: Path, value: str) -> None:
+    path.write_text(value)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+def _counter(text: str, key: str) -> int:
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        if name == key and value.strip().isdigit():
+            return int(value)
+    return 0
+
+
+@dataclass
+class Box:
+    """The groups of one bot process."""
+
+    version: int  # 1 or 2
+    dirs: dict[str, Path]  # controller (v1) or "unified" (v2) -> the group's folder
+    limits: Limits
+    cores: tuple[int, ...] | None
+    _removed: bool = field(default=False, repr=False)
+
+    def procs_files(self) -> list[Path]:
+        """The files a process writes its pid to, to join every group of the box."""
+        return [d / "cgroup.procs" for d in self.dirs.values()]
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time used by every process of the box so far (user + system)."""
+        if self.version == 1:
+            d = self.dirs.get("cpuacct")
+            text = _read(d / "cpuacct.usage").strip() if d is not None else ""
+            return int(text) / 1e9 if text.isdigit() else None
+        text = _read(self.dirs["unified"] / "cpu.stat")
+        return _counter(text, "usage_usec") / 1e6 if text else None
+
+    def limit_hit(self) -> str | None:
+        """Which limit stopped the box, if one did: the reason a game is lost for."""
+        if self.version == 1:
+            memory, pids = self.dirs.get("memory"), self.dirs.get("pids")
+            oom = _counter(_read(memory / "memory.oom_control"), "oom_kill") if memory else 0
+            over = _counter(_read(pids / "pids.events"), "max") if pids else 0
+        else:
+            oom = _counter(_read(self.dirs["unified"] / "memory.events"), "oom_kill")
+            over = _counter(_read(self.dirs["unified"] / "pids.events"), "max")
+        if oom:
+            return f"out of memory (limit {self.limits.memory_mb} MiB)"
+        if over:
+            return f"too many processes (limit {self.limits.processes}, threads included)"
+        return None
+
+    def pids(self) -> list[int]:
+        for d in self.dirs.values():
+            text = _read(d / "cgroup.procs")
+            return [int(p) for p in text.split() if p.isdigit()]
+        return []
+
+    def remove(self) -> None:
+        """Kill what is left in the box, then delete its groups."""
+        if self._removed:
+            return
+        self._removed = True
+        deadline = time.monotonic() + 2.0
+        while (left := self.pids()) and time.monotonic() < deadline:
+            for pid in left:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.01)
+        for d in self.dirs.values():
+            with contextlib.suppress(OSError):
+                d.rmdir()
+
+
+class Cgroups:
+    """The run's group in each hierarchy; makes one ``Box`` per bot process."""
+
+    def __init__(self, version: int, run_dirs: dict[str, Path]) -> None:
+        self.version = version
+        self.run_dirs = run_dirs
+        self._boxes: list[Box] = []
+
+    @classmethod
+    def detect(cls) -> Cgroups | None:
+        """The run's groups, created now; None where they cannot be written."""
+        mounts, own = _mount_points(), _own_groups()
+        tag = f"truco-arena-{os.getpid()}-{secrets.token_hex(3)}"
+        if all(c in mounts and c in own for c in ("memory", "pids")):
+            dirs: dict[str, Path] = {}
+            for c in V1_CONTROLLERS:
+                if c in mounts and c in own:
+                    mount, root = mounts[c]
+                    dirs[c] = _below(mount, root, own[c]) / tag
+            made = cls._make(dirs)
+            if made is not None:
+                if "cpuset" in made:
+                    parent = made["cpuset"].parent
+                    for knob in ("cpuset.cpus", "cpuset.mems"):
+                        _write(made["cpuset"] / knob, _read(parent / knob).strip())
+                return cls(1, made)
+        if "unified" in mounts and "unified" in own:
+            mount, root = mounts["unified"]
+            parent = _below(mount, root, own["unified"])
+            wanted = {"memory", "pids", "cpu"}
+            if wanted <= set(_read(parent / "cgroup.controllers").split()):
+                made = cls._make({"unified": parent / tag})
+                if made is not None:
+                    try:
+                        _write(made["unified"] / "cgroup.subtree_control", "+memory +pids +cpu +cpuset")
+                    except OSError:
+                        with contextlib.suppress(OSError):
+                            _write(made["unified"] / "cgroup.subtree_control", "+memory +pids +cpu")
+                    return cls(2, made)
+        return None
+
+    @staticmethod
+    def _make(dirs: dict[str, Path]) -> dict[str, Path] | None:
+        made: dict[str, Path] = {}
+        try:
+            for c, d in dirs.items():
+                d.mkdir(mode=0o755)
+                made[c] = d
+        except OSError:
+            for d in made.values():
+                with contextlib.suppress(OSError):
+                    d.rmdir()
+            return None
+        return made
+
+    def box(self, name: str, limits: Limits, cores: tuple[int, ...] | None) -> Box:
+        """Groups for one bot process, limits set; ``cores`` pins it, else a CPU quota."""
+        tag = f"{name}-{secrets.token_hex(3)}"
+        dirs = {c: d / tag for c, d in self.run_dirs.items()}
+        for d in dirs.values():
+            d.mkdir(mode=0o755)
+        box = Box(self.version, dirs, limits, cores)
+        self._boxes.append(box)
+        memory = limits.memory_mb * 1024 * 1024
+        quota = str(limits.cpus * CFS_PERIOD_US)
+        if self.version == 1:
+            _write(dirs["memory"] / "memory.limit_in_bytes", str(memory))
+            with contextlib.suppress(OSError):  # absent without swap accounting
+                _write(dirs["memory"] / "memory.memsw.limit_in_bytes", str(memory))
+            _write(dirs["pids"] / "pids.max", str(limits.processes))
+            if "cpu" in dirs:
+                _write(dirs["cpu"] / "cpu.cfs_period_us", str(CFS_PERIOD_US))
+                _write(dirs["cpu"] / "cpu.shares", str(1024 * limits.cpus))
+                if cores is None:
+                    _write(dirs["cpu"] / "cpu.cfs_quota_us", quota)
+            if "cpuset" in dirs:
+                parent = self.run_dirs["cpuset"]
+                cpus = ",".join(map(str, cores)) if cores is not None else _read(parent / "cpuset.cpus").strip()
+                _write(dirs["cpuset"] / "cpuset.cpus", cpus)
+                _write(dirs["cpuset"] / "cpuset.mems", _read(parent / "cpuset.mems").strip())
+        else:
+            d = dirs["unified"]
+            _write(d / "memory.max", str(memory))
+            with contextlib.suppress(OSError):
+                _write(d / "memory.swap.max", "0")
+            _write(d / "pids.max", str(limits.processes))
+            _write(d / "cpu.max", f"{'max' if cores is not None else quota} {CFS_PERIOD_US}")
+            if cores is not None:
+                with contextlib.suppress(OSError):
+                    _write(d / "cpuset.cpus", ",".join(map(str, cores)))
+        return box
+
+    def close(self) -> None:
+        """Remove every box left, then the run's groups."""
+        for box in self._boxes:
+            box.remove()
+        self._boxes.clear()
+        for d in self.run_dirs.values():
+            with contextlib.suppress(OSError):
+                d.rmdir()
+
+
+def join_command(box: Box) -> list[str]:
+    """A shell prefix that puts itself into ``box`` and then execs the rest of
+    the command line, so nothing runs outside the box even for an instant."""
+    script = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
+    return ["/bin/sh", "-c", script, "sh", *map(str, box.procs_files()), "--"]
