@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..engine import Action, Game, IllegalActionError
+from ..engine import Action, Game
 from ..engine import events as ev
 from ..engine.outcome import Termination
 from ..tournament.store import GameRow
@@ -48,6 +48,17 @@ def check_row(row: GameRow, game: Game) -> None:
 
 
 def _problem(row: GameRow, game: Game) -> str | None:
+    problem = _shape_problem(row, game)
+    if problem is not None:
+        return problem
+    if not row.actions and row.hands == 0:  # a forfeit: never dealt, nothing to replay (_shape_problem checked it)
+        return None
+    return _replay_problem(row, game)
+
+
+def _shape_problem(row: GameRow, game: Game) -> str | None:
+    """What is wrong with the row on its face: types, its termination, who
+    won and who failed, and the one shape a forfeit may have."""
     # SQLite keeps whatever type was written: a forged column may hold text where a number belongs.
     for name in _WHOLE_NUMBERS:
         if type(getattr(row, name)) is not int:
@@ -63,19 +74,21 @@ def _problem(row: GameRow, game: Game) -> str | None:
     bots = (row.bot0, row.bot1)
     if row.winner_seat not in (0, 1) or row.winner != bots[row.winner_seat]:
         return f"winner {row.winner!r} (team {row.winner_seat}) is not one of the two sides"
-    loser_team = 1 - row.winner_seat
-    stored_scores = (row.score0, row.score1)
+    loser = bots[1 - row.winner_seat]
     if termination is Termination.TARGET_REACHED:
         if row.faulty_bot is not None:
             return f"ended by the rules but names {row.faulty_bot!r} as faulty"
-    elif row.faulty_bot != bots[loser_team]:
-        return f"ended by {termination.value} of {row.faulty_bot!r}, but the loser is {bots[loser_team]!r}"
-    if not row.actions and row.hands == 0:  # a forfeit: the game was never dealt
-        if termination is not Termination.DISCONNECT or stored_scores != (0, 0):
-            return (f"no hand dealt, yet stored as {termination.value} at "
-                    f"{stored_scores[0]}-{stored_scores[1]} (a forfeit is a disconnect at 0-0)")
-        return None
+    elif row.faulty_bot != loser:
+        return f"ended by {termination.value} of {row.faulty_bot!r}, but the loser is {loser!r}"
+    if not row.actions and row.hands == 0 and (termination is not Termination.DISCONNECT
+                                               or (row.score0, row.score1) != (0, 0)):
+        return (f"no hand dealt, yet stored as {termination.value} at {row.score0}-{row.score1} "
+                f"(a forfeit is a disconnect at 0-0)")
+    return None
 
+
+def _replay_problem(row: GameRow, game: Game) -> str | None:
+    """Where the replay of the row's action log disagrees with what the row says."""
     state = game.new_state(seed=row.seed, mano=row.mano)
     for index, text in enumerate(row.actions):
         if not isinstance(text, str):
@@ -86,11 +99,11 @@ def _problem(row: GameRow, game: Game) -> str | None:
             return f"action {index} ({text!r}) is not by the seat to act (seat {to_act})"
         try:
             state.apply(_parse(action_text))
-        except (ValueError, IllegalActionError) as exc:  # IllegalActionError is a ValueError too
+        except ValueError as exc:  # a malformed action, or IllegalActionError (a ValueError)
             return f"action {index} ({text!r}) does not replay: {exc}"
 
-    scores = state.scores
-    hands = len({e.hand for e in state.events if isinstance(e, ev.HandStarted)})
+    termination = Termination(row.termination)
+    bots = (row.bot0, row.bot1)
     if termination is Termination.TARGET_REACHED:
         if state.winner is None:
             return f"stored as ended by the rules, but its replay is not over after {len(row.actions)} actions"
@@ -100,10 +113,13 @@ def _problem(row: GameRow, game: Game) -> str | None:
         if state.is_terminal():
             return f"stored as {termination.value}, but its replay ended by the rules"
         to_act = state.current_player()
-        if termination in _SEAT_TO_ACT_FAILURES and to_act is not None and to_act % 2 != loser_team:
-            return f"stored as a {termination.value} of {row.faulty_bot!r}, but seat {to_act} of the other side was to act"
-    if scores != stored_scores:
-        return f"stored score {stored_scores[0]}-{stored_scores[1]}, its replay gives {scores[0]}-{scores[1]}"
+        if termination in _SEAT_TO_ACT_FAILURES and to_act is not None and to_act % 2 == row.winner_seat:
+            return (f"stored as a {termination.value} of {row.faulty_bot!r}, "
+                    f"but seat {to_act} of the other side was to act")
+    scores = state.scores
+    if scores != (row.score0, row.score1):
+        return f"stored score {row.score0}-{row.score1}, its replay gives {scores[0]}-{scores[1]}"
+    hands = len({e.hand for e in state.events if isinstance(e, ev.HandStarted)})
     if hands != row.hands:
         return f"stored {row.hands} hands, its replay deals {hands}"
     return None

@@ -1,10 +1,10 @@
 """Files and folders the arena writes, made owner-only and never through a
 link somebody else planted.
 
-Bots run as processes of their own, and until they are sandboxed they run as
-the organizer. A bot that can write next to the results database could plant
+A bot that can write next to the results database (one run with ``sandbox =
+"none"``, as the organizer, or anything else of the organizer's) could plant
 ``DB.lock -> ~/.bashrc`` or a ``CONFIG-logs`` link into the home folder and
-have the arena write there. So everything the arena writes goes through here:
+have the arena write there. So what the arena writes goes through here:
 
 * ``open_private(path, append=...)``: a binary file object for writing,
   created 0600. Refused (``PrivateFileError``, one line) when the path is a
