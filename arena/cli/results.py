@@ -13,6 +13,7 @@ from ..results.tables import VIEWS, bot_versions, compare_table, render, to_reco
 from ..tournament.store import ResultsStore, StoreError
 from .errors import DOMAIN_ERROR, fail
 from .formatting import output_options, pick_format
+from .verify import verify_or_fail
 
 
 def load_results(db: Path) -> tuple[list[GameRecord], Any, dict[str, str]]:
@@ -42,8 +43,11 @@ def rules_played(raw_config: Any) -> dict[str, Any] | None:
 @click.option("--anchor", metavar="BOT", help="Fix this bot at Elo 1500 instead of the mean.")
 @click.option("--bootstrap", type=click.IntRange(0, 100_000), default=0, show_default=True,
               help="Intervals from N bootstrap resamples of duplicate pairs instead of the fit.")
+@click.option("--verify", is_flag=True,
+              help="First replay every stored game from its seed and action log; refuse (exit 1, naming the game) "
+                   "if any stored result is not what its replay gives.")
 @output_options
-def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstrap: int,
+def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstrap: int, verify: bool,
               fmt: str, as_json: bool, as_csv: bool) -> None:
     """Print ratings and tables computed from the results database DB.
 
@@ -53,13 +57,18 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
     disconnects, illegal actions per bot, then each such game with its id
     and reason), ladder (+30/-20 points), cpu (CPU seconds per game of each launched bot).
 
-    The database is opened read-only: looking never changes it.
+    The database is opened read-only: looking never changes it. With
+    --verify every game is first replayed and checked against its row and
+    the tournament's schedule (see docs/results-store.md).
 
     \b
     Example:
       truco-arena standings weekly.sqlite --view all --format github
       truco-arena standings weekly.sqlite --json
+      truco-arena standings weekly.sqlite --verify
     """
+    if verify:
+        verify_or_fail(db, "its standings are not shown")
     records, _, versions = load_results(db)
     if not any(r.winner for r in records):
         raise fail(f"{db}: no finished games yet", DOMAIN_ERROR)

@@ -21,6 +21,7 @@ from ..tournament.config import (
     load_config,
     parse_config,
 )
+from ..tournament.private_files import PrivateFileError, make_private_dir
 from ..tournament.runlock import RunLock, RunLockError
 from ..tournament.runner import (
     SECRET_META,
@@ -35,6 +36,7 @@ from ..tournament.store import ResultsStore, StoreError
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail
 from .formatting import output_options, pick_format
+from .verify import verify_or_fail
 
 
 @click.group()
@@ -69,11 +71,17 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
         # it, games stay in this process unless workers were asked for.
         config = dataclasses.replace(config, scale=dataclasses.replace(config.scale, workers=1))
     try:
-        with RunLock(db), ResultsStore.create_or_open(db) as store:
-            if new:
-                _start_afresh(store, config, db)
-            summary = asyncio.run(_run(config, store, log_dir, progress, live))
-            records = to_records(list(store.games()))
+        with RunLock(db):
+            if not new:  # under the lock and before anything is written: a forged row stops the resume
+                verify_or_fail(db, "refusing to resume", quiet=True)
+            with ResultsStore.create_or_open(db) as store:
+                if new:
+                    _start_afresh(store, config, db)
+                make_private_dir(log_dir)
+                summary = asyncio.run(_run(config, store, log_dir, progress, live))
+                records = to_records(list(store.games()))
+    except PrivateFileError as exc:
+        raise fail(str(exc), DOMAIN_ERROR) from None
     except (TournamentError, StoreError, RunLockError) as exc:
         raise fail(str(exc), DOMAIN_ERROR) from None
     except TournamentInterruptedError as exc:
@@ -218,6 +226,10 @@ def resume(db: Path, workers: int | None, ray_address: str | None, progress: boo
            as_json: bool, as_csv: bool) -> None:
     """Continue the tournament recorded in DB: play exactly the games that are
     not recorded yet (none lost, none twice), then print the standings.
+
+    First every stored game is replayed from its seed and action log: a row
+    whose replay does not give its stored result stops the resume (exit 1,
+    naming the game) before anything is written.
 
     \b
     Example:

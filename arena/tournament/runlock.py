@@ -3,6 +3,10 @@
 An exclusive ``flock`` on ``DB.lock`` (next to the database) is held for the
 whole run. The kernel drops it when the process ends in any way, kill -9
 included, so a stale lock never blocks a resume.
+
+The lock file is created 0600 and never opened through a link
+(``private_files.private_fd``): a link planted at ``DB.lock`` would have
+the arena truncate and write whatever file it points to.
 """
 
 from __future__ import annotations
@@ -11,6 +15,8 @@ import fcntl
 import os
 from pathlib import Path
 from types import TracebackType
+
+from .private_files import PrivateFileError, private_fd
 
 
 class RunLockError(RuntimeError):
@@ -30,9 +36,9 @@ class RunLock:
         if not self.path.parent.is_dir():
             raise RunLockError(f"{self.path.parent}: no such directory")
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        except OSError as exc:
-            raise RunLockError(f"{self.path}: cannot create the run lock: {exc.strerror}") from None
+            fd = private_fd(self.path, os.O_RDWR)
+        except PrivateFileError as exc:
+            raise RunLockError(f"cannot use the run lock: {exc}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -11,7 +11,9 @@ Two ways in, so that looking at a file can never change it:
   writes; a database of an older schema is read as it is.
 * ``ResultsStore.create_or_open``: read-write, for running a tournament. It
   creates the tables in a new or empty file and brings an older schema up to
-  date (see ``arena/tournament/schema.py``).
+  date (see ``arena/tournament/schema.py``). The file (it holds the
+  tournament secret) and its ``-wal`` and ``-shm`` files are owner-only
+  (0600) and never opened through a symbolic link (``private_files.py``).
 
 Both refuse a file that is not ours (another program's SQLite database, not
 SQLite at all, a directory) and one written by a newer version, with a
@@ -22,13 +24,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import sqlite3
+import stat
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
+from .private_files import PrivateFileError, check_private_sidecar, private_fd
 from .schema import LATEST_VERSION, SchemaError, migrate, stored_version
 
 
@@ -69,6 +74,7 @@ class GameRow:
         return f"{self.pairing}#{self.pair_index}" if self.pair_index >= 0 else None
 
 
+_SIDECARS = ("-wal", "-shm")  # SQLite's WAL and shared-memory files, next to the database
 _COLUMNS = tuple(f.name for f in dataclasses.fields(GameRow))
 # Columns that a database of an older schema version lacks, with the value read in their place.
 _ADDED_IN = {"reason": (2, "''"), "version0": (3, "''"), "version1": (3, "''"), "cpu0": (4, "NULL"),
@@ -106,6 +112,9 @@ class ResultsStore:
     def create_or_open(cls, path: Path) -> ResultsStore:
         """Open the results database at ``path`` to record games, creating it
         if it does not exist (its directory must) and migrating an older schema."""
+        if os.path.islink(path):
+            raise StoreError(f"{path}: is a symbolic link; refusing to write through it "
+                             f"(remove it if you did not make it)")
         if path.exists():
             # Look through a read-only connection first: a read-write one to another
             # program's WAL database would checkpoint it on close, changing its bytes.
@@ -116,11 +125,13 @@ class ResultsStore:
                 look.close()
         elif not path.parent.is_dir():
             raise StoreError(f"{path}: cannot create: directory {path.parent} does not exist")
+        identity = _private_database_file(path)
         try:
             db = sqlite3.connect(path, isolation_level=None, timeout=30)
         except sqlite3.Error as exc:
             raise StoreError(f"{path}: cannot open: {exc}") from None
         try:
+            _check_same_file(path, identity)
             _version_of(db, path, fresh_ok=True)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
@@ -210,11 +221,51 @@ class ResultsStore:
         return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
 
 
+def _private_database_file(path: Path) -> tuple[int, int]:
+    """Create ``path`` 0600 (or check and tighten the existing file) and its
+    WAL and shared-memory files, never through a link; the (device, inode)
+    SQLite must then open. SQLite opens these files by name and follows
+    links, so each is checked here first: the file itself on its descriptor,
+    the sidecars (created by SQLite with the database's mode) if present."""
+    try:
+        fd = private_fd(path, os.O_RDWR)
+        try:
+            info = os.fstat(fd)
+        finally:
+            os.close(fd)
+        for sidecar in _SIDECARS:
+            check_private_sidecar(path.with_name(path.name + sidecar))
+    except PrivateFileError as exc:
+        raise StoreError(str(exc)) from None
+    return info.st_dev, info.st_ino
+
+
+def _check_same_file(path: Path, identity: tuple[int, int]) -> None:
+    """SQLite opened ``path`` by name: make sure that name still is the file checked
+    (a link swapped in meanwhile is refused before anything is written)."""
+    try:
+        info = os.lstat(path)
+    except OSError as exc:
+        raise StoreError(f"{path}: vanished while being opened: {exc.strerror}") from None
+    if stat.S_ISLNK(info.st_mode) or (info.st_dev, info.st_ino) != identity:
+        raise StoreError(f"{path}: was replaced while being opened; refusing to write to it")
+
+
+def _refuse_linked_sidecars(path: Path) -> None:
+    """A read-only connection may still create or write the shared-memory file:
+    never through a link. (Not an owner check: views may read another user's file.)"""
+    for sidecar in _SIDECARS:
+        if os.path.islink(path.with_name(path.name + sidecar)):
+            raise StoreError(f"{path}{sidecar}: is a symbolic link; refusing to open the database "
+                             f"(remove it if you did not make it)")
+
+
 def _connect_read_only(path: Path) -> sqlite3.Connection:
     if path.is_dir():
         raise StoreError(f"{path}: is a directory, not a results database")
     if not path.exists():
         raise StoreError(f"{path}: no results database here")
+    _refuse_linked_sidecars(path)
     try:
         # mode=ro: SQLite opens the file read-only, so nothing here can change it.
         db = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, isolation_level=None, timeout=30)

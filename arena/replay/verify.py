@@ -1,0 +1,109 @@
+"""Check one stored game against its own replay: the result a row claims must
+be the one its seed and action log give.
+
+Lean on purpose: the engine plays the action log again and nothing else (no
+views, no per-deal shadow states as ``replay.py`` builds for people to read),
+so a whole results file is checked in seconds.
+
+What a row must agree on:
+
+* every action is legal and made by the seat to act;
+* a game ended by the rules (``target_reached``) is over after its last
+  action, and the replay's winner, scores and hands dealt are the row's;
+* a game ended by a failure is not over by the rules; its winner is the side
+  that did not fail (``faulty_bot`` is the loser), a timeout or an illegal
+  action was the seat to act's, and scores and hands are the replay's;
+* a forfeit (no hand dealt, no action) is a disconnect of the loser, 0-0;
+* ``interrupted`` never is a stored result (such games are kept apart).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..engine import Action, Game, IllegalActionError
+from ..engine import events as ev
+from ..engine.outcome import Termination
+from ..tournament.store import GameRow
+
+_WHOLE_NUMBERS = ("seed", "mano", "score0", "score1", "hands")
+# A failure the referee only notices while waiting on the seat to act.
+_SEAT_TO_ACT_FAILURES = frozenset({Termination.TIMEOUT, Termination.ILLEGAL_ACTION})
+
+
+@lru_cache(maxsize=1024)  # a game has a few dozen distinct action texts; a forged log cannot grow this
+def _parse(text: str) -> Action:
+    return Action.parse(text)
+
+
+class TamperedError(ValueError):
+    """A stored game whose result its replay does not give; one line naming the game."""
+
+
+def check_row(row: GameRow, game: Game) -> None:
+    """Raise ``TamperedError`` if ``row`` is not what replaying it on ``game``'s rules gives."""
+    problem = _problem(row, game)
+    if problem is not None:
+        raise TamperedError(f"game {row.game_key}: {problem}")
+
+
+def _problem(row: GameRow, game: Game) -> str | None:
+    # SQLite keeps whatever type was written: a forged column may hold text where a number belongs.
+    for name in _WHOLE_NUMBERS:
+        if type(getattr(row, name)) is not int:
+            return f"stored {name} {getattr(row, name)!r} is not a whole number"
+    if not 0 <= row.mano < game.options.seats:
+        return f"stored mano {row.mano} is not a seat of this game"
+    try:
+        termination = Termination(row.termination)
+    except ValueError:
+        return f"termination {row.termination!r} is not one a game ends with"
+    if termination is Termination.INTERRUPTED:
+        return "stored as a result although it was interrupted"
+    bots = (row.bot0, row.bot1)
+    if row.winner_seat not in (0, 1) or row.winner != bots[row.winner_seat]:
+        return f"winner {row.winner!r} (team {row.winner_seat}) is not one of the two sides"
+    loser_team = 1 - row.winner_seat
+    stored_scores = (row.score0, row.score1)
+    if termination is Termination.TARGET_REACHED:
+        if row.faulty_bot is not None:
+            return f"ended by the rules but names {row.faulty_bot!r} as faulty"
+    elif row.faulty_bot != bots[loser_team]:
+        return f"ended by {termination.value} of {row.faulty_bot!r}, but the loser is {bots[loser_team]!r}"
+    if not row.actions and row.hands == 0:  # a forfeit: the game was never dealt
+        if termination is not Termination.DISCONNECT or stored_scores != (0, 0):
+            return (f"no hand dealt, yet stored as {termination.value} at "
+                    f"{stored_scores[0]}-{stored_scores[1]} (a forfeit is a disconnect at 0-0)")
+        return None
+
+    state = game.new_state(seed=row.seed, mano=row.mano)
+    for index, text in enumerate(row.actions):
+        if not isinstance(text, str):
+            return f"action {index} is not text"
+        seat_text, _, action_text = text.partition(" ")
+        to_act = state.current_player()
+        if not seat_text.isdigit() or int(seat_text) != to_act:
+            return f"action {index} ({text!r}) is not by the seat to act (seat {to_act})"
+        try:
+            state.apply(_parse(action_text))
+        except (ValueError, IllegalActionError) as exc:  # IllegalActionError is a ValueError too
+            return f"action {index} ({text!r}) does not replay: {exc}"
+
+    scores = state.scores
+    hands = len({e.hand for e in state.events if isinstance(e, ev.HandStarted)})
+    if termination is Termination.TARGET_REACHED:
+        if state.winner is None:
+            return f"stored as ended by the rules, but its replay is not over after {len(row.actions)} actions"
+        if state.winner != row.winner_seat:
+            return f"stored winner {row.winner!r}, its replay's winner is {bots[state.winner]!r}"
+    else:
+        if state.is_terminal():
+            return f"stored as {termination.value}, but its replay ended by the rules"
+        to_act = state.current_player()
+        if termination in _SEAT_TO_ACT_FAILURES and to_act is not None and to_act % 2 != loser_team:
+            return f"stored as a {termination.value} of {row.faulty_bot!r}, but seat {to_act} of the other side was to act"
+    if scores != stored_scores:
+        return f"stored score {stored_scores[0]}-{stored_scores[1]}, its replay gives {scores[0]}-{scores[1]}"
+    if hands != row.hands:
+        return f"stored {row.hands} hands, its replay deals {hands}"
+    return None
