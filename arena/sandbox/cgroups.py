@@ -25,6 +25,7 @@ from .limits import Limits
 
 V1_CONTROLLERS = ("memory", "pids", "cpu", "cpuacct", "cpuset")
 CFS_PERIOD_US = 100_000
+_RUN_PREFIX = "truco-arena-"
 _ROOT = Path("/sys/fs/cgroup")
 
 
@@ -136,19 +137,32 @@ class Box:
         return []
 
     def remove(self) -> None:
-        """Kill what is left in the box, then delete its groups."""
+        """Kill what is left in the box and delete its groups. Never waits: a
+        group whose last process is still exiting is deleted by ``Cgroups.close``."""
         if self._removed:
             return
-        self._removed = True
-        deadline = time.monotonic() + 2.0
-        while (left := self.pids()) and time.monotonic() < deadline:
-            for pid in left:
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
-            time.sleep(0.01)
-        for d in self.dirs.values():
+        for pid in self.pids():
             with contextlib.suppress(OSError):
-                d.rmdir()
+                os.kill(pid, signal.SIGKILL)
+        self._removed = all(_rmdir(d) for d in self.dirs.values())
+
+    def remove_waiting(self, seconds: float) -> None:
+        deadline = time.monotonic() + seconds
+        while not self._removed and time.monotonic() < deadline:
+            self._removed = False
+            self.remove()
+            if not self._removed:
+                time.sleep(0.02)
+
+
+def _rmdir(d: Path) -> bool:
+    try:
+        d.rmdir()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return True
 
 
 class Cgroups:
@@ -163,13 +177,15 @@ class Cgroups:
     def detect(cls) -> Cgroups | None:
         """The run's groups, created now; None where they cannot be written."""
         mounts, own = _mount_points(), _own_groups()
-        tag = f"truco-arena-{os.getpid()}-{secrets.token_hex(3)}"
+        tag = f"{_RUN_PREFIX}{os.getpid()}-{secrets.token_hex(3)}"
         if all(c in mounts and c in own for c in ("memory", "pids")):
             dirs: dict[str, Path] = {}
             for c in V1_CONTROLLERS:
                 if c in mounts and c in own:
                     mount, root = mounts[c]
                     dirs[c] = _below(mount, root, own[c]) / tag
+            for d in dirs.values():
+                _remove_stale(d.parent)
             made = cls._make(dirs)
             if made is not None:
                 if "cpuset" in made:
@@ -244,13 +260,30 @@ class Cgroups:
         return box
 
     def close(self) -> None:
-        """Remove every box left, then the run's groups."""
+        """Remove every box left (waiting a moment for processes still
+        exiting), then the run's groups."""
         for box in self._boxes:
-            box.remove()
+            box.remove_waiting(2.0)
         self._boxes.clear()
         for d in self.run_dirs.values():
-            with contextlib.suppress(OSError):
-                d.rmdir()
+            _rmdir(d)
+
+
+def _remove_stale(parent: Path) -> None:
+    """Empty groups left by a run that was killed (its pid is gone)."""
+    try:
+        entries = [e for e in parent.iterdir() if e.name.startswith(_RUN_PREFIX)]
+    except OSError:
+        return
+    for run in entries:
+        pid = run.name[len(_RUN_PREFIX):].split("-", 1)[0]
+        if not pid.isdigit() or Path(f"/proc/{pid}").exists():
+            continue
+        with contextlib.suppress(OSError):
+            for box in run.iterdir():
+                if box.is_dir():
+                    _rmdir(box)
+        _rmdir(run)
 
 
 def join_command(box: Box) -> list[str]:

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import os
-import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..sandbox import SOCKET_ADDRESS, Box, Limits, Sandbox
+from .private_files import PrivateFileError, make_private_dir, private_fd
 
 
 class BotStartError(RuntimeError):
@@ -69,39 +69,19 @@ def log_path_of(log_dir: Path, name: str, slot: int = 0) -> Path:
     return log_dir / (f"{name}.log" if slot == 0 else f"{name}.{slot}.log")
 
 
-def private_log_dir(log_dir: Path) -> None:
-    """Make ``log_dir`` (owner-only) unless it exists as a real folder of ours;
-    a symlink planted in its place is refused, never followed."""
-    try:
-        log_dir.mkdir(mode=0o700, parents=True)
-    except FileExistsError:
-        info = os.lstat(log_dir)
-        if not stat.S_ISDIR(info.st_mode):
-            raise OSError(f"{log_dir} is not a folder (a symlink is never followed)") from None
-        if info.st_uid != os.geteuid():
-            raise OSError(f"{log_dir} belongs to another user") from None
-        os.chmod(log_dir, 0o700)
-
-
-def open_log(path: Path) -> int:
-    """The log file for appending: created owner-only, never through a symlink."""
-    try:
-        return os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-    except OSError as exc:
-        if os.path.islink(path):
-            raise OSError(f"{path} is a symlink; the arena never writes through one") from None
-        raise OSError(f"cannot write the bot log {path}: {exc.strerror}") from None
-
-
 async def launch(spec: LaunchSpec, address: str, token: str, streams: int, log_dir: Path, *,
                  tls_ca: Path | None = None, slot: int = 0, sandbox: Sandbox | None = None) -> LaunchedBot:
     """Start process ``slot`` of bot ``spec.name``. With ``sandbox`` it runs
     contained and dials the arena's Unix socket; without, it dials
     ``address``, with TLS trusting ``tls_ca`` if given. BotStartError if the
-    program cannot be started; OSError if its log cannot be written."""
-    private_log_dir(log_dir)
+    program cannot be started or its log cannot be written (owner-only, never
+    through a planted link: ``private_files``)."""
     log_path = log_path_of(log_dir, spec.name, slot)
-    log_fd = open_log(log_path)
+    try:
+        make_private_dir(log_dir, parents=True)
+        log_fd = private_fd(log_path, os.O_WRONLY | os.O_APPEND)
+    except PrivateFileError as exc:
+        raise BotStartError(f"bot {spec.name}: cannot write its log: {exc}") from None
     dial = SOCKET_ADDRESS if sandbox is not None else address
     argv = _resolve(spec.command) + ["--address", dial, "--name", spec.name, "--streams", str(streams)]
     ours = {"TRUCO_ARENA_ADDRESS": dial, "TRUCO_ARENA_TOKEN": token, "TRUCO_ARENA_NAME": spec.name}

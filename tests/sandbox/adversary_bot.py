@@ -204,16 +204,18 @@ def write_pipes_and_files() -> None:
 
 def share_with_partner() -> None:
     """Team games: leave a marker in /tmp and look for a partner's."""
-    mine = Path("/tmp") / f"{MARKER}-{os.getpid()}"
+    mine = Path("/tmp") / f"{MARKER}-{os.getpid()}-{os.environ.get('TRUCO_ARENA_NAME', '')}"
     with contextlib.suppress(OSError):
         mine.write_text(os.environ.get("TRUCO_ARENA_NAME", ""))
-    seen = []
-    for _ in range(20):
+    seen: list[str] = []
+    try:
+        for _ in range(20):
+            with contextlib.suppress(OSError):
+                seen = [p for p in os.listdir("/tmp") if p.startswith(MARKER) and p != mine.name] or seen
+            time.sleep(0.25)  # the whole window, so a partner starting later still sees this marker
+    finally:
         with contextlib.suppress(OSError):
-            seen = [p for p in os.listdir("/tmp") if p.startswith(MARKER) and p != mine.name]
-        if seen:
-            break
-        time.sleep(0.25)
+            mine.unlink()
     report("share_with_partner", bool(seen), f"saw markers {seen[:3]}")
 
 

@@ -136,11 +136,6 @@ def test_bot_logs_are_owner_only(tmp_path: Path) -> None:
     assert {p.name: _mode(p) for p in (tmp_path / "t-logs").iterdir()} == {"r0.log": 0o600, "r1.log": 0o600}
 
 
-LOG_GAP = ("arena/tournament/launcher.py opens bot logs with O_NOFOLLOW only; private_files.private_fd also "
-           "refuses hard links and FIFOs")
-
-
-@pytest.mark.xfail(strict=True, reason=LOG_GAP)
 def test_a_hard_link_planted_at_a_bot_log_is_refused(tmp_path: Path) -> None:
     victim = _victim(tmp_path)
     (tmp_path / "t-logs").mkdir(mode=0o700)
@@ -150,7 +145,6 @@ def test_a_hard_link_planted_at_a_bot_log_is_refused(tmp_path: Path) -> None:
     _refused(res, "r0.log", "hard links")
 
 
-@pytest.mark.xfail(strict=True, reason=LOG_GAP)
 def test_a_fifo_planted_at_a_bot_log_is_refused_without_hanging(tmp_path: Path) -> None:
     (tmp_path / "t-logs").mkdir(mode=0o700)
     os.mkfifo(tmp_path / "t-logs" / "r0.log")  # opened for writing, it waits for a reader that never comes

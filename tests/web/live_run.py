@@ -47,7 +47,8 @@ def write_config(directory: Path, games: int, delay: float, seed: int = 33) -> P
         'name = "live"', 'variant = "uruguayo"', f"games_per_pairing = {games}", f"seed = {seed}",
         "concurrency = 2", "[options]", "target = 15", "[time_control]", "move_seconds = 5.0",
         "bank_seconds = 30.0",
-        "[[bots]]", 'name = "slow"', f'command = "python {SLOW_BOT} --delay {delay}"',
+        "[[bots]]", 'name = "slow"', f'command = "python {SLOW_BOT.name} --delay {delay}"',
+        f'dir = "{SLOW_BOT.parent}"',
         "[[bots]]", 'name = "random"', 'command = "python -m sample_bots.random_bot"',
     ]) + "\n")
     return config
