@@ -158,3 +158,16 @@ def test_a_fifo_planted_at_a_bot_log_is_refused_without_hanging(tmp_path: Path) 
         proc.communicate()
         pytest.fail("the run hung on a FIFO planted at a bot log")
     assert proc.returncode == 1 and len(err.strip().splitlines()) == 1 and "r0.log" in err, err
+
+
+@pytest.mark.xfail(strict=True, reason="arena/tournament/scaleout/local.py opens worker.log with open(..., 'ab'), "
+                                       "which follows links; private_files.open_private does not")
+def test_a_link_planted_at_a_worker_log_is_refused(tmp_path: Path) -> None:
+    victim = _victim(tmp_path)
+    cfg = _config(tmp_path)
+    cfg.write_text(cfg.read_text().replace("workers = 1", "workers = 2"))
+    (tmp_path / "t-logs" / "worker-0").mkdir(mode=0o700, parents=True)
+    (tmp_path / "t-logs" / "worker-0" / "worker.log").symlink_to(victim)
+    res = _run(cfg)
+    assert victim.read_bytes() == PRECIOUS
+    _refused(res, "worker.log", "link")
