@@ -10,7 +10,7 @@ it signals only processes that are launched bots of this test, stops them for
 a moment only, forks at most ``--fork-cap`` processes, allocates what
 ``--alloc-mb`` says, and connects outside only where there is no route out.
 
-    python adversary_bot.py [--alloc-mb N] [--fork-cap N] [--spin-seconds S] [--only ATTACK]
+    python adversary_bot.py [--alloc-mb N] [--fork-cap N] [--spin-seconds S] [--search-seconds S] [--only ATTACK]
                             (plus the SDK's options)
 """
 
@@ -56,22 +56,29 @@ def _is_test_bot(pid: int) -> bool:
     return "--name" in line and ("sample_bots" in line or "adversary_bot" in line)
 
 
+SEARCH_SECONDS = [20.0]  # how long the filesystem search may take (--search-seconds)
+
+
 def find_databases() -> None:
-    found, readable = [], []
-    deadline = time.monotonic() + 20
-    for root, dirs, files in os.walk("/", onerror=lambda e: None):
-        dirs[:] = [d for d in dirs if os.path.join(root, d) not in ("/proc", "/sys", "/dev", "/usr")]
-        for f in files:
-            if f.endswith(".sqlite") or f.endswith(".sqlite-wal"):
+    """Where results usually are first (next to its log, around it), then everywhere."""
+    found: list[str] = []
+    readable: list[str] = []
+    deadline = time.monotonic() + SEARCH_SECONDS[0]
+    roots = [os.getcwd(), "/tmp", "/"]
+    with contextlib.suppress(OSError):
+        roots.insert(0, str(Path(os.readlink("/proc/self/fd/2")).parents[1]))  # the config's folder
+    for top in roots:
+        for root, dirs, files in os.walk(top, onerror=lambda e: None):
+            dirs[:] = [d for d in dirs if os.path.join(root, d) not in ("/proc", "/sys", "/dev", "/usr")]
+            for f in files:
                 path = os.path.join(root, f)
-                found.append(path)
-                with contextlib.suppress(OSError), open(path, "rb") as fh:
-                    head = fh.read(1 << 20)
-                    readable.append(path)
-                    if b"secret" in head:
-                        readable.append(f"{path} (holds a secret)")
-        if time.monotonic() > deadline:
-            break
+                if f.endswith((".sqlite", ".sqlite-wal")) and path not in found:
+                    found.append(path)
+                    with contextlib.suppress(OSError), open(path, "rb") as fh:
+                        head = fh.read(1 << 20)
+                        readable.append(path + (" (holds a secret)" if b"secret" in head else ""))
+            if time.monotonic() > deadline:
+                break
     report("read_databases", bool(readable), f"found {len(found)}, read {readable[:3]}")
 
 
@@ -274,6 +281,7 @@ def spin_everywhere(seconds: float) -> None:
 
 
 def attack(args: Any) -> None:
+    SEARCH_SECONDS[0] = args.search_seconds
     if args.only:
         globals()[args.only]()
         report("done", False)
@@ -310,6 +318,7 @@ def _arguments(p: Any) -> None:
     p.add_argument("--alloc-mb", type=int, default=10240)
     p.add_argument("--fork-cap", type=int, default=2000)
     p.add_argument("--spin-seconds", type=float, default=20.0)
+    p.add_argument("--search-seconds", type=float, default=20.0)
     p.add_argument("--only", choices=("share_with_partner",), help="this attack alone")
 
 

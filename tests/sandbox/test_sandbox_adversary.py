@@ -119,8 +119,9 @@ def test_a_hostile_launched_bot_is_contained_by_default(inside_checkout: Path) -
 
 def test_without_the_sandbox_the_same_bot_gets_through(tmp_path: Path) -> None:
     """The control: the attacks are real, and the test sees them succeed."""
-    config = _config(tmp_path, "none", ["--alloc-mb", "1536", "--fork-cap", "300", "--spin-seconds", "2"],
-                     games=12)
+    # The host's whole filesystem is searched here: a few seconds of it find the test's own files.
+    config = _config(tmp_path, "none", ["--alloc-mb", "1536", "--fork-cap", "300", "--spin-seconds", "2",
+                                        "--search-seconds", "3"])
     run = _run(config)
     assert run.returncode == 0, run.stderr[-3000:]
     attacks = _attacks(tmp_path / "hostile-logs")

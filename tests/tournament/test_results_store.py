@@ -122,7 +122,7 @@ def test_a_version_1_database_is_read_as_it_is_and_migrated_when_opened_to_write
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT * FROM interrupted").fetchall() == [("a|b:1:0", 1700000002.0, "arena stopped")]
         columns = [c[1] for c in db.execute("PRAGMA table_info(games)")]
-        assert columns[18:] == ["reason", "version0", "version1"]
+        assert columns[18:] == ["reason", "version0", "version1", "cpu0", "cpu1"]
     with ResultsStore.open_existing(path) as store:
         rows = list(store.games())
         assert rows[:2] == _expected_version_1_rows() and rows[2].reason == "target_reached in game new"
@@ -213,7 +213,7 @@ def _records() -> list[GameRecord]:
 
 def test_every_format_renders_the_same_numbers() -> None:
     tables = views(_records())
-    assert [t.name for t in tables] == ["standings", "cross", "pairs", "failures", "failed_games", "ladder"]
+    assert [t.name for t in tables] == ["standings", "cross", "pairs", "failures", "failed_games", "ladder", "cpu"]
     standings = tables[0]
     assert [r[1] for r in standings.rows][0] == "a"  # a won 3 of 4
     payload = json.loads(render(tables, "json"))
