@@ -10,8 +10,6 @@ from ..replay import ReplayError
 from ..tournament.store import ResultsStore
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 
-_EXTRA_MODULES = {"jinja2", "markupsafe", "plotly"}
-
 
 @click.command()
 @click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
@@ -23,19 +21,17 @@ def report(db: Path, out: Path) -> None:
     interval), the cross table, Elo over the games, the failures and every
     game, each linked to a replay viewer. It opens from disk, with no network.
 
-    Needs the report extra: pip install 'truco-arena[report]'.
+    The charts need Plotly (pip install 'truco-arena[report]'); without it
+    the report has everything else and says so in one line.
 
     \b
     Example:
       truco-arena report weekly.sqlite -o weekly-report
     """
-    try:
-        from ..report import build_report
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and exc.name.split(".")[0] in _EXTRA_MODULES:
-            raise fail(f"the report needs the report extra ({exc.name} is missing): "
-                       "pip install 'truco-arena[report]'", DOMAIN_ERROR) from None
-        raise
+    # Imported here, not above: the other commands start without the templates.
+    from ..report import build_report
+    from ..report.charts import CHARTS_NOTICE, charts_available
+
     if out.exists() and not out.is_dir():
         raise fail(f"{out}: exists and is not a directory", USAGE_ERROR)
     with ResultsStore.open_existing(db) as store:
@@ -49,4 +45,6 @@ def report(db: Path, out: Path) -> None:
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
     except OSError as exc:  # the output cannot be written
         raise fail(f"{out}: {exc.strerror or exc}", DOMAIN_ERROR) from None
+    if not charts_available():
+        click.echo(f"note: {CHARTS_NOTICE}", err=True)
     click.echo(index)

@@ -2,8 +2,9 @@
 
 Layout: ``index.html`` (standings, cross table, Elo history, failures, every
 game), ``games/*.html`` (one replay viewer per game, its JSON embedded),
-``plotly.min.js`` (the copy plotly.py ships, once for every page),
-``viewer.js`` and ``style.css``.
+``plotly.min.js`` (the copy plotly.py ships, once for every page; absent
+without Plotly, whose charts are then left out with one line saying how to
+get them), ``viewer.js`` and ``style.css``.
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import plotly.offline  # type: ignore[import-untyped]
 from jinja2 import Environment, PackageLoader
 from markupsafe import Markup
 
 from ..replay import ReplayError, options_of, replay_row, to_json
 from ..tournament.store import GameRow
-from .charts import cross_chart, history_chart, standings_chart
+from .charts import CHARTS_NOTICE, charts, plotly_js
 from .summary import summarize
 
 STATIC_FILES = ("viewer.js", "style.css")
@@ -46,15 +46,16 @@ def build_report(rows: Sequence[GameRow], raw_config: dict[str, Any], out: Path)
     summary = summarize(rows, title, options.variant)
     env = _environment()
     (out / "games").mkdir(parents=True, exist_ok=True)
-    (out / "plotly.min.js").write_text(plotly.offline.get_plotlyjs(), encoding="utf-8")
+    js = plotly_js()
+    if js is not None:
+        (out / "plotly.min.js").write_text(js, encoding="utf-8")
     static = resources.files("arena.report").joinpath("static")
     for name in STATIC_FILES:
         (out / name).write_text(static.joinpath(name).read_text(encoding="utf-8"), encoding="utf-8")
     index = out / "index.html"
     index.write_text(env.get_template("index.html.j2").render(
-        s=summary, charts={"standings": Markup(standings_chart(summary)) if summary.standings else "",
-                           "cross": Markup(cross_chart(summary)) if summary.cross.bots else "",
-                           "history": Markup(history_chart(summary)) if summary.history.games else ""},
+        s=summary, charts={k: Markup(v) for k, v in charts(summary).items()},
+        charts_notice=None if js is not None else CHARTS_NOTICE,
     ), encoding="utf-8")
     game_page = env.get_template("game.html.j2")
     for link in summary.games:
