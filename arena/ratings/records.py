@@ -38,6 +38,9 @@ class GameRecord:
     pair_id: str | None = None
     game_id: str | None = None  # the game's key in the results store, to point people at it
     reason: str = ""  # why the game ended, one line for people
+    # Moves each bot marked as a fallback (its code failed and it played a legal action instead)
+    fallbacks_a: int = 0
+    fallbacks_b: int = 0
 
     def __post_init__(self) -> None:
         if self.bot_a == self.bot_b:

@@ -64,7 +64,7 @@ def summarize(rows: Sequence[GameRow], title: str, variant: str) -> Summary:
         standings=standings,
         cross=cross_table(records, order=order or None),
         history=rating_history(rated),
-        failures=tuple(f for f in failure_counts(records) if f.total),
+        failures=tuple(f for f in failure_counts(records) if f.total or f.fallbacks),
         failed=failed_games(records),
     )
 

@@ -54,6 +54,8 @@ def to_records(rows: Sequence[GameRow]) -> list[GameRecord]:
                 pair_id=r.pair_id,
                 game_id=r.game_key,
                 reason=r.reason,
+                fallbacks_a=r.fallbacks0,
+                fallbacks_b=r.fallbacks1,
             ))
         except ValueError as exc:
             raise ValueError(f"game {r.game_key}: {exc}") from None
@@ -126,11 +128,13 @@ def pairs_table(records: Sequence[GameRecord]) -> Table:
 
 def failures_table(records: Sequence[GameRecord]) -> Table:
     rows = tuple(
-        (f.bot, f.timeouts, f.disconnects, f.illegal_actions, f.protocol_errors, f.total)
+        (f.bot, f.timeouts, f.disconnects, f.illegal_actions, f.protocol_errors, f.total, f.fallbacks)
         for f in failure_counts(records)
     )
-    return Table("failures", "Failures (games lost by a bot's own fault)",
-                 ("bot", "timeouts", "disconnects", "illegal actions", "protocol errors", "total"), rows)
+    return Table("failures", "Failures (games lost by a bot's own fault; fallbacks: moves its code failed to "
+                 "choose, played for it as the first legal action)",
+                 ("bot", "timeouts", "disconnects", "illegal actions", "protocol errors", "total", "fallbacks"),
+                 rows)
 
 
 def failed_games_table(records: Sequence[GameRecord]) -> Table:

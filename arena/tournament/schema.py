@@ -56,6 +56,10 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE games ADD COLUMN version0 TEXT NOT NULL DEFAULT ''",
         "ALTER TABLE games ADD COLUMN version1 TEXT NOT NULL DEFAULT ''",
     )),
+    Migration(4, "the Moves each side marked as a fallback (its code failed), for the failures view", (
+        "ALTER TABLE games ADD COLUMN fallbacks0 INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN fallbacks1 INTEGER NOT NULL DEFAULT 0",
+    )),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 _OUR_TABLES = frozenset({"meta", "games", "interrupted"})

@@ -57,6 +57,10 @@ class GameRow:
     # '' when unknown: older rows, tournaments that do not record it).
     version0: str = ""
     version1: str = ""
+    # Moves each side marked as a fallback (Move.fallback: its code failed and
+    # it played a legal action instead; schema version 4, 0 in older rows).
+    fallbacks0: int = 0
+    fallbacks1: int = 0
 
     @property
     def pair_id(self) -> str | None:
@@ -67,7 +71,8 @@ class GameRow:
 
 _COLUMNS = tuple(f.name for f in dataclasses.fields(GameRow))
 # Columns that a database of an older schema version lacks, with the value read in their place.
-_ADDED_IN = {"reason": (2, "''"), "version0": (3, "''"), "version1": (3, "''")}
+_ADDED_IN = {"reason": (2, "''"), "version0": (3, "''"), "version1": (3, "''"), "fallbacks0": (4, "0"),
+             "fallbacks1": (4, "0")}
 
 
 class StoreError(RuntimeError):
