@@ -44,8 +44,12 @@ def games(db: Path, bot: str | None, result: str | None, termination: str | None
         raise click.UsageError("--result needs --bot (whose win or loss)")
     with ResultsStore.open_existing(db) as store:
         rows = list(store.games())
+        interrupted = store.interrupted()
     if bot is not None and not any(bot in (r.bot0, r.bot1) for r in rows):
         raise click.BadParameter(f"no bot named {bot!r} in this database", param_hint="--bot")
+    if termination == "interrupted":
+        click.echo(render([_interrupted_table(interrupted, rows, bot)], fmt))
+        return
     kept = [r for r in rows if _keep(r, bot, result, termination)]
     table = Table(
         "games", "Games",
@@ -55,3 +59,15 @@ def games(db: Path, bot: str | None, result: str | None, termination: str | None
         (f"{len(kept)} of {len(rows)} games",),
     )
     click.echo(render([table], fmt))
+
+
+def _interrupted_table(interrupted: list[tuple[str, float, str]], rows: list[GameRow], bot: str | None) -> Table:
+    """The interruptions, kept apart from the results (they never count): a
+    resume plays the game again, under the same id, once it is recorded."""
+    recorded = {r.game_key: r for r in rows}
+    kept = [(key, reason) for key, _at, reason in interrupted
+            if bot is None or bot in key.replace(":", "|").split("|")]
+    table_rows = tuple((key, reason, "yes" if key in recorded else "no") for key, reason in kept)
+    return Table("games", "Interrupted games (not results; a resume plays them again)",
+                 ("game", "reason", "recorded since"), table_rows,
+                 (f"{len(kept)} interruption(s); {sum(1 for r in table_rows if r[2] == 'no')} still to play",))

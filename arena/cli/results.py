@@ -7,9 +7,12 @@ from typing import Any
 
 import click
 
+from ..match.plan import MatchPlan
+from ..match.verdicts import verdict_table
 from ..ratings import GameRecord
 from ..replay import ReplayError, options_of
 from ..results.tables import VIEWS, bot_versions, compare_table, render, to_records, views
+from ..tournament.config import ConfigError, parse_config
 from ..tournament.store import ResultsStore, StoreError
 from .errors import DOMAIN_ERROR, fail
 from .formatting import output_options, pick_format
@@ -60,7 +63,7 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
       truco-arena standings weekly.sqlite --view all --format github
       truco-arena standings weekly.sqlite --json
     """
-    records, _, versions = load_results(db)
+    records, raw_config, versions = load_results(db)
     if not any(r.winner for r in records):
         raise fail(f"{db}: no finished games yet", DOMAIN_ERROR)
     names = VIEWS if "all" in view_names else (view_names or ("standings",))
@@ -70,7 +73,21 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
         tables = views(records, names, anchor=anchor, bootstrap=bootstrap, versions=versions)
     except ValueError as exc:  # rows that contradict each other, e.g. a duplicate pair without swapped seats
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
+    plan = match_plan_of(raw_config)
+    if plan is not None and "standings" in names:  # a match's database: its verdicts beside its standings
+        with ResultsStore.open_existing(db) as store:
+            tables.append(verdict_table(plan, list(store.games()), run_over=False))
     click.echo(render(tables, pick_format(fmt, as_json, as_csv)))
+
+
+def match_plan_of(raw_config: Any) -> MatchPlan | None:
+    """The match plan of a stored match or gauntlet config; None for anything else."""
+    if not isinstance(raw_config, dict) or raw_config.get("format") not in ("match", "gauntlet"):
+        return None
+    try:
+        return parse_config(raw_config).match
+    except ConfigError:
+        return None
 
 
 @click.command()

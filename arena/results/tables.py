@@ -122,8 +122,12 @@ def pairs_table(records: Sequence[GameRecord]) -> Table:
         (p.bot_x, p.bot_y, p.complete_pairs, p.x_sweeps, p.splits, p.y_sweeps, p.incomplete_pairs)
         for p in pair_stats(records)
     )
+    notes: tuple[str, ...] = ()
+    if not rows:  # say why, rather than print an empty table
+        notes = ("No duplicate pairs: every game was played on a deal of its own (pairing = \"independent\", "
+                 "the default of a league and of a tournament with a bot that connects by itself).",)
     return Table("pairs", "Duplicate pairs (same deal, seats swapped)",
-                 ("bot x", "bot y", "pairs", "x won 2-0", "split 1-1", "y won 2-0", "incomplete"), rows)
+                 ("bot x", "bot y", "pairs", "x won 2-0", "split 1-1", "y won 2-0", "incomplete"), rows, notes)
 
 
 def failures_table(records: Sequence[GameRecord]) -> Table:

@@ -190,6 +190,12 @@ class ResultsStore:
         self._db.execute("INSERT INTO interrupted (game_key, at, reason) VALUES (?, ?, ?)",
                          (game_key, time.time(), reason))
 
+    def interrupted(self) -> list[tuple[str, float, str]]:
+        """Every interruption recorded, in order: (game key, Unix time, reason).
+        Not results: a resume plays these games again."""
+        return [(str(k), float(at), str(reason))
+                for k, at, reason in self._db.execute("SELECT game_key, at, reason FROM interrupted ORDER BY rowid")]
+
     def recorded_keys(self) -> set[str]:
         return {k for (k,) in self._db.execute("SELECT game_key FROM games")}
 
