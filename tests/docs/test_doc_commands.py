@@ -16,9 +16,9 @@ from pathlib import Path
 
 import click
 import pytest
+from doc_commands import README, ROOT, Command, blocks, commands
 
 from arena.cli import main
-from doc_commands import README, ROOT, Command, blocks, commands
 from sdk.cli import parser as sdk_parser
 
 DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
@@ -48,7 +48,8 @@ def _examples() -> list[tuple[str, Command]]:
 
 def _split_and(command: Command) -> list[Command]:
     """`a && b` as two commands."""
-    parts, current = [], []
+    parts: list[list[str]] = []
+    current: list[str] = []
     for word in command.argv:
         if word == "&&":
             parts.append(current)
