@@ -8,6 +8,7 @@ import click
 
 from ..ratings import TERMINATIONS
 from ..results.tables import Table, render
+from ..tournament.gameids import id_of_key
 from ..tournament.store import GameRow, ResultsStore
 from .formatting import output_options, pick_format
 
@@ -32,7 +33,8 @@ def games(db: Path, bot: str | None, result: str | None, termination: str | None
           fmt: str, as_json: bool, as_csv: bool) -> None:
     """List the games stored in the results database DB, in schedule order.
 
-    The game id in the first column is what `truco-arena replay` takes.
+    The game id in the first column is what `truco-arena replay` takes
+    (shell-safe: no quotes needed).
 
     \b
     Example:
@@ -54,7 +56,7 @@ def games(db: Path, bot: str | None, result: str | None, termination: str | None
     table = Table(
         "games", "Games",
         ("game", "seat 0", "seat 1", "score 0", "score 1", "winner", "termination", "hands", "reason"),
-        tuple((r.game_key, r.bot0, r.bot1, r.score0, r.score1, r.winner, r.termination, r.hands, r.reason or None)
+        tuple((r.game_id, r.bot0, r.bot1, r.score0, r.score1, r.winner, r.termination, r.hands, r.reason or None)
               for r in kept),
         (f"{len(kept)} of {len(rows)} games",),
     )
@@ -67,7 +69,7 @@ def _interrupted_table(interrupted: list[tuple[str, float, str]], rows: list[Gam
     recorded = {r.game_key: r for r in rows}
     kept = [(key, reason) for key, _at, reason in interrupted
             if bot is None or bot in key.replace(":", "|").split("|")]
-    table_rows = tuple((key, reason, "yes" if key in recorded else "no") for key, reason in kept)
+    table_rows = tuple((id_of_key(key), reason, "yes" if key in recorded else "no") for key, reason in kept)
     return Table("games", "Interrupted games (not results; a resume plays them again)",
                  ("game", "reason", "recorded since"), table_rows,
                  (f"{len(kept)} interruption(s); {sum(1 for r in table_rows if r[2] == 'no')} still to play",))

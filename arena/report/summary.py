@@ -43,7 +43,7 @@ class Summary:
 
     def page_of(self, game_id: str | None) -> str | None:
         """The viewer page of a game, None for an id not in the report."""
-        return next((g.page for g in self.games if g.row.game_key == game_id), None)
+        return next((g.page for g in self.games if g.row.game_id == game_id), None)
 
 
 def page_name(row: GameRow) -> str:

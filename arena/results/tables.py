@@ -52,7 +52,7 @@ def to_records(rows: Sequence[GameRow]) -> list[GameRecord]:
                 termination=r.termination,
                 loser_fault=r.faulty_bot,
                 pair_id=r.pair_id,
-                game_id=r.game_key,
+                game_id=r.game_id,
                 reason=r.reason,
                 fallbacks_a=r.fallbacks0,
                 fallbacks_b=r.fallbacks1,

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
+from .gameids import SQL_ID_OF_KEY, id_of_key
 from .schema import LATEST_VERSION, SchemaError, migrate, stored_version
 
 
@@ -61,6 +62,13 @@ class GameRow:
     # it played a legal action instead; schema version 4, 0 in older rows).
     fallbacks0: int = 0
     fallbacks1: int = 0
+    # The shell-safe id people see and type (schema version 5): the key with
+    # '|' and '#' as ':' (gameids.py); filled in from the key when not given.
+    game_id: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.game_id:
+            object.__setattr__(self, "game_id", id_of_key(self.game_key))
 
     @property
     def pair_id(self) -> str | None:
@@ -72,7 +80,7 @@ class GameRow:
 _COLUMNS = tuple(f.name for f in dataclasses.fields(GameRow))
 # Columns that a database of an older schema version lacks, with the value read in their place.
 _ADDED_IN = {"reason": (2, "''"), "version0": (3, "''"), "version1": (3, "''"), "fallbacks0": (4, "0"),
-             "fallbacks1": (4, "0")}
+             "fallbacks1": (4, "0"), "game_id": (5, SQL_ID_OF_KEY)}
 
 
 class StoreError(RuntimeError):

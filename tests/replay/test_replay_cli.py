@@ -32,11 +32,11 @@ def test_games_lists_and_filters(small_db: Path) -> None:
     code, out, _ = _run("games", str(small_db), "--json")
     assert code == 0
     listed = json.loads(out)["games"]["rows"]
-    assert [r["game"] for r in listed] == [r.game_key for r in rows]
+    assert [r["game"] for r in listed] == [r.game_id for r in rows]
     code, out, _ = _run("games", str(small_db), "--bot", "heuristic", "--result", "win", "--json")
     assert code == 0
     wins = json.loads(out)["games"]["rows"]
-    assert {r["game"] for r in wins} == {r.game_key for r in rows if r.winner == "heuristic"}
+    assert {r["game"] for r in wins} == {r.game_id for r in rows if r.winner == "heuristic"}
     code, out, _ = _run("games", str(small_db), "--bot", "random", "--result", "loss", "--csv")
     assert code == 0
     losses = {r.game_key for r in rows if "random" in (r.bot0, r.bot1) and r.winner not in (None, "random")}

@@ -53,7 +53,7 @@ def test_viewer_steps_through_a_game_as_the_engine_replays_it(
     browser.get((report_dir / "index.html").as_uri())
     browser.find_elements(By.CSS_SELECTOR, "a.game-link")[0].click()
     WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.ID, "score-0"))
-    assert row.game_key in browser.find_element(By.CSS_SELECTOR, "p.meta").text
+    assert row.game_id in browser.find_element(By.CSS_SELECTOR, "p.meta").text
 
     # The engine, independently: a step past the first hand that leaves its hand running,
     # preferably one with a call and a finished trick on the table (more for the page to show).
