@@ -82,13 +82,23 @@ def standings_table(records: Sequence[GameRecord], anchor: str | None = None,
     """The ratings table; with ``versions`` (bot -> latest version), a version column."""
     fit = fit_ratings(records, anchor=anchor)
     boot = bootstrap_intervals(records, replicates=bootstrap, seed=seed, anchor=anchor) if bootstrap else None
+    table = standings(records, fit=fit, bootstrap=boot)
     rows: tuple[tuple[Cell, ...], ...] = tuple(
         (s.rank, s.bot, s.games, s.wins, s.losses, _r(s.score_pct), _r(s.elo), _r(s.elo_low), _r(s.elo_high),
          _r(None if s.los_next is None else 100 * s.los_next))
-        for s in standings(records, fit=fit, bootstrap=boot)
+        for s in table
     )
-    how = (f"bootstrap over duplicate pairs ({bootstrap} resamples)" if bootstrap
+    how = (f"bootstrap over duplicate pairs ({bootstrap} resamples; LOS too)" if bootstrap
            else "the fit's standard errors (Fisher information)")
+    warnings: list[str] = []
+    if boot is not None:
+        fisher = [s.bot for s in table if s.interval_method == "fisher"]
+        if fisher:
+            warnings.append(f"{', '.join(fisher)}: won or lost every game, where the bootstrap interval collapses; "
+                            f"shown with the fit's (Fisher) interval instead.")
+        if boot.few_units:
+            warnings.append(f"warning: only {boot.units} duplicate pairs (or lone games) to resample; at this size "
+                            f"bootstrap intervals under-cover (about 90% for 95%): prefer the default intervals.")
     anchor_note = f"{anchor} fixed at 1500" if anchor else "mean of all bots at 1500"
     headers: tuple[str, ...] = ("rank", "bot", "games", "wins", "losses", "score %", "elo", "elo 95% low",
                                 "elo 95% high", "LOS next %")
@@ -100,7 +110,7 @@ def standings_table(records: Sequence[GameRecord], anchor: str | None = None,
         headers,
         rows,
         (f"Elo: joint Bradley-Terry maximum-likelihood fit, {anchor_note}, one virtual draw per bot as prior;"
-         f" 95% interval from {how}. LOS: likelihood of superiority over the next bot.",),
+         f" 95% interval from {how}. LOS: likelihood of superiority over the next bot.", *warnings),
     )
 
 
