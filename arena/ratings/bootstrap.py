@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from .rating_fit import DEFAULT_BASE, fit_ratings
 from .records import GameRecord, bots_of, decided
 
-
 # Resampling units (duplicate pairs, lone games) below which the bootstrap's
 # intervals are too narrow to trust.
 FEW_UNITS = 50
