@@ -15,11 +15,15 @@ from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 @click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-o", "--output", "out", required=True, type=click.Path(path_type=Path),
               help="Directory to write the report into (created if missing).")
-def report(db: Path, out: Path) -> None:
+@click.option("--max-games", type=click.IntRange(0), metavar="N",
+              help="Carry the replay of at most N games: those a failure ended first, then the latest "
+                   "(default: every game). Every game stays in the list.")
+def report(db: Path, out: Path, max_games: int | None) -> None:
     """Write a static HTML report of the results database DB into the
     directory OUTPUT: OUTPUT/index.html with the standings (Elo and its 95%
     interval), the cross table, Elo over the games, the failures and every
-    game, each linked to a replay viewer. It opens from disk, with no network.
+    game, each linked to the replay viewer (OUTPUT/viewer.html), which loads
+    a game's data when it is opened. It opens from disk, with no network.
 
     The charts need Plotly (pip install 'truco-arena[report]'); without it
     the report has everything else and says so in one line.
@@ -27,6 +31,7 @@ def report(db: Path, out: Path) -> None:
     \b
     Example:
       truco-arena report weekly.sqlite -o weekly-report
+      truco-arena report league.sqlite -o league-report --max-games 500
     """
     # Imported here, not above: the other commands start without the templates.
     from ..report import build_report
@@ -38,7 +43,7 @@ def report(db: Path, out: Path) -> None:
         raw_config = store.get_meta("config")
         rows = list(store.games())
     try:
-        index = build_report(rows, raw_config, out)
+        index = build_report(rows, raw_config, out, max_games)
     except ReplayError as exc:  # the stored config cannot be read, so no game can be replayed
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
     except ValueError as exc:  # rows edited by hand into nonsense (a winner who did not play ...)

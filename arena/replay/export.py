@@ -53,24 +53,38 @@ def from_json(data: Any) -> GameReplay:
 
 
 def _encode(value: Any) -> Any:
-    if isinstance(value, Card):
+    # Plain values first: they are most of what a game holds (a report encodes
+    # thousands of games, so this runs millions of times).
+    kind = type(value)
+    if kind is int or kind is str or kind is bool or value is None:
+        return value
+    if kind is tuple:
+        return [_encode(v) for v in value]
+    if kind is Card:
         return str(value)
     if isinstance(value, enum.Enum):
         return value.value
-    if isinstance(value, GameInfo):
-        out = {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    names = _field_names(kind)
+    if names is None:
+        return value
+    out = {name: _encode(getattr(value, name)) for name in names}
+    if kind is GameInfo:
         out["options"] = {key: option for key, option in value.options}  # an object reads better than pairs
-        return out
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out = {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
-        if type(value) in _HAND_NUMBERS:
-            out[_HAND_NUMBERS[type(value)]] += _HAND_BASE[SCHEMA_VERSION]
-        if isinstance(value, HandRecord):  # derived, for readers of the JSON; ignored when read back
-            out["points"] = {c.value: list(value.points(c)) for c in Category}
-        return out
-    if isinstance(value, tuple):
-        return [_encode(v) for v in value]
-    return value
+    if kind in _HAND_NUMBERS:
+        out[_HAND_NUMBERS[kind]] += _HAND_BASE[SCHEMA_VERSION]
+    if kind is HandRecord:  # derived, for readers of the JSON; ignored when read back
+        out["points"] = {c.value: list(value.points(c)) for c in Category}
+    return out
+
+
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(kind: type) -> tuple[str, ...] | None:
+    """The fields of a dataclass type, in order (None for any other type), looked up once per type."""
+    if kind not in _FIELDS:
+        _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else None
+    return _FIELDS[kind]
 
 
 _DERIVED: dict[type, set[str]] = {HandRecord: {"points"}}
