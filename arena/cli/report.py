@@ -10,15 +10,19 @@ from ..replay import ReplayError
 from ..tournament.store import ResultsStore
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 
+# Replays carried by default: a game's export is most of the report's size
+# (tens of KB), so a league of thousands of games stays a report of tens of MB.
+DEFAULT_MAX_GAMES = 1000
+
 
 @click.command()
 @click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-o", "--output", "out", required=True, type=click.Path(path_type=Path),
               help="Directory to write the report into (created if missing).")
-@click.option("--max-games", type=click.IntRange(0), metavar="N",
-              help="Carry the replay of at most N games: those a failure ended first, then the latest "
-                   "(default: every game). Every game stays in the list.")
-def report(db: Path, out: Path, max_games: int | None) -> None:
+@click.option("--max-games", type=click.IntRange(0), metavar="N", default=DEFAULT_MAX_GAMES, show_default=True,
+              help="Carry the replay of at most N games: those a failure ended first, then the latest; "
+                   "0: every game. Every game stays in the list.")
+def report(db: Path, out: Path, max_games: int) -> None:
     """Write a static HTML report of the results database DB into the
     directory OUTPUT: OUTPUT/index.html with the standings (Elo and its 95%
     interval), the cross table, Elo over the games, the failures and every
@@ -43,7 +47,7 @@ def report(db: Path, out: Path, max_games: int | None) -> None:
         raw_config = store.get_meta("config")
         rows = list(store.games())
     try:
-        index = build_report(rows, raw_config, out, max_games)
+        index = build_report(rows, raw_config, out, max_games or None)
     except ReplayError as exc:  # the stored config cannot be read, so no game can be replayed
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
     except ValueError as exc:  # rows edited by hand into nonsense (a winner who did not play ...)
