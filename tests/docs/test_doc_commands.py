@@ -157,7 +157,7 @@ def weekly(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_report_doc_examples_run_as_written(weekly: Path) -> None:
     examples = _examples_of("docs/report.md", "games", "replay", "report")
-    assert len(examples) == 8
+    assert len(examples) == 9
     for command in examples:
         done = _run(command, weekly)
         assert done.returncode == 0, f"{command.line}: {done.stderr}"
