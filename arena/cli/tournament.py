@@ -167,7 +167,8 @@ async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, pro
               help="Serve the live page (report, games in progress) here. It shows the games played in this "
                    "process, so with it --workers defaults to 1.")
 @click.option("--standings-every", type=click.IntRange(0), default=DEFAULT_EVERY, show_default=True, metavar="N",
-              help="Print the standings so far on stderr every N recorded games (0: only at the end).")
+              help="Print the standings so far on stderr every N recorded games (0: only at the end; a match "
+                   "shows its live line instead).")
 @output_options
 def run(config_path: Path, db: Path | None, concurrency: int | None, workers: int | None, ray_address: str | None,
         seed: int | None, progress: bool, http: str | None, standings_every: int, fmt: str, as_json: bool,
@@ -233,7 +234,8 @@ def _stored_config(db: Path) -> TournamentConfig:
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show the progress bar on stderr.")
 @click.option("--http", metavar="HOST:PORT", help="Serve the live page (report, games in progress) here.")
 @click.option("--standings-every", type=click.IntRange(0), default=DEFAULT_EVERY, show_default=True, metavar="N",
-              help="Print the standings so far on stderr every N recorded games (0: only at the end).")
+              help="Print the standings so far on stderr every N recorded games (0: only at the end; a match "
+                   "shows its live line instead).")
 @output_options
 def resume(db: Path, workers: int | None, ray_address: str | None, progress: bool, http: str | None,
            standings_every: int, fmt: str, as_json: bool, as_csv: bool) -> None:
