@@ -17,6 +17,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.tournament.gameids import id_of_key
 from arena.tournament.store import ResultsStore
 
 CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
@@ -94,7 +95,7 @@ def test_games_termination_interrupted_lists_the_interrupted_games(tmp_path: Pat
     code, out, _ = _invoke("games", str(db), "--termination", "interrupted", "--json")
     assert code == 0
     listed = json.loads(out)["games"]["rows"]
-    assert [r["game"] for r in listed] == [key for key, _at, _reason in interrupted]
+    assert [r["game"] for r in listed] == [id_of_key(key) for key, _at, _reason in interrupted]  # shell-safe ids
     assert all(r["reason"] and r["recorded since"] == "no" for r in listed)
     code, out, _ = _invoke("games", str(db), "--termination", "interrupted", "--bot", "a")
     assert code == 0 and "still to play" in out
