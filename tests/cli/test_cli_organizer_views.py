@@ -97,7 +97,10 @@ def test_games_termination_interrupted_lists_the_interrupted_games(tmp_path: Pat
     listed = json.loads(out)["games"]["rows"]
     assert [r["game"] for r in listed] == [id_of_key(key) for key, _at, _reason in interrupted]  # shell-safe ids
     assert all(r["reason"] and r["recorded since"] == "no" for r in listed)
-    code, out, _ = _invoke("games", str(db), "--termination", "interrupted", "--bot", "a")
+    for bot in ("a", "b"):  # both bots of the pairing
+        code, out, _ = _invoke("games", str(db), "--termination", "interrupted", "--bot", bot, "--json")
+        assert code == 0 and len(json.loads(out)["games"]["rows"]) == len(listed)
+    code, out, _ = _invoke("games", str(db), "--termination", "interrupted")
     assert code == 0 and "still to play" in out
 
 
