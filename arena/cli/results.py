@@ -7,12 +7,10 @@ from typing import Any
 
 import click
 
-from ..match.plan import MatchPlan
-from ..match.verdicts import verdict_table
+from ..match.verdicts import match_plan_of, verdict_table
 from ..ratings import GameRecord
 from ..replay import ReplayError, options_of
 from ..results.tables import VIEWS, bot_versions, compare_table, render, to_records, views
-from ..tournament.config import ConfigError, parse_config
 from ..tournament.store import ResultsStore, StoreError
 from .errors import DOMAIN_ERROR, fail
 from .formatting import output_options, pick_format
@@ -79,15 +77,6 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
             tables.append(verdict_table(plan, list(store.games()), run_over=False))
     click.echo(render(tables, pick_format(fmt, as_json, as_csv)))
 
-
-def match_plan_of(raw_config: Any) -> MatchPlan | None:
-    """The match plan of a stored match or gauntlet config; None for anything else."""
-    if not isinstance(raw_config, dict) or raw_config.get("format") not in ("match", "gauntlet"):
-        return None
-    try:
-        return parse_config(raw_config).match
-    except ConfigError:
-        return None
 
 
 @click.command()

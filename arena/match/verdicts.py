@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Any
 
 from ..results.tables import Cell, Table
 from ..tournament.store import GameRow
@@ -56,6 +57,18 @@ def _row(status: OpponentStatus, recorded: int) -> tuple[Cell, ...]:
         None if sprt is None else round(sprt.bounds.lower, 3),
         None if sprt is None else round(sprt.bounds.upper, 3),
     )
+
+
+def match_plan_of(raw_config: Any) -> MatchPlan | None:
+    """The match plan of a stored match or gauntlet config; None for anything else."""
+    from ..tournament.config import ConfigError, parse_config  # the config module imports this package
+
+    if not isinstance(raw_config, dict) or raw_config.get("format") not in ("match", "gauntlet"):
+        return None
+    try:
+        return parse_config(raw_config).match
+    except ConfigError:
+        return None
 
 
 def recorded_games(plan: MatchPlan, rows: Iterable[GameRow]) -> dict[str, int]:

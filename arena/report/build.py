@@ -23,6 +23,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader
 from markupsafe import Markup
 
+from ..match.verdicts import match_plan_of, verdict_table
 from ..replay import ReplayError, options_of, replay_row, to_json
 from ..tournament.store import GameRow
 from .charts import CHARTS_NOTICE, charts, plotly_js
@@ -72,9 +73,11 @@ def build_report(rows: Sequence[GameRow], raw_config: dict[str, Any], out: Path,
     for name in STATIC_FILES:
         (out / name).write_text(static.joinpath(name).read_text(encoding="utf-8"), encoding="utf-8")
     index = out / "index.html"
+    plan = match_plan_of(raw_config)  # a match's verdicts, as `match` and `standings` print them
     index.write_text(env.get_template("index.html.j2").render(
         s=summary, charts={k: Markup(v) for k, v in charts(summary).items()},
         charts_notice=None if js is not None else CHARTS_NOTICE, left_out=len(rows) - len(kept),
+        verdicts=verdict_table(plan, list(rows), run_over=False) if plan is not None else None,
     ), encoding="utf-8")
     (out / "viewer.html").write_text(env.get_template("viewer.html.j2").render(title=title), encoding="utf-8")
     for row in rows:

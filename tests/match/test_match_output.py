@@ -59,6 +59,13 @@ def test_match_json_has_the_verdict_and_every_view_agrees(tmp_path: Path) -> Non
     code, out, _ = _invoke("tournament", "status", str(db))
     assert code == 0 and f"max games: {DEFAULT_MAX_GAMES}" in out and "scheduled" not in out
     assert f"verdicts: heuristic vs random: H1 accepted after {verdict['games']} games" in out
+    # The report's front page: the same verdict table.
+    code, _, err = _invoke("report", str(db), "-o", str(tmp_path / "report"))
+    assert code == 0, err
+    index = (tmp_path / "report" / "index.html").read_text()
+    section = index[index.index('<section id="verdicts">'):index.index('<section id="cross">')]
+    cells = [f"<td>{verdict[k]}</td>" for k in ("challenger", "opponent", "verdict", "games", "pairs", "llr")]
+    assert all(c in section for c in cells) and "not corrected for the stopping rule" in section
 
 
 def _count(db: Path) -> int:
