@@ -46,6 +46,9 @@ class Bot:
     If ``choose`` raises, the SDK does not stop: it prints the exception, the
     game id and the observation on the bot's stderr and plays the first legal
     action (``obs.legal[0]``) for that decision, then goes on with the game.
+    That Move carries ``fallback = true``: the arena counts these per bot
+    (``truco-arena standings --view failures``), and ``truco-arena
+    check-bot`` fails a bot that needed one.
     """
 
     name: str = "bot"

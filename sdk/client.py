@@ -221,11 +221,14 @@ class StreamSession:
     async def reply(self, d: pb.Decision) -> pb.PlayRequest | list[pb.PlayRequest] | None:
         """The Move for Decision ``d`` (None sends nothing; a list sends several messages)."""
         obs = convert.observation(d)
+        fallback = False
         try:
             action = await self.choose(obs)
         except Exception as exc:
-            action = self.fallback(d.game_id, obs, exc)
-        return pb.PlayRequest(move=pb.Move(game_id=d.game_id, seq=d.seq, action=str(action)))
+            # Move.fallback tells the arena, which counts these per bot: a bug
+            # that costs only poor moves still shows in the failures view.
+            action, fallback = self.fallback(d.game_id, obs, exc), True
+        return pb.PlayRequest(move=pb.Move(game_id=d.game_id, seq=d.seq, action=str(action), fallback=fallback))
 
     async def choose(self, obs: Observation) -> Action:
         if self.executor is None:

@@ -65,4 +65,4 @@ def demo(variant: str, games: int, concurrency: int, seed: int, db: Path | None,
         play(config, db, progress, fmt, new=True)
         return
     with tempfile.TemporaryDirectory(prefix="truco-demo-") as tmp:
-        play(config, Path(tmp) / "demo.sqlite", progress, fmt, new=True)
+        play(config, Path(tmp) / "demo.sqlite", progress, fmt, new=True, kept=False)  # no resume of a deleted file

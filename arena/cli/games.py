@@ -8,6 +8,7 @@ import click
 
 from ..ratings import TERMINATIONS
 from ..results.tables import Table, render
+from ..tournament.gameids import id_of_key
 from ..tournament.store import GameRow, ResultsStore
 from .formatting import output_options, pick_format
 
@@ -32,7 +33,8 @@ def games(db: Path, bot: str | None, result: str | None, termination: str | None
           fmt: str, as_json: bool, as_csv: bool) -> None:
     """List the games stored in the results database DB, in schedule order.
 
-    The game id in the first column is what `truco-arena replay` takes.
+    The game id in the first column is what `truco-arena replay` takes
+    (shell-safe: no quotes needed).
 
     \b
     Example:
@@ -44,14 +46,31 @@ def games(db: Path, bot: str | None, result: str | None, termination: str | None
         raise click.UsageError("--result needs --bot (whose win or loss)")
     with ResultsStore.open_existing(db) as store:
         rows = list(store.games())
+        interrupted = store.interrupted()
     if bot is not None and not any(bot in (r.bot0, r.bot1) for r in rows):
         raise click.BadParameter(f"no bot named {bot!r} in this database", param_hint="--bot")
+    if termination == "interrupted":
+        click.echo(render([_interrupted_table(interrupted, rows, bot)], fmt))
+        return
     kept = [r for r in rows if _keep(r, bot, result, termination)]
     table = Table(
         "games", "Games",
         ("game", "seat 0", "seat 1", "score 0", "score 1", "winner", "termination", "hands", "reason"),
-        tuple((r.game_key, r.bot0, r.bot1, r.score0, r.score1, r.winner, r.termination, r.hands, r.reason or None)
+        tuple((r.game_id, r.bot0, r.bot1, r.score0, r.score1, r.winner, r.termination, r.hands, r.reason or None)
               for r in kept),
         (f"{len(kept)} of {len(rows)} games",),
     )
     click.echo(render([table], fmt))
+
+
+def _interrupted_table(interrupted: list[tuple[str, float, str]], rows: list[GameRow], bot: str | None) -> Table:
+    """The interruptions, kept apart from the results (they never count): a
+    resume plays the game again, under the same id, once it is recorded."""
+    recorded = {r.game_key: r for r in rows}
+    # A key names its pairing first: "a|b#3a" (a tournament), "a|b#m12a" (a league).
+    kept = [(key, reason) for key, _at, reason in interrupted
+            if bot is None or bot in key.split("#", 1)[0].split("|")]
+    table_rows = tuple((id_of_key(key), reason, "yes" if key in recorded else "no") for key, reason in kept)
+    return Table("games", "Interrupted games (not results; a resume plays them again)",
+                 ("game", "reason", "recorded since"), table_rows,
+                 (f"{len(kept)} interruption(s); {sum(1 for r in table_rows if r[2] == 'no')} still to play",))

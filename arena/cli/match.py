@@ -90,7 +90,10 @@ def match(a: str, b: str, games: int | None, sprt: tuple[float, float] | None, a
     its path (python mybot/bot.py) sees its own folder and nothing else of
     yours, so keep --db outside it. A live line on stderr shows games, wins-losses, pairs
     2-0/1-1/0-2, Elo +- 95%, nElo and the LLR with its bounds; the verdict
-    comes at the end. The exit code is 0 whatever the verdict.
+    comes at the end, on stderr and, with the same numbers, as the "match"
+    table of the output (--json: the verdict, LLR, Elo and its interval for
+    scripts). The exit code is 0 whatever the verdict. Without --db the
+    results live in a temporary file, deleted at the end (also after Ctrl-C).
 
     \b
     Example:
@@ -116,7 +119,7 @@ def match(a: str, b: str, games: int | None, sprt: tuple[float, float] | None, a
         play(config, db, False, fmt, new=True)
         return
     with tempfile.TemporaryDirectory(prefix="truco-match-") as tmp:
-        play(config, Path(tmp) / "match.sqlite", False, fmt, new=True)
+        play(config, Path(tmp) / "match.sqlite", False, fmt, new=True, kept=False)
 
 
 if match.help is not None:  # the sample bots installed here, in the help text

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ..replay import ReplayError, options_of, render_text, replay_row, restrict_to_seat, to_json
+from ..tournament.gameids import GameIdError, find_by_id
 from ..tournament.store import ResultsStore
 from .errors import DOMAIN_ERROR, fail
 
@@ -22,18 +23,22 @@ def replay(db: Path, game_id: str, as_json: bool, seat: int | None) -> None:
     action log: the deal, the calls and answers, the tricks, the points per
     category and the score of every hand.
 
-    Game ids are listed by `truco-arena games DB`.
+    Game ids are listed by `truco-arena games DB`. GAME_ID may be the start
+    of an id that only one game has, or the id in its old form
+    ('mybot|random#3a', quoted for the shell).
 
     \b
     Example:
-      truco-arena replay weekly.sqlite 'mybot|random#3a'
-      truco-arena replay weekly.sqlite 'mybot|random#3a' --seat 1 --json
+      truco-arena replay weekly.sqlite mybot:random:3a
+      truco-arena replay weekly.sqlite mybot:random:3a --seat 1 --json
     """
     with ResultsStore.open_existing(db) as store:
         raw_config = store.get_meta("config")
-        row = next((r for r in store.games() if r.game_key == game_id), None)
-    if row is None:
-        raise fail(f"{db}: no game {game_id!r} (see `truco-arena games {db}`)", DOMAIN_ERROR)
+        rows = list(store.games())
+    try:
+        row = rows[find_by_id([r.game_id for r in rows], game_id)]
+    except GameIdError as exc:
+        raise fail(f"{db}: {exc} (see `truco-arena games {db}`)", DOMAIN_ERROR) from None
     try:
         record = replay_row(row, options_of(raw_config))
     except ReplayError as exc:

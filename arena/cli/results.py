@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from ..match.verdicts import match_plan_of, verdict_table
 from ..ratings import GameRecord
 from ..replay import ReplayError, options_of
 from ..results.tables import VIEWS, bot_versions, compare_table, render, to_records, views
@@ -69,7 +70,7 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
     """
     if verify:
         verify_or_fail(db, "its standings are not shown")
-    records, _, versions = load_results(db)
+    records, raw_config, versions = load_results(db)
     if not any(r.winner for r in records):
         raise fail(f"{db}: no finished games yet", DOMAIN_ERROR)
     names = VIEWS if "all" in view_names else (view_names or ("standings",))
@@ -79,7 +80,12 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
         tables = views(records, names, anchor=anchor, bootstrap=bootstrap, versions=versions)
     except ValueError as exc:  # rows that contradict each other, e.g. a duplicate pair without swapped seats
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
+    plan = match_plan_of(raw_config)
+    if plan is not None and "standings" in names:  # a match's database: its verdicts beside its standings
+        with ResultsStore.open_existing(db) as store:
+            tables.append(verdict_table(plan, list(store.games()), run_over=False))
     click.echo(render(tables, pick_format(fmt, as_json, as_csv)))
+
 
 
 @click.command()

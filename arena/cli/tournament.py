@@ -7,11 +7,14 @@ import dataclasses
 import json
 import signal
 from pathlib import Path
+from typing import Any
 
 import click
 
+from ..league.config import LEAGUE_KIND
 from ..match.monitor import MatchMonitor, summary_line
 from ..match.session import run_match
+from ..match.verdicts import recorded_games, verdict_table
 from ..results.tables import render, to_records, views
 from ..tournament.config import (
     ConfigError,
@@ -36,6 +39,7 @@ from ..tournament.store import ResultsStore, StoreError
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail
 from .formatting import output_options, pick_format
+from .interim import DEFAULT_EVERY, InterimStandings
 from .verify import verify_or_fail
 
 
@@ -52,13 +56,16 @@ def default_db(config_path: Path) -> Path:
 
 
 def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: bool = False,
-         http: str | None = None) -> RunSummary:
+         http: str | None = None, kept: bool = True, standings_every: int = 0) -> RunSummary:
     """Run the missing games of ``config`` into ``db`` and print the standings.
 
     One process per database (a lock next to it); Ctrl-C or SIGTERM stop the
     run cleanly: running games are recorded as interrupted and the exit code
     is 130 or 143. ``new``: start the tournament afresh (``run``), refused
-    if ``db`` already holds games; otherwise continue it (``resume``)."""
+    if ``db`` already holds games; otherwise continue it (``resume``).
+    ``kept``: False when ``db`` is a temporary file that is deleted afterwards
+    (``match`` without ``--db``), so an interruption offers no resume.
+    ``standings_every``: print interim standings every N recorded games (0: never)."""
     log_dir = db.parent / f"{db.stem}-logs"
     try:
         check_environment(config)
@@ -78,22 +85,34 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
                 if new:
                     _start_afresh(store, config, db)
                 make_private_dir(log_dir)
-                summary = asyncio.run(_run(config, store, log_dir, progress, live))
-                records = to_records(list(store.games()))
+                summary = asyncio.run(_run(config, store, log_dir, progress, live, standings_every))
+                rows = list(store.games())
+                records = to_records(rows)
     except PrivateFileError as exc:
         raise fail(str(exc), DOMAIN_ERROR) from None
     except (TournamentError, StoreError, RunLockError) as exc:
         raise fail(str(exc), DOMAIN_ERROR) from None
     except TournamentInterruptedError as exc:
-        raise fail(f"{exc}: finished games are kept in {db} and running ones were recorded as interrupted; "
-                   f"continue with `truco-arena tournament resume {db}`", exc.exit_code) from None
+        raise fail(f"{exc}: {_kept_or_not(db, kept, running=True)}", exc.exit_code) from None
     except KeyboardInterrupt:  # a Ctrl-C before the run's own handler was in place
-        raise fail(f"interrupted: finished games are kept in {db}; continue with "
-                   f"`truco-arena tournament resume {db}`", INTERRUPTED) from None
+        raise fail(f"interrupted: {_kept_or_not(db, kept, running=False)}", INTERRUPTED) from None
     for key, reason in summary.failures.items():
         click.echo(f"game {key}: {reason}", err=True)
-    click.echo(render(views(records, ("standings", "pairs") if config.match else ("standings",)), fmt))
+    tables = views(records, ("standings", "pairs") if config.match else ("standings",))
+    if config.match is not None:  # the verdicts, in the same output and format as the tables
+        tables.append(verdict_table(config.match, rows))
+    click.echo(render(tables, fmt))
     return summary
+
+
+def _kept_or_not(db: Path, kept: bool, running: bool) -> str:
+    """What became of the results after an interruption, and how to go on."""
+    if not kept:
+        return ("the results were in a temporary file, now deleted; to keep a match you can resume, "
+                "run it with --db FILE")
+    games = "finished games are kept in " + str(db) + (" and running ones were recorded as interrupted"
+                                                        if running else "")
+    return f"{games}; continue with `truco-arena tournament resume {db}`"
 
 
 def _start_afresh(store: ResultsStore, config: TournamentConfig, db: Path) -> None:
@@ -122,7 +141,7 @@ def _live_hook(http: str | None, db: Path) -> ArenaHook | None:
 
 
 async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, progress: bool,
-               live: ArenaHook | None = None) -> RunSummary:
+               live: ArenaHook | None = None, standings_every: int = 0) -> RunSummary:
     """The run, with SIGINT and SIGTERM turned into a clean stop."""
     stop = StopRequest()
     loop = asyncio.get_running_loop()
@@ -134,9 +153,10 @@ async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, pro
             return await run_match(config, store, log_dir=log_dir, stop_request=stop,
                                    announce=lambda line: click.echo(line, err=True),
                                    report=lambda line: click.echo(line, err=True))
+        interim = InterimStandings(standings_every, store.games(), lambda text: click.echo(text, err=True))
         return await run_tournament(config, store, log_dir=log_dir, progress=progress, stop_request=stop,
                                     announce=lambda line: click.echo(line, err=True), on_arena=live,
-                                    scale=config.scale)
+                                    scale=config.scale, on_record=interim)
     finally:
         for signum in signals:
             loop.remove_signal_handler(signum)
@@ -160,9 +180,13 @@ async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, pro
 @click.option("--http", metavar="HOST:PORT",
               help="Serve the live page (report, games in progress) here. It shows the games played in this "
                    "process, so with it --workers defaults to 1.")
+@click.option("--standings-every", type=click.IntRange(0), default=DEFAULT_EVERY, show_default=True, metavar="N",
+              help="Print the standings so far on stderr every N recorded games (0: only at the end; a match "
+                   "shows its live line instead).")
 @output_options
 def run(config_path: Path, db: Path | None, concurrency: int | None, workers: int | None, ray_address: str | None,
-        seed: int | None, progress: bool, http: str | None, fmt: str, as_json: bool, as_csv: bool) -> None:
+        seed: int | None, progress: bool, http: str | None, standings_every: int, fmt: str, as_json: bool,
+        as_csv: bool) -> None:
     """Run the tournament described by the TOML file CONFIG and print the standings.
 
     Every game is written to the results database as it ends. If the run is
@@ -196,7 +220,8 @@ def run(config_path: Path, db: Path | None, concurrency: int | None, workers: in
         config = parse_config(raw, default_name=config.name, base=config.base_dir)
     except ConfigError as exc:
         raise fail(f"{config_path}: {exc}", USAGE_ERROR) from None
-    play(config, db or default_db(config_path), progress, pick_format(fmt, as_json, as_csv), new=True, http=http)
+    play(config, db or default_db(config_path), progress, pick_format(fmt, as_json, as_csv), new=True, http=http,
+         standings_every=standings_every)
 
 
 def _stored_config(db: Path) -> TournamentConfig:
@@ -206,6 +231,9 @@ def _stored_config(db: Path) -> TournamentConfig:
             base = store.get_meta(CONFIG_DIR_META)
     except StoreError as exc:
         raise fail(str(exc), DOMAIN_ERROR) from None
+    if isinstance(raw, dict) and raw.get("kind") == LEAGUE_KIND:
+        raise fail(f"{db}: a league's database, not a tournament's: use `truco-arena league status {db}`",
+                   USAGE_ERROR)
     try:
         # Relative paths of the config (a bot's dir) start from the config's folder, as on its first run.
         return parse_config(raw, default_name=db.stem, base=Path(base) if isinstance(base, str) else None)
@@ -221,9 +249,12 @@ def _stored_config(db: Path) -> TournamentConfig:
 @click.option("--ray", "ray_address", metavar="ADDRESS", help="Play on the Ray cluster at ADDRESS for this run.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show the progress bar on stderr.")
 @click.option("--http", metavar="HOST:PORT", help="Serve the live page (report, games in progress) here.")
+@click.option("--standings-every", type=click.IntRange(0), default=DEFAULT_EVERY, show_default=True, metavar="N",
+              help="Print the standings so far on stderr every N recorded games (0: only at the end; a match "
+                   "shows its live line instead).")
 @output_options
-def resume(db: Path, workers: int | None, ray_address: str | None, progress: bool, http: str | None, fmt: str,
-           as_json: bool, as_csv: bool) -> None:
+def resume(db: Path, workers: int | None, ray_address: str | None, progress: bool, http: str | None,
+           standings_every: int, fmt: str, as_json: bool, as_csv: bool) -> None:
     """Continue the tournament recorded in DB: play exactly the games that are
     not recorded yet (none lost, none twice), then print the standings.
 
@@ -241,7 +272,7 @@ def resume(db: Path, workers: int | None, ray_address: str | None, progress: boo
                                     ray_address=ray_address or config.scale.ray_address)
         # Asked for on this command line: taken as given, as `run` takes --workers.
         config = dataclasses.replace(config, scale=scale, raw={**config.raw, "workers": scale.workers})
-    play(config, db, progress, pick_format(fmt, as_json, as_csv), http=http)
+    play(config, db, progress, pick_format(fmt, as_json, as_csv), http=http, standings_every=standings_every)
 
 
 @tournament.command("status")
@@ -259,8 +290,9 @@ def status(db: Path, as_json: bool) -> None:
     with ResultsStore.open_existing(db) as store:
         done = store.recorded_keys()
         rows = list(store.games())
+        interrupted = {key for key, _at, _reason in store.interrupted()} - done
     failures = sum(1 for r in rows if r.termination != "target_reached")
-    info = {
+    info: dict[str, Any] = {
         "name": config.name,
         "variant": config.variant,
         "pairing": config.pairing.value,
@@ -268,15 +300,25 @@ def status(db: Path, as_json: bool) -> None:
         "scheduled": len(schedule),
         "recorded": len(done),
         "missing": len(schedule) - len(done & {g.key for g in schedule}),
+        "interrupted": len(interrupted),
         "ended_by_a_failure": failures,
         "complete": len(schedule) == len(done & {g.key for g in schedule}),
     }
-    if config.match is not None:  # a match is complete once every opponent is decided, not at its cap
+    if config.match is not None:
+        # A match plays until its SPRTs decide: the schedule is only its cap, so
+        # "scheduled" and "missing" would tell another story than the verdicts.
         monitor = MatchMonitor(config.match, rows, lambda line: None)
-        info["complete"] = monitor.all_decided
-        info["verdicts"] = [summary_line(s) for s in monitor.statuses()]
+        recorded = recorded_games(config.match, rows)
+        statuses = monitor.statuses()
+        del info["scheduled"], info["missing"]
+        info = {"format": config.match.format.value, **info, "max_games": config.match.games,
+                "complete": monitor.all_decided,
+                "verdicts": [summary_line(s, recorded[s.opponent]) for s in statuses],
+                "match": verdict_table(config.match, rows, run_over=False).as_dicts()}
     if as_json:
         click.echo(json.dumps(info, indent=2))
         return
     for key, value in info.items():
-        click.echo(f"{key.replace('_', ' ')}: {', '.join(value) if isinstance(value, list) else value}")
+        if key == "match":
+            continue  # the verdicts line says it for people
+        click.echo(f"{key.replace('_', ' ')}: {', '.join(map(str, value)) if isinstance(value, list) else value}")

@@ -19,14 +19,15 @@ class Finding:
     verdict: Verdict
     expected: str = ""
     actual: str = ""
+    detail: str = ""  # lines to show under the verdict (a traceback from the bot's log)
 
 
 def passed(note: str = "") -> Finding:
     return Finding(Verdict.PASS, actual=note)
 
 
-def failed(expected: str, actual: str) -> Finding:
-    return Finding(Verdict.FAIL, expected, actual)
+def failed(expected: str, actual: str, detail: str = "") -> Finding:
+    return Finding(Verdict.FAIL, expected, actual, detail)
 
 
 def skipped(why: str) -> Finding:

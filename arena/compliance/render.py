@@ -11,7 +11,8 @@ _WIDTH = 22  # columns for the name, so the texts line up: "reconnect (optional)
 
 
 def line(r: CheckResult) -> str:
-    """One line: verdict, name (labelled when optional), and what happened."""
+    """One line: verdict, name (labelled when optional), and what happened;
+    then the result's detail, if any, as indented lines."""
     label = f"{r.name} (optional)" if r.optional else r.name
     head = f"{r.verdict.name:<4}  {label:<{_WIDTH}}"
     if r.verdict is Verdict.FAIL:
@@ -20,7 +21,8 @@ def line(r: CheckResult) -> str:
         text = f"{head}  skipped: {r.actual}"
     else:
         text = f"{head}  {r.summary}" + (f" ({r.actual})" if r.actual else "")
-    return _printable(text)
+    # The detail (a traceback) goes under the line, each of its lines indented and made printable.
+    return "\n".join([_printable(text), *(f"      | {_printable(d)}" for d in r.detail.splitlines())])
 
 
 def _printable(text: str) -> str:

@@ -23,6 +23,7 @@ class CheckResult:
     optional: bool = False  # an optional check's failure does not fail the run
     expected: str = ""
     actual: str = ""  # what happened (for a pass: a short note, may be empty)
+    detail: str = ""  # lines shown under the verdict: the first traceback in the bot's log
 
     @property
     def counts_as_failure(self) -> bool:
@@ -36,6 +37,7 @@ class CheckResult:
             "optional": self.optional,
             "expected": self.expected,
             "actual": self.actual,
+            "detail": self.detail,
         }
 
 

@@ -27,6 +27,7 @@ _CLOSE_GRACE = 1.0
 # Characters of an expected/actual text: the arena's reasons quote what the
 # bot sent (an action, a game id), which may be up to 64 KiB.
 _CLIP = 1000
+_CLIP_DETAIL = 8000  # a traceback of at most 40 lines (checks/fallbacks.py)
 
 
 class LaunchError(Exception):
@@ -98,8 +99,9 @@ def _start_opponents(arena: Arena, address: str) -> list[asyncio.Task[None]]:
 
 
 async def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
-    def result(verdict: Verdict, expected: str = "", actual: str = "") -> CheckResult:
-        return CheckResult(check.name, check.summary, verdict, check.optional, _clip(expected), _clip(actual))
+    def result(verdict: Verdict, expected: str = "", actual: str = "", detail: str = "") -> CheckResult:
+        return CheckResult(check.name, check.summary, verdict, check.optional, _clip(expected), _clip(actual),
+                           detail[:_CLIP_DETAIL])
 
     if check.needs_connection and not ctx.connected:
         return result(Verdict.SKIP, actual="the bot never connected (see the hello check)")
@@ -107,7 +109,7 @@ async def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
         finding = await check.run(ctx)
     except CannotPlayError as exc:
         return result(Verdict.FAIL, check.summary, str(exc))
-    return result(finding.verdict, finding.expected, finding.actual)
+    return result(finding.verdict, finding.expected, finding.actual, finding.detail)
 
 
 def _clip(text: str) -> str:

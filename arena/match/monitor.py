@@ -9,13 +9,12 @@ exactly the state the killed one had reached.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from ..ratings.sprt import PairCounts, SprtState, sprt_status
-from ..ratings.sprt_format import format_sprt_line
+from ..ratings.sprt_format import elo_text, format_sprt_line
 from ..tournament.schedule import ScheduledGame
 from ..tournament.store import GameRow
 from .plan import MatchPlan
@@ -45,13 +44,7 @@ class OpponentStatus:
 
 def counts_line(counts: PairCounts) -> str:
     """The live line of a fixed-games match: the SPRT line's fields without the LLR."""
-    estimate = counts.elo()
-    if estimate is None:
-        elo = "Elo n/a"
-    elif not math.isfinite(estimate.elo):  # every pair went one way: no interval to speak of
-        elo = f"Elo {estimate.elo:+.1f}"
-    else:
-        elo = f"Elo {estimate.elo:+.1f} +-{estimate.halfwidth:.1f}"
+    elo = elo_text(counts.elo())
     nelo = "nElo n/a" if counts.nelo is None else f"nElo {counts.nelo:+.1f}"
     return (f"games {counts.games}  W-L {counts.wins}-{counts.losses}  pairs {counts.ww}/{counts.dd}/{counts.ll}"
             f"  {elo}  {nelo}")
@@ -80,8 +73,9 @@ def status_line(status: OpponentStatus) -> str:
     return f"{status.challenger} vs {status.opponent}: {body}"
 
 
-def summary_line(status: OpponentStatus) -> str:
-    """The final word on one opponent, e.g. ``a vs b: H1 accepted after 64 games (32 pairs)``."""
+def summary_line(status: OpponentStatus, recorded: int | None = None) -> str:
+    """The final word on one opponent, e.g. ``a vs b: H1 accepted after 64 games (32 pairs)``;
+    ``recorded``: the games stored between them, to say how many the verdict leaves out."""
     c = status.counts
     if status.verdict is Verdict.CAP_REACHED:
         what = f"no verdict after {c.games} games in complete pairs (the max_games cap)"
@@ -91,6 +85,8 @@ def summary_line(status: OpponentStatus) -> str:
         what = f"{c.games} games played ({c.pairs} complete pairs)"
     else:
         what = f"{status.verdict.value} after {c.games} games ({c.pairs} pairs)"
+    if recorded is not None and recorded > c.games:
+        what += f"; {recorded - c.games} more recorded game(s) not counted (half of a pair)"
     return f"{status.challenger} vs {status.opponent}: {what}"
 
 

@@ -19,6 +19,7 @@ from ..tournament.stopping import StopRequest
 from ..tournament.store import ResultsStore
 from .live import LiveLine
 from .monitor import MatchMonitor, status_line, summary_line
+from .verdicts import recorded_games
 
 
 async def run_match(
@@ -54,6 +55,7 @@ async def run_match(
                                            should_play=monitor.should_play, on_record=monitor.on_record)
         finally:
             line.end()
+    recorded = recorded_games(plan, store.games())
     for status in monitor.statuses(run_over=True):
-        report(summary_line(status))
+        report(summary_line(status, recorded[status.opponent]))
     return summary

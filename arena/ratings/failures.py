@@ -5,6 +5,11 @@ A failure is a game ended by ``timeout``, ``disconnect``, ``illegal_action`` or
 ``protocol_error``, charged to ``loser_fault``. If the referee left
 ``loser_fault`` empty the failure is charged to the loser, since the failing
 bot is the one that forfeits; with neither known it is not counted.
+
+Fallbacks cost no game: a Move the bot marked as a fallback (its code failed,
+e.g. the Python SDK's choose() raised, and it played the first legal action)
+is counted per bot beside the failures, so a bot that keeps failing quietly
+shows up too.
 """
 
 from __future__ import annotations
@@ -24,10 +29,11 @@ class FailureCounts:
     disconnects: int
     illegal_actions: int
     protocol_errors: int
+    fallbacks: int = 0  # Moves marked as a fallback, over all its games (not in ``total``: no game lost)
 
     @property
     def total(self) -> int:
-        """All failures of the bot."""
+        """All games the bot lost by failing."""
         return self.timeouts + self.disconnects + self.illegal_actions + self.protocol_errors
 
 
@@ -59,8 +65,10 @@ def failed_games(records: Sequence[GameRecord]) -> tuple[FailedGame, ...]:
 
 def failure_counts(records: Sequence[GameRecord]) -> tuple[FailureCounts, ...]:
     """Failure counts for every bot in ``records`` (zeros included), by name."""
-    counts = {b: [0, 0, 0, 0] for b in bots_of(records)}
+    counts = {b: [0, 0, 0, 0, 0] for b in bots_of(records)}
     for r in records:
+        counts[r.bot_a][4] += r.fallbacks_a
+        counts[r.bot_b][4] += r.fallbacks_b
         kind = _KIND_INDEX.get(r.termination)
         if kind is None:
             continue

@@ -41,6 +41,9 @@ class GameRecord:
     # CPU seconds each side's bot spent on the game, where its sandbox measured them.
     cpu_a: float | None = None
     cpu_b: float | None = None
+    # Moves each bot marked as a fallback (its code failed and it played a legal action instead)
+    fallbacks_a: int = 0
+    fallbacks_b: int = 0
 
     def __post_init__(self) -> None:
         if self.bot_a == self.bot_b:

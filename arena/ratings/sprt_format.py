@@ -11,15 +11,22 @@ from __future__ import annotations
 import math
 
 from .sprt import SprtBounds, SprtState
+from .sprt_counts import EloEstimate
 from .sprt_llr import SprtModel
 
 
 def _elo_text(state: SprtState) -> str:
-    estimate = state.counts.elo()
+    return elo_text(state.counts.elo())
+
+
+def elo_text(estimate: EloEstimate | None) -> str:
+    """``Elo +12.3 +-8.0``; what stands in for it when there is no interval to speak of."""
     if estimate is None:
         return "Elo n/a"
     if not math.isfinite(estimate.elo):
-        return f"Elo {estimate.elo:+.1f}"  # every pair went one way: no interval to speak of
+        return f"Elo {estimate.elo:+.1f}"  # every pair went one way
+    if estimate.lower == estimate.upper:  # every pair scored the same (all split): no spread to measure
+        return "Elo: no information yet"
     return f"Elo {estimate.elo:+.1f} +-{estimate.halfwidth:.1f}"
 
 

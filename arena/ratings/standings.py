@@ -3,7 +3,10 @@
 Ranks are 1..n in Elo order (ties broken by name, never shared), so the
 "next" bot of a row is simply the row below; ``los_next`` is the likelihood of
 superiority over it. Interval bounds come from the fit unless bootstrap
-intervals are passed in.
+intervals are passed in; then LOS comes from the bootstrap too (the share of
+replicates in which the bot is above the next), except for a bot that won or
+lost every game, whose bootstrap interval collapses: it keeps the fit's
+interval (``interval_method`` says which a row has).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ class StandingsRow:
     elo_low: float
     elo_high: float
     los_next: float | None  # LOS over the bot ranked just below; None for the last
+    interval_method: str = "fisher"  # "fisher" (the fit's) or "bootstrap"
 
 
 def standings(
@@ -54,8 +58,15 @@ def standings(
     rows: list[StandingsRow] = []
     for i, bot in enumerate(order):
         wl = counts.get(bot, WinLoss(0, 0, 0))
-        low, high = bootstrap.interval(bot) if bootstrap is not None else fit.interval(bot, z)
-        los_next = likelihood_of_superiority(fit, bot, order[i + 1]) if i + 1 < len(order) else None
+        extreme = wl.wins == 0 or wl.losses == 0  # 0% or 100%: the bootstrap has nothing to vary
+        method = "bootstrap" if bootstrap is not None and not extreme else "fisher"
+        low, high = bootstrap.interval(bot) if bootstrap is not None and method == "bootstrap" \
+            else fit.interval(bot, z)
+        los_next = None
+        if i + 1 < len(order):
+            los_next = bootstrap.los(bot, order[i + 1]) if bootstrap is not None else None
+            if los_next is None:
+                los_next = likelihood_of_superiority(fit, bot, order[i + 1])
         rows.append(
             StandingsRow(
                 rank=i + 1,
@@ -68,6 +79,7 @@ def standings(
                 elo_low=low,
                 elo_high=high,
                 los_next=los_next,
+                interval_method=method,
             )
         )
     return tuple(rows)

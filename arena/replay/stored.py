@@ -32,7 +32,7 @@ def options_of(raw_config: Any) -> Options:
 def replay_row(row: GameRow, options: Options) -> GameReplay:
     """Replay one stored game; ReplayError names the game and what does not fit."""
     try:
-        return replay(options, row.seed, row.actions, game_id=row.game_key, bots=(row.bot0, row.bot1),
+        return replay(options, row.seed, row.actions, game_id=row.game_id, bots=(row.bot0, row.bot1),
                       mano=row.mano, termination=row.termination, reason=row.reason,
                       winner_team=row.winner_seat)
     except ReplayError as exc:

@@ -1,9 +1,15 @@
 """Write the static HTML report: a directory that opens from disk with no network.
 
 Layout: ``index.html`` (standings, cross table, Elo history, failures, every
-game), ``games/*.html`` (one replay viewer per game, its JSON embedded),
-``plotly.min.js`` (the copy plotly.py ships, once for every page),
-``viewer.js`` and ``style.css``.
+game), ``viewer.html`` (the one replay viewer: ``viewer.html#GAME`` loads
+``games/GAME.js``, that game's JSON export, when it is opened), ``games/*.js``,
+``plotly.min.js`` (the copy plotly.py ships, once for every page; absent
+without Plotly, whose charts are then left out with one line saying how to
+get them), ``viewer.js`` and ``style.css``.
+
+The report's size grows with the games only by their JSON exports and one
+row each in the list of games; ``max_games`` bounds the exports: the games
+that ended by a failure first, then the latest.
 """
 
 from __future__ import annotations
@@ -14,14 +20,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import plotly.offline  # type: ignore[import-untyped]
 from jinja2 import Environment, PackageLoader
 from markupsafe import Markup
 
+from ..match.verdicts import match_plan_of, verdict_table
 from ..replay import ReplayError, options_of, replay_row, to_json
 from ..tournament.store import GameRow
-from .charts import cross_chart, history_chart, standings_chart
-from .summary import summarize
+from .charts import CHARTS_NOTICE, charts, plotly_js
+from .summary import data_name, summarize, viewer_link
 
 STATIC_FILES = ("viewer.js", "style.css")
 
@@ -38,31 +44,48 @@ def embedded_json(value: Any) -> Markup:
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
-def build_report(rows: Sequence[GameRow], raw_config: dict[str, Any], out: Path) -> Path:
+def included(rows: Sequence[GameRow], max_games: int | None) -> set[str]:
+    """The keys of the games the report carries a replay of: all of them, or at
+    most ``max_games``: the games a failure ended first (what an organizer
+    looks at), then the latest."""
+    if max_games is None or max_games >= len(rows):
+        return {r.game_key for r in rows}
+    failed = [r for r in rows if r.faulty_bot is not None]
+    rest = [r for r in reversed(rows) if r.faulty_bot is None]
+    return {r.game_key for r in (failed + rest)[:max_games]}
+
+
+def build_report(rows: Sequence[GameRow], raw_config: dict[str, Any], out: Path,
+                 max_games: int | None = None) -> Path:
     """Write the report of ``rows`` into the directory ``out``; return its index.html.
-    A game whose log does not replay gets a page saying why, the rest are unaffected."""
+    A game whose log does not replay gets a viewer saying why, the rest are unaffected."""
     options = options_of(raw_config)
     title = str(raw_config.get("name") or "tournament")
-    summary = summarize(rows, title, options.variant)
+    kept = included(rows, max_games)
+    summary = summarize(rows, title, options.variant,
+                        link=lambda row: viewer_link(row) if row.game_key in kept else None)
     env = _environment()
     (out / "games").mkdir(parents=True, exist_ok=True)
-    (out / "plotly.min.js").write_text(plotly.offline.get_plotlyjs(), encoding="utf-8")
+    js = plotly_js()
+    if js is not None:
+        (out / "plotly.min.js").write_text(js, encoding="utf-8")
     static = resources.files("arena.report").joinpath("static")
     for name in STATIC_FILES:
         (out / name).write_text(static.joinpath(name).read_text(encoding="utf-8"), encoding="utf-8")
     index = out / "index.html"
+    plan = match_plan_of(raw_config)  # a match's verdicts, as `match` and `standings` print them
     index.write_text(env.get_template("index.html.j2").render(
-        s=summary, charts={"standings": Markup(standings_chart(summary)) if summary.standings else "",
-                           "cross": Markup(cross_chart(summary)) if summary.cross.bots else "",
-                           "history": Markup(history_chart(summary)) if summary.history.games else ""},
+        s=summary, charts={k: Markup(v) for k, v in charts(summary).items()},
+        charts_notice=None if js is not None else CHARTS_NOTICE, left_out=len(rows) - len(kept),
+        verdicts=verdict_table(plan, list(rows), run_over=False) if plan is not None else None,
     ), encoding="utf-8")
-    game_page = env.get_template("game.html.j2")
-    for link in summary.games:
+    (out / "viewer.html").write_text(env.get_template("viewer.html.j2").render(title=title), encoding="utf-8")
+    for row in rows:
+        if row.game_key not in kept:
+            continue
         try:
-            data: Markup | None = embedded_json(to_json(replay_row(link.row, options)))
-            error = ""
+            data: Any = to_json(replay_row(row, options))
         except ReplayError as exc:
-            data, error = None, str(exc)
-        (out / link.page).write_text(game_page.render(title=title, row=link.row, data=data, error=error),
-                                     encoding="utf-8")
+            data = {"error": str(exc)}
+        (out / data_name(row)).write_text(f"trucoGame({embedded_json(data)});\n", encoding="utf-8")
     return index

@@ -4,7 +4,7 @@ no I/O, no HTML."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..ratings import CrossTable, FailureCounts, GameRecord, StandingsRow, cross_table, failure_counts, fit_ratings
@@ -21,7 +21,7 @@ HISTORY_POINTS = 60
 @dataclass(frozen=True)
 class GameLink:
     row: GameRow
-    page: str  # the viewer page, relative to the report's index.html
+    page: str | None  # the game's viewer, relative to the front page; None: a game the report leaves out
 
 
 @dataclass(frozen=True)
@@ -43,16 +43,34 @@ class Summary:
 
     def page_of(self, game_id: str | None) -> str | None:
         """The viewer page of a game, None for an id not in the report."""
-        return next((g.page for g in self.games if g.row.game_key == game_id), None)
+        return next((g.page for g in self.games if g.row.game_id == game_id), None)
+
+
+def game_stem(row: GameRow) -> str:
+    """A file name (without its suffix) for the game: the schedule position
+    keeps it unique, the key (made file-safe) keeps it readable."""
+    return f"{row.seq:05d}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', row.game_key)}"
 
 
 def page_name(row: GameRow) -> str:
-    """A file name for the game's viewer page: the schedule position keeps it
-    unique, the key (made file-safe) keeps it readable."""
-    return f"games/{row.seq:05d}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', row.game_key)}.html"
+    """The game's own viewer page, as the live page serves it."""
+    return f"games/{game_stem(row)}.html"
 
 
-def summarize(rows: Sequence[GameRow], title: str, variant: str) -> Summary:
+def viewer_link(row: GameRow) -> str:
+    """The static report's one viewer page, told which game to load."""
+    return f"viewer.html#{game_stem(row)}"
+
+
+def data_name(row: GameRow) -> str:
+    """The script holding the game's JSON export, which viewer.html loads on demand."""
+    return f"games/{game_stem(row)}.js"
+
+
+def summarize(rows: Sequence[GameRow], title: str, variant: str,
+              link: Callable[[GameRow], str | None] = page_name) -> Summary:
+    """What the front page shows; ``link(row)`` is where each game's viewer is
+    (None: the game is listed without one)."""
     records = to_records(rows)
     rated = [r for r in records if r.winner is not None]
     standings = standings_of(records) if rated else ()
@@ -60,11 +78,11 @@ def summarize(rows: Sequence[GameRow], title: str, variant: str) -> Summary:
     return Summary(
         title=title,
         variant=variant,
-        games=tuple(GameLink(row, page_name(row)) for row in rows),
+        games=tuple(GameLink(row, link(row)) for row in rows),
         standings=standings,
         cross=cross_table(records, order=order or None),
         history=rating_history(rated),
-        failures=tuple(f for f in failure_counts(records) if f.total),
+        failures=tuple(f for f in failure_counts(records) if f.total or f.fallbacks),
         failed=failed_games(records),
     )
 

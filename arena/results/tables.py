@@ -52,10 +52,12 @@ def to_records(rows: Sequence[GameRow]) -> list[GameRecord]:
                 termination=r.termination,
                 loser_fault=r.faulty_bot,
                 pair_id=r.pair_id,
-                game_id=r.game_key,
+                game_id=r.game_id,
                 reason=r.reason,
                 cpu_a=r.cpu0,
                 cpu_b=r.cpu1,
+                fallbacks_a=r.fallbacks0,
+                fallbacks_b=r.fallbacks1,
             ))
         except ValueError as exc:
             raise ValueError(f"game {r.game_key}: {exc}") from None
@@ -82,13 +84,23 @@ def standings_table(records: Sequence[GameRecord], anchor: str | None = None,
     """The ratings table; with ``versions`` (bot -> latest version), a version column."""
     fit = fit_ratings(records, anchor=anchor)
     boot = bootstrap_intervals(records, replicates=bootstrap, seed=seed, anchor=anchor) if bootstrap else None
+    table = standings(records, fit=fit, bootstrap=boot)
     rows: tuple[tuple[Cell, ...], ...] = tuple(
         (s.rank, s.bot, s.games, s.wins, s.losses, _r(s.score_pct), _r(s.elo), _r(s.elo_low), _r(s.elo_high),
          _r(None if s.los_next is None else 100 * s.los_next))
-        for s in standings(records, fit=fit, bootstrap=boot)
+        for s in table
     )
-    how = (f"bootstrap over duplicate pairs ({bootstrap} resamples)" if bootstrap
+    how = (f"bootstrap over duplicate pairs ({bootstrap} resamples; LOS too)" if bootstrap
            else "the fit's standard errors (Fisher information)")
+    warnings: list[str] = []
+    if boot is not None:
+        fisher = [s.bot for s in table if s.interval_method == "fisher"]
+        if fisher:
+            warnings.append(f"{', '.join(fisher)}: won or lost every game, where the bootstrap interval collapses; "
+                            f"shown with the fit's (Fisher) interval instead.")
+        if boot.few_units:
+            warnings.append(f"warning: only {boot.units} duplicate pairs (or lone games) to resample; at this size "
+                            f"bootstrap intervals under-cover (about 90% for 95%): prefer the default intervals.")
     anchor_note = f"{anchor} fixed at 1500" if anchor else "mean of all bots at 1500"
     headers: tuple[str, ...] = ("rank", "bot", "games", "wins", "losses", "score %", "elo", "elo 95% low",
                                 "elo 95% high", "LOS next %")
@@ -100,7 +112,7 @@ def standings_table(records: Sequence[GameRecord], anchor: str | None = None,
         headers,
         rows,
         (f"Elo: joint Bradley-Terry maximum-likelihood fit, {anchor_note}, one virtual draw per bot as prior;"
-         f" 95% interval from {how}. LOS: likelihood of superiority over the next bot.",),
+         f" 95% interval from {how}. LOS: likelihood of superiority over the next bot.", *warnings),
     )
 
 
@@ -122,17 +134,23 @@ def pairs_table(records: Sequence[GameRecord]) -> Table:
         (p.bot_x, p.bot_y, p.complete_pairs, p.x_sweeps, p.splits, p.y_sweeps, p.incomplete_pairs)
         for p in pair_stats(records)
     )
+    notes: tuple[str, ...] = ()
+    if not rows:  # say why, rather than print an empty table
+        notes = ("No duplicate pairs: every game was played on a deal of its own (pairing = \"independent\", "
+                 "the default of a league and of a tournament with a bot that connects by itself).",)
     return Table("pairs", "Duplicate pairs (same deal, seats swapped)",
-                 ("bot x", "bot y", "pairs", "x won 2-0", "split 1-1", "y won 2-0", "incomplete"), rows)
+                 ("bot x", "bot y", "pairs", "x won 2-0", "split 1-1", "y won 2-0", "incomplete"), rows, notes)
 
 
 def failures_table(records: Sequence[GameRecord]) -> Table:
     rows = tuple(
-        (f.bot, f.timeouts, f.disconnects, f.illegal_actions, f.protocol_errors, f.total)
+        (f.bot, f.timeouts, f.disconnects, f.illegal_actions, f.protocol_errors, f.total, f.fallbacks)
         for f in failure_counts(records)
     )
-    return Table("failures", "Failures (games lost by a bot's own fault)",
-                 ("bot", "timeouts", "disconnects", "illegal actions", "protocol errors", "total"), rows)
+    return Table("failures", "Failures (games lost by a bot's own fault; fallbacks: moves its code failed to "
+                 "choose, played for it as the first legal action)",
+                 ("bot", "timeouts", "disconnects", "illegal actions", "protocol errors", "total", "fallbacks"),
+                 rows)
 
 
 def failed_games_table(records: Sequence[GameRecord]) -> Table:

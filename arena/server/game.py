@@ -78,6 +78,7 @@ class GameRun:
         self._bank = [time_control.bank] * len(self.conns)
         self._interrupted = False
         self.move_times: list[float] = []  # per answered Decision: seconds on its clock (written to Move read)
+        self.fallbacks = [0] * len(self.conns)  # per seat: Moves marked Move.fallback
         self.referee: Referee | None = None  # while running: read by the live page (arena.web), never changed
 
     def interrupt(self) -> None:
@@ -140,6 +141,7 @@ class GameRun:
             duration=loop.time() - started,
             reason=reason,
             hands=referee.hands_dealt(),
+            fallbacks=tuple(self.fallbacks),
         )
 
     # ---------------------------------------------------------------- a move
@@ -193,6 +195,8 @@ class GameRun:
             if over > bank:  # late, but it came in before the deadline's timer ran
                 raise SeatFaultError(seat, Termination.TIMEOUT, f"answered after its time ({over - bank:.3f} s over)")
             self._bank[seat] = bank - over
+        if reply.move.fallback:
+            self.fallbacks[seat] += 1
         return reply.move.action
 
     # --------------------------------------------------------------- telling

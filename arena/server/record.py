@@ -45,6 +45,9 @@ class PlayedGame:
     # ``outcome.hands_played`` counts only hands that ran to their end).
     hands: int = 0
     rng_seeds: tuple[int, ...] | None = None  # the per-seat seeds given in GameStart, if any
+    # Per seat, the Moves it marked as a fallback (Move.fallback: its code
+    # failed and it played a legal action instead); () when not counted.
+    fallbacks: tuple[int, ...] = ()
 
     @property
     def termination(self) -> Termination:
@@ -97,4 +100,5 @@ class PlayedGame:
             "hands": self.hands,
             "actions": list(self.actions),
             "move_times": [round(t, 6) for t in self.move_times],
+            "fallbacks": list(self.fallbacks),
         }

@@ -433,7 +433,11 @@ def load_config(path: Path) -> TournamentConfig:
 
 def check_environment(config: TournamentConfig) -> None:
     """What the file alone cannot tell, checked before a run starts: the
-    token file is a readable file and every bot's program can be found."""
+    token file is a readable file, every bot's program can be found, and
+    a bot without a command has a token file to log in with (else the run
+    would only find out after absent_wait_seconds). A token missing from the
+    file is not refused: the arena rereads the file, so it may be minted
+    once the run has started."""
     if config.tokens is not None:
         path = Path(config.tokens)
         if path.is_dir():
@@ -448,6 +452,10 @@ def check_environment(config: TournamentConfig) -> None:
             raise ConfigError(f"tokens: {exc}") from None
     for i, bot in enumerate(config.bots):
         if bot.command is None:
+            if config.tokens is None:
+                raise ConfigError(f"bots[{i}]: {bot.name} has no command and the config no tokens file, so it can "
+                                  f"never connect: give it a command, or add tokens = FILE and run "
+                                  f"`truco-arena token mint {bot.name} --tokens FILE`")
             continue
         if bot.dir is not None and not bot.dir.is_dir():
             raise ConfigError(f"bots[{i}].dir: no folder at {bot.dir} (bot {bot.name})")

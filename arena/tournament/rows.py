@@ -22,6 +22,9 @@ def played_row(
 ) -> GameRow:
     """The row of ``rec`` (``rec.winner_team`` set); ``bots`` are the bots of
     team 0 and team 1, ``versions`` what each announced, if recorded."""
+    fallbacks = [0, 0]
+    for seat, count in enumerate(rec.fallbacks):  # seat s plays for team s % 2
+        fallbacks[seat % 2] += count
     return GameRow(
         game_key=key,
         seq=seq,
@@ -46,4 +49,6 @@ def played_row(
         version1=versions[1],
         cpu0=cpu[0],
         cpu1=cpu[1],
+        fallbacks0=fallbacks[0],
+        fallbacks1=fallbacks[1],
     )

@@ -12,6 +12,8 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from .gameids import SQL_ID_OF_KEY
+
 
 class SchemaError(RuntimeError):
     """The database is not a results database, or not one this version can use."""
@@ -59,6 +61,15 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "CPU seconds each side's launched bot spent on the game (NULL: not measured)", (
         "ALTER TABLE games ADD COLUMN cpu0 REAL",
         "ALTER TABLE games ADD COLUMN cpu1 REAL",
+    )),
+    Migration(5, "the Moves each side marked as a fallback (its code failed), for the failures view", (
+        "ALTER TABLE games ADD COLUMN fallbacks0 INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE games ADD COLUMN fallbacks1 INTEGER NOT NULL DEFAULT 0",
+    )),
+    Migration(6, "a shell-safe id per game (the key's '|' and '#' as ':'), the one people see and type", (
+        "ALTER TABLE games ADD COLUMN game_id TEXT NOT NULL DEFAULT ''",
+        f"UPDATE games SET game_id = {SQL_ID_OF_KEY}",
+        "CREATE INDEX games_by_id ON games (game_id)",
     )),
 )
 LATEST_VERSION = MIGRATIONS[-1].version

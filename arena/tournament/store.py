@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
+from .gameids import SQL_ID_OF_KEY, id_of_key
 from .private_files import PrivateFileError, check_private_sidecar, private_fd
 from .schema import LATEST_VERSION, SchemaError, migrate, stored_version
 
@@ -66,6 +67,17 @@ class GameRow:
     # (schema version 4; None: not measured, e.g. a bot that connects by itself).
     cpu0: float | None = None
     cpu1: float | None = None
+    # Moves each side marked as a fallback (Move.fallback: its code failed and
+    # it played a legal action instead; schema version 5, 0 in older rows).
+    fallbacks0: int = 0
+    fallbacks1: int = 0
+    # The shell-safe id people see and type (schema version 6): the key with
+    # '|' and '#' as ':' (gameids.py); filled in from the key when not given.
+    game_id: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.game_id:
+            object.__setattr__(self, "game_id", id_of_key(self.game_key))
 
     @property
     def pair_id(self) -> str | None:
@@ -78,7 +90,7 @@ _SIDECARS = ("-wal", "-shm")  # SQLite's WAL and shared-memory files, next to th
 _COLUMNS = tuple(f.name for f in dataclasses.fields(GameRow))
 # Columns that a database of an older schema version lacks, with the value read in their place.
 _ADDED_IN = {"reason": (2, "''"), "version0": (3, "''"), "version1": (3, "''"), "cpu0": (4, "NULL"),
-             "cpu1": (4, "NULL")}
+             "cpu1": (4, "NULL"), "fallbacks0": (5, "0"), "fallbacks1": (5, "0"), "game_id": (6, SQL_ID_OF_KEY)}
 
 
 class StoreError(RuntimeError):
@@ -200,6 +212,12 @@ class ResultsStore:
         self._check_writable()
         self._db.execute("INSERT INTO interrupted (game_key, at, reason) VALUES (?, ?, ?)",
                          (game_key, time.time(), reason))
+
+    def interrupted(self) -> list[tuple[str, float, str]]:
+        """Every interruption recorded, in order: (game key, Unix time, reason).
+        Not results: a resume plays these games again."""
+        return [(str(k), float(at), str(reason))
+                for k, at, reason in self._db.execute("SELECT game_key, at, reason FROM interrupted ORDER BY rowid")]
 
     def recorded_keys(self) -> set[str]:
         return {k for (k,) in self._db.execute("SELECT game_key FROM games")}

@@ -1,11 +1,12 @@
 """The ``--http HOST:PORT`` option, checked before anything starts and
-without importing the report extra (so its absence is one clear line)."""
+without importing the page's templates (so a broken install is one clear line)."""
 
 from __future__ import annotations
 
 import importlib.util
 
-EXTRA_MODULES = ("jinja2", "markupsafe", "plotly")
+# Dependencies of the package itself; Plotly is optional (the page then has no charts).
+EXTRA_MODULES = ("jinja2", "markupsafe")
 
 
 def split_address(address: str) -> tuple[str, int]:
@@ -20,5 +21,5 @@ def missing_extra() -> str | None:
     """Why the live page cannot run here, or None if it can."""
     for name in EXTRA_MODULES:
         if importlib.util.find_spec(name) is None:
-            return f"--http needs the report extra ({name} is missing): pip install 'truco-arena[report]'"
+            return f"--http needs {name}, a dependency of truco-arena that is missing here: pip install ."
     return None

@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from ..replay import ReplayError, options_of, replay_row, to_json
 from ..report.build import embedded_json
-from ..report.charts import cross_chart, history_chart, standings_chart
+from ..report.charts import CHARTS_NOTICE, charts, charts_available
 from ..report.summary import page_name, summarize
 from ..tournament.store import GameRow, ResultsStore, StoreError
 
@@ -95,11 +95,9 @@ class ReportPages:
                 return self._index[1]
             raw = snapshot.config
             summary = summarize(snapshot.rows, str(raw.get("name") or "tournament"), options_of(raw).variant)
-            charts = {"standings": Markup(standings_chart(summary)) if summary.standings else "",
-                      "cross": Markup(cross_chart(summary)) if summary.cross.bots else "",
-                      "history": Markup(history_chart(summary)) if summary.history.games else ""}
-            page = self.env.get_template("live.html.j2").render(s=summary, charts=charts,
-                                                                 recorded=len(snapshot.rows))
+            page = self.env.get_template("live.html.j2").render(
+                s=summary, charts={k: Markup(v) for k, v in charts(summary).items()},
+                charts_notice=None if charts_available() else CHARTS_NOTICE, recorded=len(snapshot.rows))
             self._index = (len(snapshot.rows), page)
             return page
 

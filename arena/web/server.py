@@ -8,7 +8,7 @@ Routes (nothing else is served; no path reaches the file system):
 - ``/live/GAME_ID``: the public view of a running game, updated every second.
 - ``/api/live.json``: games recorded and games in progress.
 - ``/api/game/GAME_ID.json``: the public view of a running game.
-- ``/style.css``, ``/viewer.js``, ``/plotly.min.js``, ``/live.js``, ``/live-game.js``.
+- ``/style.css``, ``/viewer.js``, ``/plotly.min.js`` (with Plotly installed), ``/live.js``, ``/live-game.js``.
 """
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import plotly.offline  # type: ignore[import-untyped]
-
+from ..report.charts import plotly_js
 from ..server import Arena
 from .http import HttpServer, Response, text_response
 from .live import GAME_ID, game_view, running_games
@@ -38,14 +37,17 @@ STATIC_CACHE = "max-age=3600"
 def _static() -> dict[str, Response]:
     report = resources.files("arena.report").joinpath("static")
     web = resources.files("arena.web").joinpath("static")
-    return {
+    static = {
         "/style.css": Response(HTTPStatus.OK, report.joinpath("style.css").read_bytes(),
                                "text/css; charset=utf-8", STATIC_CACHE),
         "/viewer.js": Response(HTTPStatus.OK, report.joinpath("viewer.js").read_bytes(), JS, STATIC_CACHE),
         "/live.js": Response(HTTPStatus.OK, web.joinpath("live.js").read_bytes(), JS, STATIC_CACHE),
         "/live-game.js": Response(HTTPStatus.OK, web.joinpath("live-game.js").read_bytes(), JS, STATIC_CACHE),
-        "/plotly.min.js": Response(HTTPStatus.OK, plotly.offline.get_plotlyjs().encode(), JS, STATIC_CACHE),
     }
+    js = plotly_js()
+    if js is not None:  # without Plotly the pages carry no charts and do not ask for it
+        static["/plotly.min.js"] = Response(HTTPStatus.OK, js.encode(), JS, STATIC_CACHE)
+    return static
 
 
 def _json(value: Any, status: HTTPStatus = HTTPStatus.OK) -> Response:

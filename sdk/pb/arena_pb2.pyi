@@ -83,14 +83,16 @@ class Hello(_message.Message):
     def __init__(self, bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., token: _Optional[str] = ...) -> None: ...
 
 class Move(_message.Message):
-    __slots__ = ("game_id", "seq", "action")
+    __slots__ = ("game_id", "seq", "action", "fallback")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    FALLBACK_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     action: str
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., action: _Optional[str] = ...) -> None: ...
+    fallback: bool
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., action: _Optional[str] = ..., fallback: _Optional[bool] = ...) -> None: ...
 
 class Welcome(_message.Message):
     __slots__ = ("protocol_version", "bot_name", "stream_id", "arena_version")

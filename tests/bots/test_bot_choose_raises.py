@@ -1,9 +1,12 @@
 """A bot whose ``choose()`` raises keeps playing: the SDK reports the error on
 the bot's stderr (with the game id and the observation) and plays the first
-legal action. Real tournament through the CLI, real bot subprocesses."""
+legal action, marking its Move as a fallback, which the arena counts per bot
+in the results (the failures view, the report). Real tournament through the
+CLI, real bot subprocesses."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -56,3 +59,16 @@ def test_a_bot_whose_choose_raises_keeps_playing(tmp_path: Path) -> None:
     # The bot never saw the games' keys, only their opaque ids, and those are what it reports.
     game_ids = {line.split("choose() raised in game ")[1].split(";")[0] for line in reports}
     assert all(len(g) >= 8 and "|" not in g for g in game_ids)
+    # Every fallback was marked on its Move, stored with the game and counted per bot.
+    assert sum(r.fallbacks0 if r.bot0 == "flaky" else r.fallbacks1 for r in rows) == len(reports)
+    assert sum(r.fallbacks1 if r.bot0 == "flaky" else r.fallbacks0 for r in rows) == 0
+    view = CliRunner().invoke(main, ["standings", str(path.with_suffix(".sqlite")), "--view", "failures", "--json"])
+    assert view.exit_code == 0, view.output
+    table = json.loads(view.stdout)["failures"]
+    by_bot = {r["bot"]: r for r in table["rows"]}
+    assert by_bot["flaky"]["fallbacks"] == len(reports) and by_bot["random"]["fallbacks"] == 0
+    report = CliRunner().invoke(main, ["report", str(path.with_suffix(".sqlite")), "-o", str(tmp_path / "report")])
+    assert report.exit_code == 0, report.output
+    index = (tmp_path / "report" / "index.html").read_text()
+    failures = index[index.index('<section id="failures">'):index.index('<section id="games">')]
+    assert f"<td>flaky</td><td>0</td><td>0</td><td>0</td><td>0</td><td>0</td><td>{len(reports)}</td>" in failures

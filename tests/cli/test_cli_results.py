@@ -44,13 +44,13 @@ def test_the_failures_view_lists_each_failed_game_with_its_id_and_reason(tmp_pat
     payload = json.loads(result.stdout)
     assert {r["bot"]: r["total"] for r in payload["failures"]["rows"]} == {"a": 2, "b": 0}
     assert payload["failed_games"]["rows"] == [
-        {"game": "a|b:0:1", "bot": "a", "failure": "timeout",
+        {"game": "a:b:0:1", "bot": "a", "failure": "timeout",
          "reason": "seat 1 (a) overdrew its time bank at action 12"},
-        {"game": "a|b:1:0", "bot": "a", "failure": "illegal_action",
+        {"game": "a:b:1:0", "bot": "a", "failure": "illegal_action",
          "reason": "seat 0 (a) sent play 7E, which it does not hold"},
     ]
     text = CliRunner().invoke(main, ["standings", str(db), "--view", "failures"]).stdout
-    assert "a|b:1:0" in text and "which it does not hold" in text
+    assert "a:b:1:0" in text and "which it does not hold" in text
 
 
 def test_html_is_a_whole_page(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ def test_a_sample_bot_passes_every_check(module: str, tmp_path: Path) -> None:
     assert run.report["passed"] is True
     for name in ("hello", "game-argentino", "game-uruguayo", "game-venezolano", "game-argentino-4",
                  "game-argentino-6", "series", "opponent-fault", "message-kinds", "in-time", "legal-actions",
-                 "echo-ids", "well-formed", "stays-connected", "keeps-reading", "reconnect"):
+                 "echo-ids", "well-formed", "stays-connected", "no-fallbacks", "keeps-reading", "reconnect"):
         assert name in verdicts
     assert run.check("reconnect")["optional"] is True
     log = Path(run.report["log"])
@@ -30,7 +30,7 @@ def test_text_output_has_one_line_per_check_and_a_summary(tmp_path: Path) -> Non
     assert run.code == 0, run.stdout + run.stderr
     lines = run.stdout.splitlines()
     checks = [ln for ln in lines if ln.startswith(("PASS ", "FAIL ", "SKIP "))]
-    assert len(checks) == 16 and all(ln.startswith("PASS ") for ln in checks)
+    assert len(checks) == 17 and all(ln.startswith("PASS ") for ln in checks)
     assert any("reconnect (optional)" in ln for ln in checks)
-    assert lines[-2].startswith("COMPLIANT: 16 passed, 0 failed")
+    assert lines[-2].startswith("COMPLIANT: 17 passed, 0 failed")
     assert lines[-1] == f"bot log: {tmp_path / 'checked-bot.log'}"

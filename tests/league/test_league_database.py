@@ -84,7 +84,7 @@ def test_version_2_files_gain_the_version_columns(tmp_path: Path) -> None:
     with ResultsStore.open_existing(path) as store:  # read as it is: no new columns needed
         assert [(g.version0, g.version1) for g in store.games()] == [("", "")]
     with ResultsStore.create_or_open(path) as store:
-        assert store.version == LATEST_VERSION == 4
+        assert store.version == LATEST_VERSION >= 3
         (old,) = store.games()
         assert (old.version0, old.version1, old.reason) == ("", "", "done")
 

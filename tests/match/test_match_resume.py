@@ -91,7 +91,7 @@ def test_a_killed_match_resumes_with_the_exact_sprt_state(tmp_path: Path) -> Non
     state = sprt_status(final, BOUNDS)
     assert state.verdict is SprtVerdict.H1_ACCEPTED
     assert f"heuristic vs random: {format_sprt_line(state)}" in lines
-    assert lines[-1] == f"heuristic vs random: H1 accepted after {final.games} games ({final.pairs} pairs)"
+    assert lines[-1].split(";")[0] == f"heuristic vs random: H1 accepted after {final.games} games ({final.pairs} pairs)"
     # Each resumed pair added one step: the live lines count up one pair at a time from the resumed state.
     live = [line for line in lines if line.startswith("heuristic vs random: games ")]
     assert [int(line.split()[4]) for line in live] == list(range(counts.games, final.games + 1, 2))

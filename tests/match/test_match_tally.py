@@ -114,3 +114,15 @@ def test_the_verdict_of_each_way_a_match_can_end() -> None:
     fixed = MatchPlan(MatchFormat.MATCH, "a", ("b",), None, 8)
     assert status_of(fixed, PairTally("a", "b", PairCounts(ww=3))).verdict is Verdict.RUNNING
     assert summary(fixed, PairCounts(ww=3)) == "a vs b: 6 games played (3 complete pairs)"
+
+
+def test_all_pairs_split_is_no_information_not_a_zero_width_interval() -> None:
+    from arena.match.monitor import counts_line
+    from arena.ratings import PairCounts, SprtBounds, format_sprt_line, sprt_status
+
+    split = PairCounts(ll=0, dd=5, ww=0)
+    assert "Elo: no information yet" in counts_line(split) and "+-0.0" not in counts_line(split)
+    line = format_sprt_line(sprt_status(split, SprtBounds(0, 20)))
+    assert "Elo: no information yet" in line and "+-0.0" not in line
+    mixed = counts_line(PairCounts(ll=1, dd=5, ww=1))  # a real interval once pairs differ
+    assert "no information" not in mixed and "Elo +0.0 +-145.5" in mixed

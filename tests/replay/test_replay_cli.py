@@ -6,10 +6,10 @@ import dataclasses
 import json
 import re
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
@@ -22,6 +22,15 @@ def _run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def _game_script(path: Path) -> dict[str, object]:
+    """The JSON a report's games/*.js hands to the viewer: ``trucoGame({...});``."""
+    text = path.read_text()
+    assert text.startswith("trucoGame(") and text.endswith(");\n"), text[:80]
+    data = json.loads(text[len("trucoGame("):-len(");\n")])
+    assert isinstance(data, dict)
+    return data
+
+
 def _rows(db: Path) -> list[GameRow]:
     with ResultsStore.open_existing(db) as store:
         return list(store.games())
@@ -32,11 +41,11 @@ def test_games_lists_and_filters(small_db: Path) -> None:
     code, out, _ = _run("games", str(small_db), "--json")
     assert code == 0
     listed = json.loads(out)["games"]["rows"]
-    assert [r["game"] for r in listed] == [r.game_key for r in rows]
+    assert [r["game"] for r in listed] == [r.game_id for r in rows]
     code, out, _ = _run("games", str(small_db), "--bot", "heuristic", "--result", "win", "--json")
     assert code == 0
     wins = json.loads(out)["games"]["rows"]
-    assert {r["game"] for r in wins} == {r.game_key for r in rows if r.winner == "heuristic"}
+    assert {r["game"] for r in wins} == {r.game_id for r in rows if r.winner == "heuristic"}
     code, out, _ = _run("games", str(small_db), "--bot", "random", "--result", "loss", "--csv")
     assert code == 0
     losses = {r.game_key for r in rows if "random" in (r.bot0, r.bot1) and r.winner not in (None, "random")}
@@ -94,10 +103,16 @@ def test_report_writes_pages_that_need_no_network(small_db: Path, tmp_path: Path
     assert code == 0 and stdout.strip() == str(out / "index.html")
     rows = _rows(small_db)
     index = (out / "index.html").read_text()
-    pages = re.findall(r'href="(games/[^"]+\.html)"', index)
-    assert len(set(pages)) == len(rows)
+    links = re.findall(r'href="viewer\.html#([^"]+)"', index)
+    assert len(set(links)) == len(rows)
+    # One viewer page; each game's export in a script of its own, loaded when its game is opened.
+    assert sorted(p.name for p in (out / "games").iterdir()) == sorted(f"{link}.js" for link in set(links))
+    assert not list(out.glob("games/*.html"))
+    for link in links:
+        data = _game_script(out / "games" / f"{link}.js")
+        assert from_json(data).info.game_id in {r.game_id for r in rows}
     assert (out / "plotly.min.js").stat().st_size > 1_000_000
-    for page in [out / "index.html", *(out / p for p in set(pages))]:
+    for page in [out / "index.html", out / "viewer.html"]:
         html = page.read_text()
         # Every script and stylesheet is a file of the report itself.
         for ref in re.findall(r'(?:src|href)="([^"#]+)"', html):
@@ -107,13 +122,22 @@ def test_report_writes_pages_that_need_no_network(small_db: Path, tmp_path: Path
     assert "cheater" in index and "illegal_action" in index
 
 
-def test_report_names_the_missing_extra(small_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in [m for m in sys.modules if m == "arena.report" or m.startswith("arena.report.")]:
-        monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setitem(sys.modules, "plotly", None)  # an import of plotly now fails as if it were not installed
-    code, _out, err = _run("report", str(small_db), "-o", str(tmp_path / "r"))
-    assert code == 1
-    assert err.count("\n") == 1 and "pip install 'truco-arena[report]'" in err
+# The CLI in a fresh interpreter where importing Plotly fails as if it were not installed.
+WITHOUT_PLOTLY = "import sys; sys.modules['plotly'] = None; from arena.cli import main; main()"
+
+
+def test_the_report_without_plotly_has_everything_but_the_charts_and_says_so_once(
+        small_db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    done = subprocess.run([sys.executable, "-c", WITHOUT_PLOTLY, "report", str(small_db), "-o", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "note: charts need Plotly: pip install 'truco-arena[report]'\n"
+    index = (out / "index.html").read_text()
+    assert index.count("charts need Plotly: pip install") == 1
+    assert not (out / "plotly.min.js").exists() and "plotly.min.js" not in index
+    assert 'id="chart-' not in index
+    assert "heuristic" in index and 'class="game-link"' in index  # the standings and the games are there
 
 
 def test_report_escapes_what_bots_and_configs_wrote(small_db: Path, tmp_path: Path) -> None:
@@ -135,6 +159,12 @@ def test_report_escapes_what_bots_and_configs_wrote(small_db: Path, tmp_path: Pa
     for page in (tmp_path / "r").rglob("*.html"):
         html = page.read_text()
         assert "<script>alert(1)" not in html and "<b>&" not in html, page
+    # In a game's script the names are JSON strings: data the viewer writes as text, never markup.
+    for script in (tmp_path / "r" / "games").glob("*.js"):
+        text = script.read_text()
+        assert "</script>" not in text and "<b>" not in text
+        bots = _game_script(script)["info"]
+        assert isinstance(bots, dict) and (attack in bots["bots"] or "random" not in str(bots))
 
 
 def test_a_game_that_does_not_replay_gets_a_page_saying_why(small_db: Path, tmp_path: Path) -> None:
@@ -145,8 +175,26 @@ def test_a_game_that_does_not_replay_gets_a_page_saying_why(small_db: Path, tmp_
         rows = list(store.games())
     rows[1] = dataclasses.replace(rows[1], actions=("1 mazo",))  # seat 0 is to act first
     index = build_report(rows, config, tmp_path / "r")
-    pages = sorted((tmp_path / "r" / "games").glob("*.html"))
-    assert len(pages) == len(rows) and index.exists()
-    broken = pages[1].read_text()
-    assert 'id="replay-error"' in broken and "seat 1 acted but seat 0 was to act" in broken
-    assert all('id="game-data"' in page.read_text() for i, page in enumerate(pages) if i != 1)
+    scripts = sorted((tmp_path / "r" / "games").glob("*.js"))
+    assert len(scripts) == len(rows) and index.exists()
+    broken = _game_script(scripts[1])
+    assert broken == {"error": f"game {rows[1].game_id}: seat 1 acted but seat 0 was to act"} or \
+        "seat 1 acted but seat 0 was to act" in str(broken["error"])
+    assert all("info" in _game_script(script) for i, script in enumerate(scripts) if i != 1)
+
+
+def test_max_games_keeps_the_failures_and_the_latest_games_and_lists_every_game(small_db: Path,
+                                                                                tmp_path: Path) -> None:
+    rows = _rows(small_db)
+    failed = [r for r in rows if r.faulty_bot is not None]
+    assert failed and len(rows) > len(failed) + 1
+    out = tmp_path / "r"
+    code, _, err = _run("report", str(small_db), "-o", str(out), "--max-games", str(len(failed) + 1))
+    assert code == 0, err
+    carried = {str(_game_script(p)["info"]["game_id"]) for p in (out / "games").glob("*.js")}  # type: ignore[index]
+    latest = next(r for r in reversed(rows) if r.faulty_bot is None)
+    assert carried == {r.game_id for r in failed} | {latest.game_id}
+    index = (out / "index.html").read_text()
+    assert all(r.game_id in index for r in rows)  # every game stays in the list
+    assert len(re.findall(r'class="game-link"', index)) == len(carried)
+    assert f"{len(rows) - len(carried)} of the {len(rows)} games have no replay in this report" in index

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -106,14 +107,42 @@ def test_spectator_sees_nothing_unplayed_and_unshown(small_db: Path) -> None:
 def test_json_export_round_trips(small_db: Path) -> None:
     for _row, record in _replays(small_db):
         data = json.loads(json.dumps(to_json(record)))
-        assert data["schema_version"] == 1
+        assert data["schema_version"] == 2
         assert from_json(data) == record
+        # Hands are numbered from 1, as the text replay and the referee's events number them.
+        assert [h["number"] for h in data["hands"]] == list(range(1, len(record.hands) + 1))
+        assert all(data["hands"][st["hand"] - 1]["first_step"] <= st["index"] <= data["hands"][st["hand"] - 1]
+                   ["last_step"] for st in data["steps"])
+        assert all(st["views"]["public"]["hand"] == st["hand"] for st in data["steps"])
+        over = [(st["hand"], e) for st in data["steps"] for e in st["events"] if re.match(r"hand \d+ over", e)]
+        assert over and all(e.startswith(f"hand {n} over") for n, e in over)
         for seat in (0, 1):
             mine = restrict_to_seat(record, seat)
             assert from_json(json.loads(json.dumps(to_json(mine)))) == mine
             assert all(cards is None for h in mine.hands for s, cards in enumerate(h.deal) if s != seat)
             assert [h.deal[seat] for h in mine.hands] == [h.deal[seat] for h in record.hands]
             assert all(v is None for st in mine.steps for s, v in enumerate(st.views.seats) if s != seat)
+
+
+def test_a_version_1_export_numbered_from_0_is_still_read(small_db: Path) -> None:
+    _row, record = _replays(small_db)[0]
+    data = json.loads(json.dumps(to_json(record)))
+
+    def from_0(value: Any) -> Any:  # the same export as version 1 wrote it
+        if isinstance(value, dict):
+            out: dict[str, Any] = {k: from_0(v) for k, v in value.items()}
+            if "first_step" in out and "number" in out:  # a hand
+                out["number"] -= 1
+            if "action" in out and "index" in out or "cards_left" in out:  # a step, a view
+                out["hand"] -= 1
+            return out
+        return [from_0(v) for v in value] if isinstance(value, list) else value
+
+    old = {**from_0(data), "schema_version": 1}
+    assert old["hands"][0]["number"] == 0 and old["steps"][0]["hand"] == 0
+    assert from_json(old) == record
+    with pytest.raises(ExportError, match=r"numbered from 1"):
+        from_json({**data, "hands": [{**data["hands"][0], "number": 0}, *data["hands"][1:]]})
 
 
 def test_export_rejects_what_it_does_not_read(small_db: Path) -> None:

@@ -122,7 +122,8 @@ def test_a_version_1_database_is_read_as_it_is_and_migrated_when_opened_to_write
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT * FROM interrupted").fetchall() == [("a|b:1:0", 1700000002.0, "arena stopped")]
         columns = [c[1] for c in db.execute("PRAGMA table_info(games)")]
-        assert columns[18:] == ["reason", "version0", "version1", "cpu0", "cpu1"]
+        assert columns[18:] == ["reason", "version0", "version1", "cpu0", "cpu1", "fallbacks0", "fallbacks1", "game_id"]
+        assert [k for (k,) in db.execute("SELECT game_id FROM games ORDER BY seq")][:2] == ["a:b:0:0", "a:b:0:1"]
     with ResultsStore.open_existing(path) as store:
         rows = list(store.games())
         assert rows[:2] == _expected_version_1_rows() and rows[2].reason == "target_reached in game new"
@@ -219,9 +220,9 @@ def test_every_format_renders_the_same_numbers() -> None:
     payload = json.loads(render(tables, "json"))
     assert payload["standings"]["rows"][0]["bot"] == "a"
     assert payload["failures"]["rows"] == [
-        {"bot": "a", "timeouts": 0, "disconnects": 0, "illegal actions": 0, "protocol errors": 0, "total": 0},
-        {"bot": "b", "timeouts": 1, "disconnects": 0, "illegal actions": 0, "protocol errors": 0, "total": 1},
-        {"bot": "c", "timeouts": 0, "disconnects": 0, "illegal actions": 0, "protocol errors": 0, "total": 0},
+        {"bot": "a", "timeouts": 0, "disconnects": 0, "illegal actions": 0, "protocol errors": 0, "total": 0, "fallbacks": 0},
+        {"bot": "b", "timeouts": 1, "disconnects": 0, "illegal actions": 0, "protocol errors": 0, "total": 1, "fallbacks": 0},
+        {"bot": "c", "timeouts": 0, "disconnects": 0, "illegal actions": 0, "protocol errors": 0, "total": 0, "fallbacks": 0},
     ]
     assert payload["failed_games"]["rows"] == [
         {"game": "5", "bot": "b", "failure": "timeout", "reason": "timeout in game 5"},

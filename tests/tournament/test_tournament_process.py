@@ -78,7 +78,8 @@ def _wait_for(db: Path, games: int, proc: subprocess.Popen[str]) -> None:
 def _start_run(tmp_path: Path, games: int) -> tuple[Path, subprocess.Popen[str]]:
     cfg = _config(tmp_path, f"games_per_pairing = {games}", "concurrency = 2", "workers = 2",
                   "[options]", "target = 30")
-    proc = subprocess.Popen([*CLI, "tournament", "run", str(cfg), "--no-progress"],
+    # No interim standings: stderr is to hold the stop's one line alone.
+    proc = subprocess.Popen([*CLI, "tournament", "run", str(cfg), "--no-progress", "--standings-every", "0"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     _wait_for(cfg.with_suffix(".sqlite"), 2, proc)
     return cfg, proc

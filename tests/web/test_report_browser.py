@@ -53,7 +53,7 @@ def test_viewer_steps_through_a_game_as_the_engine_replays_it(
     browser.get((report_dir / "index.html").as_uri())
     browser.find_elements(By.CSS_SELECTOR, "a.game-link")[0].click()
     WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.ID, "score-0"))
-    assert row.game_key in browser.find_element(By.CSS_SELECTOR, "p.meta").text
+    assert row.game_id in browser.find_element(By.CSS_SELECTOR, "p.meta").text
 
     # The engine, independently: a step past the first hand that leaves its hand running,
     # preferably one with a call and a finished trick on the table (more for the page to show).
@@ -114,3 +114,14 @@ def test_viewer_steps_through_a_game_as_the_engine_replays_it(
         assert _cards(browser, f"#seat-{seat}-cards .card") == [str(c) for c in dealt]
     assert all(isinstance(c, Card) for c in first.deal[0] or ())
     _no_outside_requests(browser)
+
+
+def test_the_viewer_page_says_so_for_a_game_the_report_does_not_carry(browser: webdriver.Chrome,
+                                                                       report_dir: Path) -> None:
+    for fragment, said in (("#00999-not_there", "This game is not in the report"),
+                           ("", "No game chosen")):
+        browser.get((report_dir / "viewer.html").as_uri() + fragment)
+        WebDriverWait(browser, 30).until(lambda b: b.find_element(By.ID, "replay-error").is_displayed())
+        assert browser.find_element(By.ID, "replay-error").text.startswith(said)
+        assert not browser.find_element(By.ID, "viewer").is_displayed()
+        _no_outside_requests(browser)

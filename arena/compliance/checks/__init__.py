@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..check import Check
+from .fallbacks import NO_FALLBACKS
 from .fault_checks import FAULT_CHECKS
 from .hello import HELLO
 from .message_kinds import MESSAGE_KINDS
@@ -24,6 +25,7 @@ CHECKS: tuple[Check, ...] = (
     OPPONENT_FAULT,
     MESSAGE_KINDS,
     *FAULT_CHECKS,
+    NO_FALLBACKS,
     KEEPS_READING,
     RECONNECT,
 )

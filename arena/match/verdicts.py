@@ -1,0 +1,97 @@
+"""The verdicts of a match or gauntlet as a table: one row per opponent with
+the verdict, the counts it rests on, Elo with its interval, nElo and the
+LLR with its bounds. It is what ``match``, ``tournament run|resume`` of a
+match and ``standings`` on a match's database print, so every view, in
+every format (text, JSON, CSV), tells the same story.
+
+The SPRT counts complete duplicate pairs only; ``not counted`` says how many
+recorded games between the two are outside them (half of a pair whose twin
+was interrupted or is still to play), which is why the standings, counting
+every game, may show more.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from ..results.tables import Cell, Table
+from ..tournament.store import GameRow
+from .monitor import MatchMonitor, OpponentStatus
+from .plan import MatchPlan
+from .tally import opponent_of
+
+HEADERS = ("challenger", "opponent", "verdict", "games", "pairs", "not counted", "wins", "losses",
+           "pairs 2-0", "pairs 1-1", "pairs 0-2", "elo", "elo 95% low", "elo 95% high", "nelo",
+           "llr", "llr lower", "llr upper")
+
+UNCORRECTED = ("elo: the fixed-sample estimate from the complete pairs; after an SPRT stop it is not corrected "
+               "for the stopping rule (biased away from the bounds' middle, interval under-covers: docs/sprt.md)")
+
+
+def _finite(value: float | None, digits: int = 1) -> Cell:
+    """A number for every format: JSON has no infinity, so an infinite Elo (every pair one way) is None."""
+    return None if value is None or not math.isfinite(value) else round(value, digits)
+
+
+def no_information(status: OpponentStatus) -> bool:
+    """Pairs played, but all with the same score (every one split, say): an
+    interval of width zero, which says nothing yet."""
+    estimate = status.counts.elo()
+    return estimate is not None and estimate.lower == estimate.upper
+
+
+def _row(status: OpponentStatus, recorded: int) -> tuple[Cell, ...]:
+    c = status.counts
+    estimate = None if no_information(status) else c.elo()
+    sprt = status.sprt
+    return (
+        status.challenger, status.opponent, status.verdict.value, c.games, c.pairs, recorded - c.games,
+        c.wins, c.losses, c.ww, c.dd, c.ll,
+        None if estimate is None else _finite(estimate.elo),
+        None if estimate is None else _finite(estimate.lower),
+        None if estimate is None else _finite(estimate.upper),
+        _finite(c.nelo),
+        None if sprt is None else round(sprt.llr, 3),
+        None if sprt is None else round(sprt.bounds.lower, 3),
+        None if sprt is None else round(sprt.bounds.upper, 3),
+    )
+
+
+def match_plan_of(raw_config: Any) -> MatchPlan | None:
+    """The match plan of a stored match or gauntlet config; None for anything else."""
+    from ..tournament.config import ConfigError, parse_config  # the config module imports this package
+
+    if not isinstance(raw_config, dict) or raw_config.get("format") not in ("match", "gauntlet"):
+        return None
+    try:
+        return parse_config(raw_config).match
+    except ConfigError:
+        return None
+
+
+def recorded_games(plan: MatchPlan, rows: Iterable[GameRow]) -> dict[str, int]:
+    """Recorded games of the challenger against each opponent."""
+    counts = dict.fromkeys(plan.opponents, 0)
+    for row in rows:
+        opponent = opponent_of(row, plan.challenger)
+        if opponent in counts:
+            counts[opponent] += 1
+    return counts
+
+
+def verdict_table(plan: MatchPlan, rows: list[GameRow], run_over: bool = True) -> Table:
+    """The verdicts over ``rows`` (every stored game); ``run_over``: the run ended
+    (what ends a fixed-games match whose last pairs stayed incomplete)."""
+    monitor = MatchMonitor(plan, rows, lambda line: None)
+    recorded = recorded_games(plan, rows)
+    statuses = monitor.statuses(run_over=run_over)
+    notes = ["games, pairs: complete duplicate pairs, what the verdict rests on; not counted: recorded games "
+             "outside them (half of a pair)"]
+    if plan.bounds is not None:
+        notes.append(UNCORRECTED)
+    if any(no_information(s) for s in statuses):
+        notes.append("elo empty: no information yet (every pair the same score, so no interval)")
+    return Table("match", "Match verdicts" if len(plan.opponents) == 1 else "Gauntlet verdicts", HEADERS,
+                 tuple(_row(s, recorded[s.opponent]) for s in statuses), tuple(notes))

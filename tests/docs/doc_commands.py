@@ -1,0 +1,94 @@
+"""Reading the shell commands of README.md and docs/*.md, to run them as written.
+
+A command is one logical line of a ``sh`` block (a trailing backslash joins
+the next line), with its comment removed and leading ``VAR=value``
+assignments split off as its environment. ``truco-arena`` and ``python``
+become this interpreter's, which is what they are in the venv the README
+has the reader activate.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
+
+
+@dataclass(frozen=True)
+class Command:
+    env: dict[str, str]
+    argv: list[str]  # as written: "truco-arena", "python" not yet replaced
+    line: str  # the text, for messages
+
+    def resolved(self, replace: dict[str, str] | None = None) -> list[str]:
+        """The argv to run here: ``replace`` maps written words (placeholders,
+        ports) to the values of this run."""
+        words = [_substitute(w, replace or {}) for w in self.argv]
+        if words[0] == "truco-arena":
+            return CLI + words[1:]
+        if words[0] == "python":
+            return [sys.executable, *words[1:]]
+        return words
+
+    def environment(self, replace: dict[str, str] | None = None) -> dict[str, str]:
+        return {k: _substitute(v, replace or {}) for k, v in self.env.items()}
+
+
+def _substitute(word: str, replace: dict[str, str]) -> str:
+    for old, new in replace.items():
+        word = word.replace(old, new)
+    return word
+
+
+def section(text: str, heading: str) -> str:
+    """The text under the Markdown heading ``heading`` (any level) up to the
+    next heading of that level or above; ``#`` lines inside code blocks are
+    not headings."""
+    lines = text.splitlines(keepends=True)
+    start, level, fenced = None, 0, False
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        heading_match = None if fenced else re.match(r"(#+) (.*)\n?$", line)
+        if heading_match is None:
+            continue
+        if start is None and heading_match.group(2) == heading:
+            start, level = i + 1, len(heading_match.group(1))
+        elif start is not None and len(heading_match.group(1)) <= level:
+            return "".join(lines[start:i])
+    assert start is not None, f"no heading {heading!r}"
+    return "".join(lines[start:])
+
+
+def blocks(text: str, lang: str) -> list[str]:
+    """The fenced code blocks of ``lang``, indented ones (in lists) included."""
+    found = re.findall(rf"^([ \t]*)```{lang}\n(.*?)^\1```", text, flags=re.M | re.S)
+    return ["\n".join(line[len(indent):] for line in body.splitlines()) for indent, body in found]
+
+
+def commands(block: str) -> list[Command]:
+    logical: list[str] = []
+    pending = ""
+    for raw in block.splitlines():
+        if raw.rstrip().endswith("\\"):
+            pending += raw.rstrip()[:-1] + " "
+            continue
+        logical.append(pending + raw)
+        pending = ""
+    out = []
+    for line in logical:
+        words = shlex.split(line, comments=True)
+        if not words:
+            continue
+        env = {}
+        while words and re.fullmatch(r"[A-Z_][A-Z0-9_]*=.*", words[0]):
+            key, _, value = words.pop(0).partition("=")
+            env[key] = value
+        out.append(Command(env, words, line.strip()))
+    return out
