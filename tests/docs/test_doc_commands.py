@@ -118,7 +118,8 @@ target = 9
 
 [[bots]]
 name = "mybot"
-command = "python mybot.py"
+dir = "mybot"
+command = ["python", "mybot.py"]
 
 [[bots]]
 name = "random"
@@ -148,7 +149,8 @@ def weekly(tmp_path_factory: pytest.TempPathFactory) -> Path:
     by the scaling doc's `tournament run weekly.toml --workers 1`."""
     where = tmp_path_factory.mktemp("weekly")
     (where / "weekly.toml").write_text(WEEKLY)
-    (where / "mybot.py").write_text(_readme_bot())
+    (where / "mybot").mkdir()
+    (where / "mybot" / "mybot.py").write_text(_readme_bot())
     (run,) = [c for c in _examples_of("docs/scaling.md", "tournament") if c.argv[-2:] == ["--workers", "1"]]
     done = _run(run, where)
     assert done.returncode == 0, done.stderr

@@ -63,21 +63,21 @@ def test_an_ambiguous_or_unknown_id_is_one_line_naming_the_candidates(small_db: 
     assert code == 1 and "no game 'nobody:'" in err and err.count("\n") == 1
 
 
-def test_a_version_4_file_gets_its_ids_by_migration_and_is_read_unchanged_before(small_db: Path,
+def test_a_version_5_file_gets_its_ids_by_migration_and_is_read_unchanged_before(small_db: Path,
                                                                                   tmp_path: Path) -> None:
-    old = tmp_path / "v4.sqlite"
+    old = tmp_path / "v5.sqlite"
     old.write_bytes(small_db.read_bytes())
-    with sqlite3.connect(old) as db:  # the file as version 4 wrote it: no game_id column
+    with sqlite3.connect(old) as db:  # the file as version 5 wrote it: no game_id column
         db.execute("DROP INDEX games_by_id")
         db.execute("ALTER TABLE games DROP COLUMN game_id")
-        db.execute("PRAGMA user_version = 4")
+        db.execute("PRAGMA user_version = 5")
     with ResultsStore.open_existing(old) as store:  # read-only: ids computed, the file untouched
-        assert store.version == 4
+        assert store.version == 5
         ids = [r.game_id for r in store.games()]
     with ResultsStore.open_existing(small_db) as store:
         assert ids == [r.game_id for r in store.games()]
     ResultsStore.create_or_open(old).close()  # opened to write: migrated
     with sqlite3.connect(old) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] >= 5
+        assert db.execute("PRAGMA user_version").fetchone()[0] >= 6
         stored = [i for (i,) in db.execute("SELECT game_id FROM games ORDER BY seq")]
     assert stored == ids
