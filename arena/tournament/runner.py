@@ -38,6 +38,7 @@ from .progress import Progress
 from .scale import DEFAULT_RAY_BATCH_PAIRS, ScaleOut
 from .scaleout.batches import batches_of, units_of
 from .scaleout.coordinator import play_on_workers
+from .scaleout.crashes import CrashLedger
 from .scaleout.local import LocalWorker
 from .scaleout.ray_backend import RayUnavailableError, RayWorker, connect, disconnect
 from .scaleout.workers import Worker, WorkerFailedError
@@ -323,7 +324,8 @@ async def _play_farmed(
     else:
         n = min(scale.workers or 1, len(units))
         per_batch = scale.batch_pairs or 2 * config.concurrency
-        workers = [LocalWorker(i, config, log_dir, config.concurrency) for i in range(n)]
+        crashes = CrashLedger()  # a bot's restarts are counted for the whole run, whatever the workers
+        workers = [LocalWorker(i, config, log_dir, config.concurrency, crashes) for i in range(n)]
         where = f"{n} worker processes"
     batches = batches_of(units, per_batch)
     log.info("playing %d game(s) on %s, %d at once in each", len(todo), where, config.concurrency)
