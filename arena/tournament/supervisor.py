@@ -19,11 +19,7 @@ import asyncio
 import enum
 import logging
 import time
-<<<<<<< HEAD
-from collections.abc import Callable
-=======
 from collections.abc import Awaitable, Callable
->>>>>>> bd9588a (Workers speak typed JSON instead of pickle: a frame from a worker is data, bounded and checked field by field; a worker lost before it is ready is started again; crashes are counted by the coordinator for the whole run)
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,15 +87,10 @@ def _last_line(path: Path) -> str:
 
 class Supervisor:
     def __init__(self, arena: Arena, config: TournamentConfig, address: str, streams: int, log_dir: Path,
-<<<<<<< HEAD
-                 max_restarts: int = 3, absent_wait: float | None = None, sandbox: Sandbox | None = None) -> None:
-        self.arena, self.config, self.address, self.sandbox = arena, config, address, sandbox
-=======
-                 max_restarts: int = 3, absent_wait: float | None = None,
+                 max_restarts: int = 3, absent_wait: float | None = None, sandbox: Sandbox | None = None,
                  crash_gate: CrashGate | None = None) -> None:
-        self.arena, self.config, self.address = arena, config, address
+        self.arena, self.config, self.address, self.sandbox = arena, config, address, sandbox
         self.crash_gate = crash_gate
->>>>>>> bd9588a (Workers speak typed JSON instead of pickle: a frame from a worker is data, bounded and checked field by field; a worker lost before it is ready is started again; crashes are counted by the coordinator for the whole run)
         self.streams, self.log_dir, self.max_restarts = streams, log_dir, max_restarts
         self.absent_wait = config.absent_wait if absent_wait is None else absent_wait
         self.running: dict[str, list[LaunchedBot]] = {}
@@ -228,15 +219,9 @@ class Supervisor:
                         continue
                     n = self.restarts.get(name, 0)
                     code = proc.process.returncode
-<<<<<<< HEAD
-                    if n >= self.max_restarts:
-                        last = proc.limit_hit() or f"last exit code {code}: {_last_line(proc.log_path)}"
-                        self.given_up[name] = f"crashed {n + 1} times ({last}); see {proc.log_path}"
-=======
                     why = await self._give_up_after_crash(name, n, code, proc)
                     if why is not None:
                         self.given_up[name] = why
->>>>>>> bd9588a (Workers speak typed JSON instead of pickle: a frame from a worker is data, bounded and checked field by field; a worker lost before it is ready is started again; crashes are counted by the coordinator for the whole run)
                         log.warning("bot %s %s; it forfeits its remaining games", name, self.given_up[name])
                         await asyncio.gather(*(stop(p) for p in group))
                         break
@@ -252,10 +237,10 @@ class Supervisor:
                                    proc: LaunchedBot) -> str | None:
         """None to restart ``name`` after this crash, or why it is given up."""
         if self.crash_gate is not None:
-            return await self.crash_gate(name, code, _last_line(proc.log_path))
+            return await self.crash_gate(name, code, proc.limit_hit() or _last_line(proc.log_path))
         if restarts >= self.max_restarts:
-            return (f"crashed {restarts + 1} times (last exit code {code}: {_last_line(proc.log_path)}); "
-                    f"see {proc.log_path}")
+            last = proc.limit_hit() or f"last exit code {code}: {_last_line(proc.log_path)}"
+            return f"crashed {restarts + 1} times ({last}); see {proc.log_path}"
         return None
 
     async def give_up(self, name: str, why: str) -> None:

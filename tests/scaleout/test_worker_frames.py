@@ -10,7 +10,6 @@ import os
 import pickle
 import struct
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -79,7 +78,7 @@ def test_a_pickle_frame_is_refused_and_runs_nothing(tmp_path: Path) -> None:
     (b'{"kind": "crash", "body": {"ask": 1, "bot": "a", "code": 1.5, "last_line": ""}}', "crash.code"),
     (b'{"kind": "batch_done", "body": {"number": true}}', "batch_done.number: expected a whole number"),
     (b'{"kind": "game", "body": {"duration": NaN}}', "not JSON"),
-    (b'[' * 100_000 + b']' * 100_000, "not JSON"),
+    (b'[' * 20_000 + b']' * 20_000, "not JSON"),  # deeper than any parser's recursion
     (b'\xff\xfe', "not JSON"),
 ])
 def test_a_frame_of_the_wrong_shape_is_refused(body: bytes, why: str) -> None:
@@ -103,7 +102,10 @@ def test_what_a_worker_sends_reads_back_as_it_was() -> None:
 
 def _config(tmp_path: Path, name: str, r1: str) -> Path:
     path = tmp_path / f"{name}.toml"
-    write_config(path, "games_per_pairing = 8", "[options]", "target = 9", bots={"r0": "sample_bots.random_bot"})
+    # No sandbox: it would hide the worker from the bot (its own PID namespace),
+    # and this test is about the layer under it, should a bot get through.
+    write_config(path, 'sandbox = "none"', "games_per_pairing = 8", "[options]", "target = 9",
+                 bots={"r0": "sample_bots.random_bot"})
     with path.open("a") as f:
         f.write(f'[[bots]]\nname = "r1"\ncommand = {json.dumps(r1)}\n')
     return path
