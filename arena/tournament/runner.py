@@ -130,8 +130,8 @@ class _Recorder:
     def flush(self) -> None:
         if self.pending:
             rows = tuple(self.pending)
+            self.pending.clear()  # tried once: a StoreError names them, and the run stops
             self.store.record_together(rows)
-            self.pending.clear()
             for row in rows:
                 self._recorded(row)
 
@@ -240,6 +240,7 @@ async def run_tournament(
             await stop_hook()
         if sandbox is not None:
             sandbox.close()
+    store.check_in_place()  # a file deleted after the last game: its games are not kept either
     if stopper.signal is not None:
         raise TournamentInterruptedError(stopper.signal, record.played)
     return RunSummary(len(schedule), len(done), record.played, time.monotonic() - t0, record.failures)
@@ -330,13 +331,20 @@ async def _play_farmed(
     batches = batches_of(units, per_batch)
     log.info("playing %d game(s) on %s, %d at once in each", len(todo), where, config.concurrency)
     flusher = asyncio.create_task(_flush_every(record, GROUP_COMMIT_SECONDS))
+    playing = asyncio.create_task(
+        play_on_workers(workers, batches, record.later, stopping=stopping, announce=announce))
     try:
-        left = await play_on_workers(workers, batches, record.later, stopping=stopping, announce=announce)
+        # A write that fails (StoreError: the file is gone, or bad) stops the run at once.
+        await asyncio.wait({flusher, playing}, return_when=asyncio.FIRST_COMPLETED)
+        if flusher.done():
+            flusher.result()
+        left = playing.result()
     except WorkerFailedError as exc:
         raise TournamentError(f"a worker cannot start: {exc}") from None
     finally:
-        flusher.cancel()
-        await asyncio.gather(flusher, return_exceptions=True)
+        for task in (playing, flusher):
+            task.cancel()
+        await asyncio.gather(playing, flusher, return_exceptions=True)
         record.flush()
         if scale.ray_address is not None:
             disconnect()

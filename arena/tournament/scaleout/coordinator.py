@@ -127,9 +127,13 @@ async def play_on_workers(
         await asyncio.gather(*(w.interrupt() for w in workers))
 
     watcher = asyncio.create_task(watch())
+    finished = False
     try:
         await asyncio.gather(*(drive(w) for w in workers))
+        finished = True
     finally:
+        if not finished:  # a failure or a cancel (the store cannot write): running games stop now
+            await asyncio.gather(*(w.interrupt() for w in workers), return_exceptions=True)
         watcher.cancel()
         await asyncio.gather(watcher, return_exceptions=True)
         await asyncio.gather(*(w.close() for w in workers), return_exceptions=True)
