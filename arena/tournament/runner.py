@@ -29,7 +29,7 @@ from typing import Any
 from ..match.schedule import match_schedule
 from ..sandbox import Sandbox, SandboxUnavailableError
 from ..server import Arena
-from .config import TournamentConfig
+from .config import TournamentConfig, clear_text_warning
 from .dispatch import Dispatcher
 from .launcher import BotStartError
 from .orders import Outcome, Unplayed, order_of
@@ -172,6 +172,8 @@ async def run_tournament(
     ``on_record`` hears of each game once it is in the store. They apply to
     the games played on this process's arena only."""
     secret = tournament_secret(store, config)
+    if (warning := clear_text_warning(config.address, config.tls_cert is not None)) is not None:
+        announce(f"warning: {warning}")
     stopper = stop_request or StopRequest()
     absent_wait = config.absent_wait if connect_timeout is None else connect_timeout
     schedule = schedule_of(config)

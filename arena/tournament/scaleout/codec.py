@@ -89,6 +89,8 @@ def from_plain(value: Any, hint: Any, where: str = "message") -> Any:
         if not isinstance(value, list):
             raise _wrong(where, "a list", value)
         if len(args) == 2 and args[1] is Ellipsis:
+            if args[0] is str and all(type(v) is str for v in value):
+                return tuple(value)  # an action log: the common case, checked at once
             return tuple(from_plain(v, args[0], f"{where}[{i}]") for i, v in enumerate(value))
         if len(value) != len(args):
             raise DecodeError(f"{where}: expected {len(args)} items, got {len(value)}")
