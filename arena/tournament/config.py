@@ -16,7 +16,7 @@ Example::
     target = 30
 
     [time_control]
-    move_seconds = 2.0         # allowance per decision, 0 < x <= 3600
+    move_seconds = 2.0         # allowance per decision, 0.01 <= x <= 3600
     bank_seconds = 30.0        # extra time over a whole game, 0 <= x <= 86400
 
     [[bots]]
