@@ -38,8 +38,9 @@ async def _call(address: str, first: bytes, at_decision: bytes | None = None
 
 
 def _hello(name: str, token: str, version: str = "") -> bytes:
-    return pb.PlayRequest(hello=pb.Hello(bot_name=name, protocol_version=1, token=token,
-                                         bot_version=version)).SerializeToString()
+    data: bytes = pb.PlayRequest(hello=pb.Hello(bot_name=name, protocol_version=1, token=token,
+                                                bot_version=version)).SerializeToString()
+    return data
 
 
 def test_a_70_kib_hello_ends_the_call_resource_exhausted_with_the_reason(harness: Harness) -> None:

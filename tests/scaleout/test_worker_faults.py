@@ -46,7 +46,7 @@ def test_a_worker_that_cannot_be_started_is_one_line_and_exit_1(tmp_path: Path) 
     proc = _run(cfg, tmp_path / "t.sqlite", "--workers", "2")
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr.strip().splitlines()[-1] == \
-        f"error: a worker cannot start: worker 1 cannot start: {blocked}: Is a directory", proc.stderr
+        f"error: a worker cannot start: worker 1 cannot start: {blocked}: cannot open: Is a directory", proc.stderr
     assert "Traceback" not in proc.stderr
 
 

@@ -17,6 +17,7 @@ from typing import IO, Any
 
 from ..config import TournamentConfig
 from ..orders import Outcome
+from ..private_files import PrivateFileError, make_private_dir, open_private
 from .batches import Batch
 from .crashes import CrashLedger
 from .frames import (
@@ -60,15 +61,19 @@ class LocalWorker:
         # Each worker keeps its bots' logs apart from the others'.
         log_dir = self.log_dir / f"worker-{self.index}"
         try:
-            log_dir.mkdir(parents=True, exist_ok=True)
-            self._log = open(log_dir / "worker.log", "ab")
+            # Owner-only and never through a planted link (private_files.py).
+            make_private_dir(log_dir, parents=True)
+            self._log = open_private(log_dir / "worker.log", append=True)
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "arena.tournament.scaleout.worker",
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=self._log,
                 start_new_session=True,  # a Ctrl-C reaches the coordinator only; it stops the workers itself
                 limit=_PIPE_LIMIT,
             )
-        except OSError as exc:  # its log cannot be written, the interpreter cannot be run
+        except PrivateFileError as exc:  # its log cannot be written safely; the message names it
+            await self.close()
+            raise WorkerFailedError(f"{self.name} cannot start: {exc}") from None
+        except OSError as exc:  # the interpreter cannot be run
             await self.close()
             where = exc.filename if exc.filename is not None else sys.executable
             raise WorkerFailedError(f"{self.name} cannot start: {where}: {exc.strerror or exc}") from None
