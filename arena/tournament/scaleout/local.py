@@ -56,6 +56,7 @@ class LocalWorker:
         self.process: asyncio.subprocess.Process | None = None
         self._log: IO[bytes] | None = None
         self._bots = {b.name for b in self.config.bots}
+        self._next_ask = 0
 
     async def start(self) -> None:
         # Each worker keeps its bots' logs apart from the others'.
@@ -77,6 +78,7 @@ class LocalWorker:
             await self.close()
             where = exc.filename if exc.filename is not None else sys.executable
             raise WorkerFailedError(f"{self.name} cannot start: {where}: {exc.strerror or exc}") from None
+        self._next_ask = 0  # a fresh process numbers its crash reports from 0
         await self._send(Setup(self.config, log_dir, self.concurrency, tuple(self.crashes.given_up.items())))
         try:
             reply = await asyncio.wait_for(self._read(), START_TIMEOUT)
@@ -108,6 +110,10 @@ class LocalWorker:
     async def _answer(self, crash: Crash) -> None:
         if crash.bot not in self._bots:
             raise WorkerLostError(f"reported a crash of {printable(crash.bot, 40)!r}, a bot it does not run")
+        # A worker numbers its questions 0, 1, 2...: one out of turn was not written by it.
+        if crash.ask != self._next_ask:
+            raise WorkerLostError(f"asked about crash {crash.ask} when {self._next_ask} was due")
+        self._next_ask += 1
         verdict = self.crashes.crashed(crash.bot, crash.code, crash.last_line, self.name)
         await self._send(Verdict(crash.ask, verdict))
 
@@ -159,7 +165,11 @@ class LocalWorker:
         try:
             return await read_frame(proc.stdout, FROM_WORKER, MAX_REPORT)
         except EOFError:
-            await proc.wait()
+            try:  # its output ended: it is exiting, or it closed its stdout and must be ended
+                await asyncio.wait_for(proc.wait(), CLOSE_GRACE)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
             raise WorkerLostError(self._exit()) from None
         except FrameError as exc:
             raise WorkerLostError(str(exc)) from None
