@@ -65,6 +65,7 @@ class _Inbox:
         self.error: str | None = None  # why the stream was given up
         self._asks = itertools.count()
         self._waiting: dict[int, asyncio.Future[str | None]] = {}
+        self._giving_up: set[asyncio.Future[None]] = set()
 
     async def run(self) -> None:
         try:
@@ -77,8 +78,12 @@ class _Inbox:
                     if waiting is not None and not waiting.done():
                         waiting.set_result(msg.give_up)
                 elif isinstance(msg, GiveUp):
+                    # Not awaited here: giving up waits for the bots' lock, which a
+                    # restart may hold while it waits for a Verdict this loop must read.
                     if self.session is not None:
-                        await self.session.give_up(msg.bot, msg.why)
+                        task = asyncio.ensure_future(self.session.give_up(msg.bot, msg.why))
+                        self._giving_up.add(task)
+                        task.add_done_callback(self._giving_up.discard)
                 else:
                     raise FrameError(f"unexpected {type(msg).__name__}")
         except EOFError:
