@@ -1,6 +1,6 @@
 """The ceiling of scaling out: how many finished games per second one
 coordinator can take in, with no game played. Each game arrives as a worker
-sends it (a pickled frame, decoded here) and is written to a real SQLite
+sends it (a JSON frame, decoded and checked here) and is written to a real SQLite
 results file, one commit per game or grouped as the coordinator does
 (every ``--group-ms``).
 
@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from arena.tournament.scaleout.frames import encode, read_frame
+from arena.tournament.scaleout.frames import FROM_WORKER, MAX_REPORT, encode, read_frame
 from arena.tournament.store import GameRow, ResultsStore
 
 
@@ -37,7 +37,7 @@ async def take_in(data: bytes, n: int, db: Path, group: int) -> None:
     with ResultsStore.create_or_open(db) as store:
         pending: list[GameRow] = []
         for _ in range(n):
-            pending.append(await read_frame(reader))
+            pending.append(await read_frame(reader, FROM_WORKER, MAX_REPORT))
             if len(pending) >= group:
                 store.record_together(tuple(pending))
                 pending.clear()

@@ -8,13 +8,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sqlite3
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..ratings import GameRecord, fit_ratings
 from ..server import Arena
 from ..tournament.schedule import Pairing
+from ..tournament.store import StoreError
 from .config import LeagueConfig
 from .database import LeagueDatabase
 from .keys import LeagueGame, match_games
@@ -57,24 +60,50 @@ class League:
         self.recorded = 0  # games recorded by this run
         self._last_status = 0.0
         self._match_ended = asyncio.Event()  # wakes the loop: freed streams can start a game at once
+        self.failure: StoreError | None = None  # the database failed a write: the league stops
 
     async def run(self) -> int:
-        """Schedule until the arena closes; return the games this run recorded."""
+        """Schedule until the arena closes; return the games this run recorded.
+        StoreError, after every running match has ended, if the database
+        failed a write or is no longer the file at its path: nothing more
+        can be recorded, so the league stops at the first such write."""
         try:
-            while not self.arena.closing:
-                self._schedule()
-                self._maybe_write_status()
+            while not self.arena.closing and self.failure is None:
+                self._guarded(self._schedule)
+                self._guarded(self._maybe_write_status)
                 self._match_ended.clear()
                 try:  # bots connecting are seen within a tick; a game ending, at once
                     await asyncio.wait_for(self._match_ended.wait(), self.tick)
                 except TimeoutError:
                     pass
         finally:
+            if self.failure is not None:
+                await self.arena.stop(grace=0)  # running games end now; none of them can be kept
             # The arena is stopping: running games end as interrupted and are recorded so.
             if self.tasks:
                 await asyncio.gather(*self.tasks, return_exceptions=True)
-            self._write_status(stopped=True)
+            if self.failure is None:
+                self._guarded(lambda: self._write_status(stopped=True))
+        if self.failure is not None:
+            raise self.failure
         return self.recorded
+
+    def _guarded(self, write: Callable[[], None]) -> None:
+        """Run ``write``; a database failure is kept (the first one) and stops the league."""
+        if self.failure is not None:
+            return
+        try:
+            write()
+        except StoreError as exc:
+            self._failed(exc)
+        except sqlite3.Error as exc:  # a read of a file gone bad
+            self._failed(StoreError(f"{self.db.store.path}: cannot read: {exc}"))
+
+    def _failed(self, exc: StoreError) -> None:
+        if self.failure is None:
+            self.failure = exc
+            log.info("the league stops: %s", exc)
+            self._match_ended.set()
 
     # -------------------------------------------------------------- scheduling
 
@@ -115,7 +144,7 @@ class League:
 
         try:
             result = await play_match(self.arena, games, self.db.secret, self.settings, self._version, started)
-            self._record(result)
+            self._guarded(lambda: self._record(result))
         except Exception:  # a bug must not stop the league; the match is lost, not half-recorded
             log.exception("match %d failed", number)
         finally:

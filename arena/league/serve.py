@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from ..server import Arena, TokenStore
+from ..tournament.config import clear_text_warning
 from ..tournament.runlock import RunLock
 from ..tournament.store import ResultsStore
 from .config import LeagueConfig
@@ -44,6 +45,8 @@ async def serve_league(
             db = LeagueDatabase(store, config)
             host = address.rsplit(":", 1)[0]
             _announce(f"arena listening on {host}:{port}{' (TLS)' if tls_cert is not None else ''}")
+            if (warning := clear_text_warning(address, tls_cert is not None)) is not None:
+                _announce(f"warning: {warning}")
             _announce(f"league {config.name}: {store.count()} game(s) recorded so far in {db_path}")
             live = None
             if http is not None:

@@ -111,6 +111,7 @@ class Connection:
         self.alive = True
         self.close_reason = ""
         self.graceful = False  # closed (or being closed) by the arena with a closing Status
+        self.fault: WireFault | None = None  # what the bot sent that ended the stream, told in the call's status
         self.closed = asyncio.Event()
         self.hello: asyncio.Future[pb.Hello | None] = asyncio.get_running_loop().create_future()
         self.inbox: asyncio.Queue[InboxItem] | None = None  # the game's, while in one
@@ -250,6 +251,7 @@ class Connection:
                     break
                 if isinstance(req, WireFault):
                     reason = req.reason
+                    self.fault = req
                     break
                 assert isinstance(req, pb.PlayRequest)
                 self._on_request(req)

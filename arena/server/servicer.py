@@ -84,6 +84,10 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
                     # client write fails that write and, with it, the client's
                     # read of the Status just sent.
                     await asyncio.wait({reader}, timeout=self.arena.close_grace)
+            if conn.fault is not None:  # the bot hears why, not a plain OK
+                context.set_code(grpc.StatusCode.RESOURCE_EXHAUSTED if conn.fault.oversize
+                                 else grpc.StatusCode.INVALID_ARGUMENT)
+                context.set_details(conn.fault.reason)
         except asyncio.CancelledError:
             # gRPC ended the call under us: the client cancelled it, its
             # connection was lost (closed, reset, or keepalive pings went

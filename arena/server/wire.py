@@ -4,7 +4,9 @@ gRPC's own size limit ends a call the same way a client's cancel does: the
 servicer sees the stream end and cannot say why. So gRPC is given a looser
 hard limit (``HARD_RECEIVE_BYTES``) and the arena's limit (``MAX_RECEIVE_BYTES``)
 is checked here, on the raw bytes, before parsing: a message over it reaches
-the reader as ``WireFault`` and the stream closes with a reason that says so.
+the reader as ``WireFault``: the stream closes with a reason that says so, in
+the game's record and to the bot (the call ends RESOURCE_EXHAUSTED, or
+INVALID_ARGUMENT for bytes that are not a PlayRequest, with that reason).
 Only a message over the hard limit still ends the call inside gRPC.
 """
 
@@ -27,6 +29,7 @@ class WireFault:
     """A message that is not a PlayRequest the arena will read; ``reason`` says why."""
 
     reason: str
+    oversize: bool = False  # over the arena's size limit (else: not a PlayRequest)
 
 
 class RequestReader:
@@ -37,7 +40,7 @@ class RequestReader:
 
     def __call__(self, data: bytes) -> pb.PlayRequest | WireFault:
         if len(data) > self.limit:
-            return WireFault(f"sent a message over {self.limit // 1024} KiB ({len(data)} bytes)")
+            return WireFault(f"sent a message over {self.limit // 1024} KiB ({len(data)} bytes)", oversize=True)
         try:
             request: pb.PlayRequest = pb.PlayRequest.FromString(data)
             return request

@@ -16,7 +16,7 @@ Example::
     target = 30
 
     [time_control]
-    move_seconds = 2.0         # allowance per decision, 0 < x <= 3600
+    move_seconds = 2.0         # allowance per decision, 0.01 <= x <= 3600
     bank_seconds = 30.0        # extra time over a whole game, 0 <= x <= 86400
 
     [[bots]]
@@ -44,6 +44,7 @@ that connects by itself are played on the tournament's own arena.
 from __future__ import annotations
 
 import dataclasses
+import ipaddress
 import math
 import os
 import shlex
@@ -65,6 +66,9 @@ from .schedule import Pairing, games_in
 # day: far beyond any real use, yet finite, so every wait has a deadline
 # (inf, nan and 1e10 are refused).
 MAX_MOVE_SECONDS = 3600.0
+# A decision crosses the network and back in about a millisecond; below 10 ms
+# a move is charged to the bank alone and games end on time, not on play.
+MIN_MOVE_SECONDS = 0.01
 MAX_BANK_SECONDS = 86400.0
 # The schedule is built in memory, a few hundred bytes per game: 10 million
 # games is a few GB already and years of play.
@@ -167,7 +171,8 @@ def _time_control(data: dict[str, Any]) -> TimeControl:
         if key not in ("move_seconds", "bank_seconds"):
             raise ConfigError(f"time_control.{key}: unknown key (expected move_seconds, bank_seconds)")
     return TimeControl(
-        move_time=_seconds(table, "move_seconds", DEFAULT_TIME_CONTROL.move_time, 0.0, MAX_MOVE_SECONDS, False),
+        move_time=_seconds(table, "move_seconds", DEFAULT_TIME_CONTROL.move_time, MIN_MOVE_SECONDS, MAX_MOVE_SECONDS,
+                           True),
         bank=_seconds(table, "bank_seconds", DEFAULT_TIME_CONTROL.bank, 0.0, MAX_BANK_SECONDS, True),
     )
 
@@ -294,6 +299,22 @@ def _bots(data: dict[str, Any], base: Path | None, limits: Limits) -> tuple[BotS
     if len(bots) < 2:
         raise ConfigError("bots: a tournament needs at least two bots")
     return tuple(bots)
+
+
+def clear_text_warning(address: str, tls: bool) -> str | None:
+    """The warning for an arena that listens beyond this machine without TLS,
+    where bots send their tokens in the clear; None when it does not."""
+    if tls or address.startswith("unix:"):
+        return None
+    host = address.rpartition(":")[0].strip("[]")
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return None
+    except ValueError:
+        if host == "localhost":
+            return None
+    return (f"the arena listens on {address} without TLS: bots that connect send their tokens in the clear; "
+            f"give a TLS certificate and key (README, \"Security and fair play\")")
 
 
 def check_address(address: str) -> str:

@@ -29,7 +29,7 @@ from typing import Any
 from ..match.schedule import match_schedule
 from ..sandbox import Sandbox, SandboxUnavailableError
 from ..server import Arena
-from .config import TournamentConfig
+from .config import TournamentConfig, clear_text_warning
 from .dispatch import Dispatcher
 from .launcher import BotStartError
 from .orders import Outcome, Unplayed, order_of
@@ -38,6 +38,7 @@ from .progress import Progress
 from .scale import DEFAULT_RAY_BATCH_PAIRS, ScaleOut
 from .scaleout.batches import batches_of, units_of
 from .scaleout.coordinator import play_on_workers
+from .scaleout.crashes import CrashLedger
 from .scaleout.local import LocalWorker
 from .scaleout.ray_backend import RayUnavailableError, RayWorker, connect, disconnect
 from .scaleout.workers import Worker, WorkerFailedError
@@ -129,8 +130,8 @@ class _Recorder:
     def flush(self) -> None:
         if self.pending:
             rows = tuple(self.pending)
+            self.pending.clear()  # tried once: a StoreError names them, and the run stops
             self.store.record_together(rows)
-            self.pending.clear()
             for row in rows:
                 self._recorded(row)
 
@@ -171,6 +172,8 @@ async def run_tournament(
     ``on_record`` hears of each game once it is in the store. They apply to
     the games played on this process's arena only."""
     secret = tournament_secret(store, config)
+    if (warning := clear_text_warning(config.address, config.tls_cert is not None)) is not None:
+        announce(f"warning: {warning}")
     stopper = stop_request or StopRequest()
     absent_wait = config.absent_wait if connect_timeout is None else connect_timeout
     schedule = schedule_of(config)
@@ -239,6 +242,7 @@ async def run_tournament(
             await stop_hook()
         if sandbox is not None:
             sandbox.close()
+    store.check_in_place()  # a file deleted after the last game: its games are not kept either
     if stopper.signal is not None:
         raise TournamentInterruptedError(stopper.signal, record.played)
     return RunSummary(len(schedule), len(done), record.played, time.monotonic() - t0, record.failures)
@@ -323,18 +327,26 @@ async def _play_farmed(
     else:
         n = min(scale.workers or 1, len(units))
         per_batch = scale.batch_pairs or 2 * config.concurrency
-        workers = [LocalWorker(i, config, log_dir, config.concurrency) for i in range(n)]
+        crashes = CrashLedger()  # a bot's restarts are counted for the whole run, whatever the workers
+        workers = [LocalWorker(i, config, log_dir, config.concurrency, crashes) for i in range(n)]
         where = f"{n} worker processes"
     batches = batches_of(units, per_batch)
     log.info("playing %d game(s) on %s, %d at once in each", len(todo), where, config.concurrency)
     flusher = asyncio.create_task(_flush_every(record, GROUP_COMMIT_SECONDS))
+    playing = asyncio.create_task(
+        play_on_workers(workers, batches, record.later, stopping=stopping, announce=announce))
     try:
-        left = await play_on_workers(workers, batches, record.later, stopping=stopping, announce=announce)
+        # A write that fails (StoreError: the file is gone, or bad) stops the run at once.
+        await asyncio.wait({flusher, playing}, return_when=asyncio.FIRST_COMPLETED)
+        if flusher.done():
+            flusher.result()
+        left = playing.result()
     except WorkerFailedError as exc:
         raise TournamentError(f"a worker cannot start: {exc}") from None
     finally:
-        flusher.cancel()
-        await asyncio.gather(flusher, return_exceptions=True)
+        for task in (playing, flusher):
+            task.cancel()
+        await asyncio.gather(playing, flusher, return_exceptions=True)
         record.flush()
         if scale.ray_address is not None:
             disconnect()

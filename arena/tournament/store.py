@@ -104,6 +104,9 @@ class ResultsStore:
         self.version = version
         self.writable = writable
         self._db = db
+        # The file this store writes, checked on every write (``_FileGuard``).
+        self._guard = _FileGuard(path) if writable else None
+        self.kept: list[str] = []  # games this store recorded: what is lost if the file goes
 
     @classmethod
     def open_existing(cls, path: Path) -> ResultsStore:
@@ -158,6 +161,8 @@ class ResultsStore:
 
     def close(self) -> None:
         self._db.close()
+        if self._guard is not None:
+            self._guard.close()
 
     def __enter__(self) -> Self:
         return self
@@ -172,7 +177,7 @@ class ResultsStore:
     # -- metadata: the config the tournament was started with
     def set_meta(self, key: str, value: Any) -> None:
         self._check_writable()
-        self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, json.dumps(value)))
+        self._write("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, json.dumps(value)))
 
     def get_meta(self, key: str) -> Any:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -193,25 +198,46 @@ class ResultsStore:
         halves of a league's duplicate pair, so a crash never leaves half a pair)."""
         self._check_writable()
         insert = f"INSERT INTO games ({', '.join(_COLUMNS)}) VALUES ({', '.join(':' + c for c in _COLUMNS)})"
-        self._db.execute("BEGIN IMMEDIATE")
+        keys = [row.game_key for row in rows]
         try:
-            for row in rows:
-                values = dataclasses.asdict(row)
-                values["actions"] = json.dumps(list(row.actions))
-                values["finished_at"] = row.finished_at or time.time()
-                try:
-                    self._db.execute(insert, values)
-                except sqlite3.IntegrityError:
-                    raise StoreError(f"game {row.game_key} is already recorded") from None
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for row in rows:
+                    values = dataclasses.asdict(row)
+                    values["actions"] = json.dumps(list(row.actions))
+                    values["finished_at"] = row.finished_at or time.time()
+                    try:
+                        self._db.execute(insert, values)
+                    except sqlite3.IntegrityError:
+                        raise StoreError(f"game {row.game_key} is already recorded") from None
+                self._db.execute("COMMIT")
+            except BaseException:
+                _rollback(self._db)
+                raise
+        except sqlite3.Error as exc:  # the file went bad under us (overwritten, disk full...)
+            raise StoreError(f"{self.path}: cannot write: {exc}; {_not_kept(self.kept, keys)}") from None
+        self.kept.extend(keys)
+        self.check_in_place(keys)
+
+    def check_in_place(self, just_written: list[str] | None = None) -> None:
+        """StoreError if the file at ``path`` is no longer the one this store
+        writes (deleted, replaced, overwritten): what it recorded is then not
+        kept there, and the message says which games."""
+        if self._guard is not None and (what := self._guard.trouble()) is not None:
+            raise StoreError(f"{self.path}: {what} while the run went on; "
+                             f"{_not_kept(self.kept, just_written or [])}")
+
+    def _write(self, sql: str, params: tuple[Any, ...]) -> None:
+        """One statement that writes (its own transaction), then the file check."""
+        try:
+            self._db.execute(sql, params)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot write: {exc}; {_not_kept(self.kept, [])}") from None
+        self.check_in_place()
 
     def record_interrupted(self, game_key: str, reason: str) -> None:
         self._check_writable()
-        self._db.execute("INSERT INTO interrupted (game_key, at, reason) VALUES (?, ?, ?)",
-                         (game_key, time.time(), reason))
+        self._write("INSERT INTO interrupted (game_key, at, reason) VALUES (?, ?, ?)", (game_key, time.time(), reason))
 
     def interrupted(self) -> list[tuple[str, float, str]]:
         """Every interruption recorded, in order: (game key, Unix time, reason).
@@ -308,3 +334,62 @@ def _version_of(db: sqlite3.Connection, path: Path, fresh_ok: bool) -> int:
         raise StoreError(f"{path}: written by a newer truco-arena (schema version {version}; "
                          f"this one knows up to {LATEST_VERSION}): upgrade truco-arena to read it")
     return version
+
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+class _FileGuard:
+    """Whether the file at a path is still the one a store opened: the same
+    device and inode, and still starting as a SQLite file. SQLite writes
+    through the file it opened, so a file deleted, renamed over or
+    overwritten while a run goes on would otherwise swallow every game
+    without a word (and ``resume`` would find nothing).
+
+    The header is read through a descriptor kept open for the store's life:
+    closing any descriptor of a file drops every POSIX lock this process
+    holds on it, SQLite's included, so the file is never opened and closed
+    again while SQLite has it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self._fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError as exc:
+            raise StoreError(f"{path}: cannot open: {exc.strerror}") from None
+        st = os.fstat(self._fd)
+        self.identity = (st.st_dev, st.st_ino)
+
+    def trouble(self) -> str | None:
+        """None while all is well; else what happened to the file, for people."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return "the results file was deleted"
+        except OSError as exc:
+            return f"the results file cannot be found ({exc.strerror})"
+        if (st.st_dev, st.st_ino) != self.identity:
+            return "the results file was replaced by another file"
+        if os.pread(self._fd, len(_SQLITE_MAGIC), 0) != _SQLITE_MAGIC:
+            return "the results file was overwritten (it is no longer a SQLite file)"
+        return None
+
+    def close(self) -> None:
+        """After SQLite's own connection is closed (see above)."""
+        os.close(self._fd)
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    try:
+        db.execute("ROLLBACK")
+    except sqlite3.Error:  # the transaction is gone already (the file went bad)
+        pass
+
+
+def _not_kept(kept: list[str], pending: list[str]) -> str:
+    """Which games of this run are not kept, in one line."""
+    games = [*kept, *(k for k in pending if k not in kept)]
+    if not games:
+        return "no game of this run was recorded yet"
+    shown = ", ".join(games[:5]) + (f" and {len(games) - 5} more" if len(games) > 5 else "")
+    return f"the {len(games)} game(s) played this run are not kept: {shown}"

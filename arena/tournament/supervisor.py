@@ -19,7 +19,7 @@ import asyncio
 import enum
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +33,12 @@ from .launcher import LaunchedBot, LaunchSpec, launch, stop
 log = logging.getLogger("arena.tournament")
 
 CRASH_WAIT = 1.0  # seconds to let a disconnected launched bot's process be seen exiting
+
+# Asked when a launched bot's process died (bot, exit code, last line of its
+# log): None to start it again, or why the bot is given up. A worker passes
+# one that asks the coordinator, which counts crashes for the whole run
+# (scaleout/crashes.py); without one, ``max_restarts`` is counted here.
+CrashGate = Callable[[str, int | None, str], Awaitable[str | None]]
 
 
 class ForfeitCause(enum.Enum):
@@ -81,8 +87,10 @@ def _last_line(path: Path) -> str:
 
 class Supervisor:
     def __init__(self, arena: Arena, config: TournamentConfig, address: str, streams: int, log_dir: Path,
-                 max_restarts: int = 3, absent_wait: float | None = None, sandbox: Sandbox | None = None) -> None:
+                 max_restarts: int = 3, absent_wait: float | None = None, sandbox: Sandbox | None = None,
+                 crash_gate: CrashGate | None = None) -> None:
         self.arena, self.config, self.address, self.sandbox = arena, config, address, sandbox
+        self.crash_gate = crash_gate
         self.streams, self.log_dir, self.max_restarts = streams, log_dir, max_restarts
         self.absent_wait = config.absent_wait if absent_wait is None else absent_wait
         self.running: dict[str, list[LaunchedBot]] = {}
@@ -211,9 +219,9 @@ class Supervisor:
                         continue
                     n = self.restarts.get(name, 0)
                     code = proc.process.returncode
-                    if n >= self.max_restarts:
-                        last = proc.limit_hit() or f"last exit code {code}: {_last_line(proc.log_path)}"
-                        self.given_up[name] = f"crashed {n + 1} times ({last}); see {proc.log_path}"
+                    why = await self._give_up_after_crash(name, n, code, proc)
+                    if why is not None:
+                        self.given_up[name] = why
                         log.warning("bot %s %s; it forfeits its remaining games", name, self.given_up[name])
                         await asyncio.gather(*(stop(p) for p in group))
                         break
@@ -224,6 +232,26 @@ class Supervisor:
                     group[i] = await self._launch(spec, proc.slot)
                     # A fresh process gets the whole wait to connect.
                     self._missing_since[name] = time.monotonic()
+
+    async def _give_up_after_crash(self, name: str, restarts: int, code: int | None,
+                                   proc: LaunchedBot) -> str | None:
+        """None to restart ``name`` after this crash, or why it is given up."""
+        if self.crash_gate is not None:
+            return await self.crash_gate(name, code, proc.limit_hit() or _last_line(proc.log_path))
+        if restarts >= self.max_restarts:
+            last = proc.limit_hit() or f"last exit code {code}: {_last_line(proc.log_path)}"
+            return f"crashed {restarts + 1} times ({last}); see {proc.log_path}"
+        return None
+
+    async def give_up(self, name: str, why: str) -> None:
+        """Give ``name`` up on the coordinator's word: it crashed too often
+        elsewhere in the run, so it forfeits its games here too."""
+        async with self._lock:
+            if name in self.given_up:
+                return
+            self.given_up[name] = why
+            log.warning("bot %s %s; it forfeits its remaining games", name, why)
+            await asyncio.gather(*(stop(p) for p in self.running.get(name, [])))
 
     async def stop(self) -> None:
         await asyncio.gather(*(stop(p) for p in self.processes()))

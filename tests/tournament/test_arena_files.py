@@ -160,8 +160,6 @@ def test_a_fifo_planted_at_a_bot_log_is_refused_without_hanging(tmp_path: Path) 
     assert proc.returncode == 1 and len(err.strip().splitlines()) == 1 and "r0.log" in err, err
 
 
-@pytest.mark.xfail(strict=True, reason="arena/tournament/scaleout/local.py opens worker.log with open(..., 'ab'), "
-                                       "which follows links; private_files.open_private does not")
 def test_a_link_planted_at_a_worker_log_is_refused(tmp_path: Path) -> None:
     victim = _victim(tmp_path)
     cfg = _config(tmp_path)

@@ -67,30 +67,59 @@ async def play_on_workers(
     settled: set[str] = set()
 
     async def drive(worker: Worker) -> None:
+        """Start ``worker`` and play batches on it; a worker lost while starting
+        or playing is started again, up to ``MAX_LOSSES`` times."""
         losses = 0
+        first = True
+        while True:
+            try:
+                await worker.start()
+            except WorkerLostError as exc:  # it died before it was ready: as if lost playing
+                losses += 1
+                await worker.close()
+                if queue.closed:
+                    return
+                if losses > MAX_LOSSES:
+                    announce(f"{worker.name} lost {losses} times: not started again")
+                    return
+                announce(f"{worker.name} lost while starting ({exc}); starting it again")
+                continue
+            except WorkerFailedError as exc:
+                if first:
+                    raise  # it cannot play at all: the run stops, with this line
+                announce(f"{worker.name} could not start again: {exc}")
+                return
+            first = False
+            if not await play_until_lost(worker):
+                return
+            losses += 1
+            await worker.close()
+            if queue.closed:
+                return
+            if losses > MAX_LOSSES:
+                announce(f"{worker.name} lost {losses} times: not started again")
+                return
+
+    async def play_until_lost(worker: Worker) -> bool:
+        """Play batches on ``worker`` until none is left (False) or it is lost (True)."""
         while (batch := await queue.take()) is not None:
             rest: Batch | None = None
+            lost = False
             try:
                 async for outcome in worker.run(batch):
                     record(outcome)
                     settled.add(outcome.game_key)
             except WorkerLostError as exc:
+                lost = True
                 rest = batch.without(settled)
-                losses += 1
                 if not queue.closed:
                     left = 0 if rest is None else len(rest)
                     announce(f"{worker.name} lost ({exc}); its {left} unfinished game(s) will be played again")
             finally:
                 queue.done(rest)
-            if rest is not None and not queue.closed:
-                if losses > MAX_LOSSES:
-                    announce(f"{worker.name} lost {losses} times: not started again")
-                    return
-                try:
-                    await worker.restart()
-                except (WorkerLostError, WorkerFailedError) as exc:
-                    announce(f"{worker.name} could not start again: {exc}")
-                    return
+            if lost:
+                return True
+        return False
 
     async def watch() -> None:
         await stopping.wait()
@@ -98,10 +127,13 @@ async def play_on_workers(
         await asyncio.gather(*(w.interrupt() for w in workers))
 
     watcher = asyncio.create_task(watch())
+    finished = False
     try:
-        await asyncio.gather(*(w.start() for w in workers))
         await asyncio.gather(*(drive(w) for w in workers))
+        finished = True
     finally:
+        if not finished:  # a failure or a cancel (the store cannot write): running games stop now
+            await asyncio.gather(*(w.interrupt() for w in workers), return_exceptions=True)
         watcher.cancel()
         await asyncio.gather(watcher, return_exceptions=True)
         await asyncio.gather(*(w.close() for w in workers), return_exceptions=True)

@@ -1,5 +1,10 @@
 """Local worker processes, each with its own arena and bots (``worker.py``),
-driven over their stdin and stdout."""
+driven over their stdin and stdout.
+
+Everything a worker sends is checked before it is used (``frames.py``):
+a frame that is not one of the protocol's, a result for a game the worker
+was not given, or a crash of a bot it does not run makes the worker lost,
+as if it had died; its unreported games are played again elsewhere."""
 
 from __future__ import annotations
 
@@ -12,9 +17,26 @@ from typing import IO, Any
 
 from ..config import TournamentConfig
 from ..orders import Outcome
+from ..private_files import PrivateFileError, make_private_dir, open_private
 from .batches import Batch
-from .frames import BatchDone, Failed, FrameError, Ready, Setup, encode, read_frame
-from .workers import WorkerFailedError, WorkerLostError
+from .crashes import CrashLedger
+from .frames import (
+    FROM_WORKER,
+    MAX_REPORT,
+    BatchDone,
+    Crash,
+    Failed,
+    FrameError,
+    GiveUp,
+    Ready,
+    Setup,
+    Verdict,
+    encode,
+    printable,
+    read_frame,
+)
+from .session import worker_config
+from .workers import WorkerFailedError, WorkerLostError, check_outcome
 
 START_TIMEOUT = 60.0  # seconds for a worker to import, bind its arena and launch its bots
 CLOSE_GRACE = 10.0  # after stdin closes (or SIGTERM), then it is killed
@@ -22,49 +44,84 @@ _PIPE_LIMIT = 2**20
 
 
 class LocalWorker:
-    def __init__(self, index: int, config: TournamentConfig, log_dir: Path, concurrency: int) -> None:
+    def __init__(self, index: int, config: TournamentConfig, log_dir: Path, concurrency: int,
+                 crashes: CrashLedger | None = None) -> None:
         self.name = f"worker {index}"
         self.index = index
-        self.config = config
+        self.config = worker_config(config)
         self.log_dir = log_dir
         self.concurrency = concurrency
+        self.crashes = crashes or CrashLedger()
+        self.crashes.listen(self._tell_given_up)
         self.process: asyncio.subprocess.Process | None = None
         self._log: IO[bytes] | None = None
+        self._bots = {b.name for b in self.config.bots}
+        self._next_ask = 0
 
     async def start(self) -> None:
         # Each worker keeps its bots' logs apart from the others'.
         log_dir = self.log_dir / f"worker-{self.index}"
-        log_dir.mkdir(parents=True, exist_ok=True)
-        self._log = open(log_dir / "worker.log", "ab")
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "arena.tournament.scaleout.worker",
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=self._log,
-            start_new_session=True,  # a Ctrl-C reaches the coordinator only; it stops the workers itself
-            limit=_PIPE_LIMIT,
-        )
-        await self._send(Setup(self.config, log_dir, self.concurrency))
+        try:
+            # Owner-only and never through a planted link (private_files.py).
+            make_private_dir(log_dir, parents=True)
+            self._log = open_private(log_dir / "worker.log", append=True)
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "arena.tournament.scaleout.worker",
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=self._log,
+                start_new_session=True,  # a Ctrl-C reaches the coordinator only; it stops the workers itself
+                limit=_PIPE_LIMIT,
+            )
+        except PrivateFileError as exc:  # its log cannot be written safely; the message names it
+            await self.close()
+            raise WorkerFailedError(f"{self.name} cannot start: {exc}") from None
+        except OSError as exc:  # the interpreter cannot be run
+            await self.close()
+            where = exc.filename if exc.filename is not None else sys.executable
+            raise WorkerFailedError(f"{self.name} cannot start: {where}: {exc.strerror or exc}") from None
+        self._next_ask = 0  # a fresh process numbers its crash reports from 0
+        await self._send(Setup(self.config, log_dir, self.concurrency, tuple(self.crashes.given_up.items())))
         try:
             reply = await asyncio.wait_for(self._read(), START_TIMEOUT)
         except TimeoutError:
             raise WorkerFailedError(f"{self.name} did not start within {START_TIMEOUT:g} s") from None
         if isinstance(reply, Failed):
-            raise WorkerFailedError(reply.message)
+            raise WorkerFailedError(printable(reply.message))
         if not isinstance(reply, Ready):
             raise WorkerLostError(f"sent {type(reply).__name__} instead of Ready")
 
     async def run(self, batch: Batch) -> AsyncIterator[Outcome]:
         await self._send(batch)
+        orders = {o.game.key: o for unit in batch.units for o in unit}
         while True:
             msg = await self._read()
             if isinstance(msg, BatchDone):
+                if msg.number != batch.number:
+                    raise WorkerLostError(f"said batch {msg.number} was done while playing batch {batch.number}")
                 return
             if isinstance(msg, Failed):
-                raise WorkerLostError(msg.message)
-            yield msg
+                raise WorkerLostError(printable(msg.message))
+            if isinstance(msg, Crash):
+                await self._answer(msg)
+                continue
+            if isinstance(msg, Ready):
+                raise WorkerLostError("sent Ready again")
+            yield check_outcome(msg, orders)
 
-    async def restart(self) -> None:
-        await self.close()
-        await self.start()
+    async def _answer(self, crash: Crash) -> None:
+        if crash.bot not in self._bots:
+            raise WorkerLostError(f"reported a crash of {printable(crash.bot, 40)!r}, a bot it does not run")
+        # A worker numbers its questions 0, 1, 2...: one out of turn was not written by it.
+        if crash.ask != self._next_ask:
+            raise WorkerLostError(f"asked about crash {crash.ask} when {self._next_ask} was due")
+        self._next_ask += 1
+        verdict = self.crashes.crashed(crash.bot, crash.code, crash.last_line, self.name)
+        await self._send(Verdict(crash.ask, verdict))
+
+    def _tell_given_up(self, bot: str, why: str) -> None:
+        """Another worker's crash gave ``bot`` up: this one stops playing it too."""
+        proc = self.process
+        if proc is not None and proc.stdin is not None and not proc.stdin.is_closing():
+            proc.stdin.write(encode(GiveUp(bot, why)))  # whole frames: the transport keeps them in order
 
     async def interrupt(self) -> None:
         proc = self.process
@@ -106,9 +163,13 @@ class LocalWorker:
         if proc is None or proc.stdout is None:
             raise WorkerLostError("not running")
         try:
-            return await read_frame(proc.stdout)
+            return await read_frame(proc.stdout, FROM_WORKER, MAX_REPORT)
         except EOFError:
-            await proc.wait()
+            try:  # its output ended: it is exiting, or it closed its stdout and must be ended
+                await asyncio.wait_for(proc.wait(), CLOSE_GRACE)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
             raise WorkerLostError(self._exit()) from None
         except FrameError as exc:
             raise WorkerLostError(str(exc)) from None

@@ -8,7 +8,13 @@ launched on that node) and streams back each game's outcome as it ends
 Ray's own retries are off (``max_retries=0``): a task that was retried by
 Ray would send again the outcomes it had already sent. When a node is lost,
 the task fails here instead, and the coordinator puts the games it had not
-reported back in the queue (``coordinator.py``)."""
+reported back in the queue (``coordinator.py``).
+
+What goes to a task and what comes back are the JSON messages of the local
+workers (``frames.py``) as bytes, never pickled objects of ours: a result
+is read as data and checked like a local worker's frame, since the node
+runs bots. (Ray still moves those bytes with its own serializer; keeping
+bots away from Ray's sockets is the sandbox's part.)"""
 
 from __future__ import annotations
 
@@ -23,8 +29,9 @@ from typing import Any
 from ..config import TournamentConfig
 from ..orders import Outcome
 from .batches import Batch
-from .session import WorkerSession
-from .workers import WorkerLostError
+from .frames import FROM_WORKER, MAX_ORDER, MAX_REPORT, TO_WORKER, FrameError, Setup, parse, payload
+from .session import WorkerSession, worker_config
+from .workers import WorkerLostError, check_outcome
 
 CPUS_PER_TASK = 1.0  # the arena's share; the bots' processes come on top, as on a local worker
 
@@ -71,14 +78,16 @@ def disconnect() -> None:
     ray.shutdown()
 
 
-def play_batch_on_node(config: TournamentConfig, concurrency: int, batch: Batch) -> Iterator[Outcome]:
-    """The body of a Ray task: play ``batch`` here, yielding outcomes as games end."""
+def play_batch_on_node(setup_frame: bytes, batch_frame: bytes) -> Iterator[bytes]:
+    """The body of a Ray task: play the batch here, yielding each outcome's
+    frame (JSON bytes) as its game ends."""
+    setup, batch = _orders(setup_frame, batch_frame)
     log_dir = Path(tempfile.mkdtemp(prefix="truco-arena-batch-"))
     loop = asyncio.new_event_loop()
     outcomes: asyncio.Queue[Outcome | None] = asyncio.Queue()
 
     async def play() -> None:
-        session = WorkerSession(config, log_dir, concurrency)
+        session = WorkerSession(setup.config, log_dir, setup.concurrency)
         try:
             await session.start()
             await session.play(batch, outcomes.put_nowait)
@@ -91,13 +100,33 @@ def play_batch_on_node(config: TournamentConfig, concurrency: int, batch: Batch)
         # The loop runs only while the driver waits for the next outcome;
         # handing one over to Ray is quick, and games keep their own clocks.
         while (outcome := loop.run_until_complete(outcomes.get())) is not None:
-            yield outcome
+            yield payload(outcome)
         loop.run_until_complete(task)  # its error, if it failed
     finally:
         if not task.done():
             task.cancel()
             loop.run_until_complete(asyncio.gather(task, return_exceptions=True))
         loop.close()
+
+
+def _orders(setup_frame: bytes, batch_frame: bytes) -> tuple[Setup, Batch]:
+    if len(setup_frame) > MAX_ORDER or len(batch_frame) > MAX_ORDER:
+        raise ValueError("a task's orders are over the frame size")
+    setup, batch = parse(setup_frame, TO_WORKER), parse(batch_frame, TO_WORKER)
+    if not isinstance(setup, Setup) or not isinstance(batch, Batch):
+        raise ValueError("a task needs a Setup and a Batch")
+    return setup, batch
+
+
+def _outcome(data: Any, orders: dict[str, Any]) -> Outcome:
+    """A task's result, checked as any frame from a worker."""
+    if not isinstance(data, bytes) or len(data) > MAX_REPORT:
+        raise WorkerLostError("sent a result that is not a frame of at most "
+                              f"{MAX_REPORT} bytes ({type(data).__name__})")
+    try:
+        return check_outcome(parse(data, FROM_WORKER), orders)
+    except FrameError as exc:
+        raise WorkerLostError(str(exc)) from None
 
 
 class RayWorker:
@@ -107,8 +136,7 @@ class RayWorker:
         import ray
 
         self.name = f"ray task slot {index}"
-        self.config = config
-        self.concurrency = concurrency
+        self.setup = payload(Setup(worker_config(config), Path(tempfile.gettempdir()), concurrency))
         self._task = ray.remote(num_returns="streaming", max_retries=0, num_cpus=CPUS_PER_TASK)(
             play_batch_on_node)
         self._running: Any = None
@@ -119,18 +147,16 @@ class RayWorker:
     async def run(self, batch: Batch) -> AsyncIterator[Outcome]:
         import ray
 
-        stream: Any = self._task.remote(self.config, self.concurrency, batch)  # an ObjectRefGenerator
+        stream: Any = self._task.remote(self.setup, payload(batch))  # an ObjectRefGenerator
         self._running = stream
+        orders = {o.game.key: o for unit in batch.units for o in unit}
         try:
             async for ref in stream:
-                yield await ref
+                yield _outcome(await ref, orders)
         except ray.exceptions.RayError as exc:
             raise WorkerLostError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
         finally:
             self._running = None
-
-    async def restart(self) -> None:
-        return None  # the next task goes to whichever node Ray has
 
     async def interrupt(self) -> None:
         import ray

@@ -18,7 +18,8 @@ from ..config import TournamentConfig
 from ..dispatch import Dispatcher
 from ..orders import GameOrder, Outcome, Unplayed
 from ..playing import play_dispatched
-from ..supervisor import Supervisor, open_sandbox
+from ..scale import ScaleOut
+from ..supervisor import CrashGate, Supervisor, open_sandbox
 from .batches import Batch
 
 LOOPBACK = "127.0.0.1:0"
@@ -26,10 +27,12 @@ LOOPBACK = "127.0.0.1:0"
 
 def worker_config(config: TournamentConfig) -> TournamentConfig:
     """The config a worker plays with: its launched bots only, on a plain
-    loopback arena of its own (no TLS, no token file: nothing else dials in)."""
+    loopback arena of its own (no TLS, no token file: nothing else dials in),
+    without what only the coordinator uses (the file as read, a match plan,
+    how the games are spread)."""
     return dataclasses.replace(
         config, bots=tuple(b for b in config.bots if b.command is not None),
-        address=LOOPBACK, tokens=None, tls_cert=None, tls_key=None,
+        address=LOOPBACK, tokens=None, tls_cert=None, tls_key=None, raw={}, match=None, scale=ScaleOut(),
     )
 
 
@@ -44,10 +47,12 @@ class _Ranks:
 
 
 class WorkerSession:
-    def __init__(self, config: TournamentConfig, log_dir: Path, concurrency: int) -> None:
+    def __init__(self, config: TournamentConfig, log_dir: Path, concurrency: int,
+                 crash_gate: CrashGate | None = None) -> None:
         self.config = worker_config(config)
         self.log_dir = log_dir
         self.concurrency = max(1, concurrency)
+        self.crash_gate = crash_gate  # the coordinator's word on each crash; None: counted here
         self.arena = Arena(None)
         self.bots: Supervisor | None = None
         self.sandbox: Sandbox | None = None
@@ -61,8 +66,13 @@ class WorkerSession:
         if self.sandbox is not None:
             self.sandbox.socket_ready()
         self.bots = Supervisor(self.arena, self.config, f"127.0.0.1:{port}", self.concurrency, self.log_dir,
-                               sandbox=self.sandbox)
+                               sandbox=self.sandbox, crash_gate=self.crash_gate)
         await self.bots.start()
+
+    async def give_up(self, bot: str, why: str) -> None:
+        """The coordinator gave ``bot`` up: it forfeits its games here too."""
+        if self.bots is not None:
+            await self.bots.give_up(bot, why)
 
     async def play(self, batch: Batch, emit: Callable[[Outcome], None]) -> None:
         """Play every game of ``batch``, ``concurrency`` at once, and ``emit``

@@ -3,13 +3,18 @@ started by the coordinator (``local.py``), never by hand.
 
 It reads a ``Setup`` and then ``Batch``es from stdin and writes back
 ``Ready``, each game's outcome and ``BatchDone`` on what was its stdout;
-anything else printed goes to stderr, the worker's log. It stops when stdin
-closes (the coordinator is gone or done) and on SIGTERM (the tournament was
-interrupted: games in progress end as interrupted and are reported so)."""
+anything else printed goes to stderr, the worker's log. While it plays it
+also asks the coordinator whether a crashed bot may start again
+(``Crash``/``Verdict``) and hears of bots given up elsewhere (``GiveUp``).
+It stops when stdin closes (the coordinator is gone or done) and on SIGTERM
+(the tournament was interrupted: games in progress end as interrupted and
+are reported so). A frame it cannot read ends it (exit 2): the coordinator
+then counts it lost."""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import os
 import signal
@@ -17,10 +22,24 @@ import sys
 from typing import IO
 
 from .batches import Batch
-from .frames import BatchDone, Failed, Ready, Setup, encode, read_frame
+from .frames import (
+    MAX_ORDER,
+    TO_WORKER,
+    BatchDone,
+    Crash,
+    Failed,
+    FrameError,
+    GiveUp,
+    Ready,
+    Setup,
+    Verdict,
+    encode,
+    read_frame,
+)
 from .session import WorkerSession
 
 FLUSH_TIMEOUT = 10.0  # seconds to hand the last frames to a coordinator that is still reading
+VERDICT_TIMEOUT = 30.0  # seconds for the coordinator to answer a Crash; then the bot is given up here
 
 
 class _Out:
@@ -33,6 +52,62 @@ class _Out:
     def __call__(self, obj: object) -> None:
         if not self.transport.is_closing():
             self.transport.write(encode(obj))
+
+
+class _Inbox:
+    """What the coordinator sends while batches play: batches are queued,
+    verdicts answer the crash they were asked about, give-ups apply at once."""
+
+    def __init__(self, reader: asyncio.StreamReader, send: _Out) -> None:
+        self.reader, self.send = reader, send
+        self.batches: asyncio.Queue[Batch | None] = asyncio.Queue()  # None: no more (stdin closed)
+        self.session: WorkerSession | None = None
+        self.error: str | None = None  # why the stream was given up
+        self._asks = itertools.count()
+        self._waiting: dict[int, asyncio.Future[str | None]] = {}
+        self._giving_up: set[asyncio.Future[None]] = set()
+
+    async def run(self) -> None:
+        try:
+            while True:
+                msg = await read_frame(self.reader, TO_WORKER, MAX_ORDER)
+                if isinstance(msg, Batch):
+                    self.batches.put_nowait(msg)
+                elif isinstance(msg, Verdict):
+                    waiting = self._waiting.pop(msg.ask, None)
+                    if waiting is not None and not waiting.done():
+                        waiting.set_result(msg.give_up)
+                elif isinstance(msg, GiveUp):
+                    # Not awaited here: giving up waits for the bots' lock, which a
+                    # restart may hold while it waits for a Verdict this loop must read.
+                    if self.session is not None:
+                        task = asyncio.ensure_future(self.session.give_up(msg.bot, msg.why))
+                        self._giving_up.add(task)
+                        task.add_done_callback(self._giving_up.discard)
+                else:
+                    raise FrameError(f"unexpected {type(msg).__name__}")
+        except EOFError:
+            pass
+        except FrameError as exc:
+            self.error = str(exc)
+        finally:
+            self.batches.put_nowait(None)
+            for waiting in self._waiting.values():
+                if not waiting.done():
+                    waiting.set_result("the coordinator is gone")
+
+    async def crash_gate(self, bot: str, code: int | None, last_line: str) -> str | None:
+        """Ask the coordinator whether ``bot`` may start again (the run's crash count is its)."""
+        ask = next(self._asks)
+        answer: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+        self._waiting[ask] = answer
+        self.send(Crash(ask, bot, code, last_line))
+        try:
+            return await asyncio.wait_for(answer, VERDICT_TIMEOUT)
+        except TimeoutError:
+            return f"crashed, and the coordinator did not answer within {VERDICT_TIMEOUT:g} s"
+        finally:
+            self._waiting.pop(ask, None)
 
 
 async def _serve(out_file: IO[bytes]) -> int:
@@ -53,32 +128,40 @@ async def _serve(out_file: IO[bytes]) -> int:
 
 async def _play(reader: asyncio.StreamReader, send: _Out) -> int:
     loop = asyncio.get_running_loop()
-    setup = await read_frame(reader)
+    try:
+        setup = await read_frame(reader, TO_WORKER, MAX_ORDER)
+    except FrameError as exc:
+        send(Failed(str(exc)))
+        return 2
     if not isinstance(setup, Setup):
         send(Failed(f"expected a Setup, got {type(setup).__name__}"))
         return 2
-    session = WorkerSession(setup.config, setup.log_dir, setup.concurrency)
+    inbox = _Inbox(reader, send)
+    session = WorkerSession(setup.config, setup.log_dir, setup.concurrency, crash_gate=inbox.crash_gate)
+    inbox.session = session
     loop.add_signal_handler(signal.SIGTERM, session.interrupt)
+    listening = asyncio.create_task(inbox.run())
     try:
         try:
             await session.start()
         except (OSError, RuntimeError, ValueError) as exc:  # cannot bind, a bot cannot start
             send(Failed(str(exc)))
             return 1
+        for bot, why in setup.given_up:
+            await session.give_up(bot, why)
         send(Ready())
-        while True:
-            try:
-                batch = await read_frame(reader)
-            except EOFError:
-                return 0
-            if not isinstance(batch, Batch):
-                send(Failed(f"expected a Batch, got {type(batch).__name__}"))
-                return 2
+        while (batch := await inbox.batches.get()) is not None:
             await session.play(batch, send)
             if session.arena.closing:
                 return 0
             send(BatchDone(batch.number))
+        if inbox.error is not None:
+            logging.getLogger("arena.tournament").warning("stopping: %s", inbox.error)
+            return 2
+        return 0
     finally:
+        listening.cancel()
+        await asyncio.gather(listening, return_exceptions=True)
         await session.stop()
 
 

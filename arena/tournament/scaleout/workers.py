@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Protocol
+from typing import Any, Protocol
 
-from ..orders import Outcome
+from ..orders import GameOrder, Outcome, Unplayed
+from ..store import GameRow
 from .batches import Batch
 
 
@@ -28,11 +29,27 @@ class Worker(Protocol):
         """Play ``batch``, yielding each game's outcome as it ends.
         WorkerLostError if the worker is lost on the way."""
 
-    async def restart(self) -> None:
-        """After a loss: be ready again (a fresh process, or nothing to do)."""
-
     async def interrupt(self) -> None:
         """The tournament is stopping: end the games in progress."""
 
     async def close(self) -> None:
-        """Release everything; processes are reaped."""
+        """Release everything; processes are reaped. ``start`` may follow (after a loss)."""
+
+
+def check_outcome(msg: Any, orders: dict[str, GameOrder]) -> Outcome:
+    """``msg`` as the outcome of one of the games in ``orders`` (which it is
+    taken out of: each game is reported once); WorkerLostError if it is
+    anything else. A worker runs bots, so what it sends is not trusted: a
+    row for a game it was not given, or with other bots or seeds than the
+    game's, would be recorded as a result."""
+    if not isinstance(msg, (GameRow, Unplayed)):
+        raise WorkerLostError(f"sent {type(msg).__name__} instead of a game's outcome")
+    order = orders.pop(msg.game_key, None)
+    if order is None:
+        raise WorkerLostError("sent the outcome of a game it was not given, or twice")
+    if isinstance(msg, GameRow):
+        game = order.game
+        given = (game.bot0, game.bot1, game.pairing, game.pair_index, order.seq, order.deal_seed)
+        if (msg.bot0, msg.bot1, msg.pairing, msg.pair_index, msg.seq, msg.seed) != given:
+            raise WorkerLostError(f"sent a row for game {game.key} that does not match the game it was given")
+    return msg

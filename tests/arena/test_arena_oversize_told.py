@@ -1,0 +1,76 @@
+"""A bot whose message is too large, or not a PlayRequest, is told why: the
+call ends with a non-OK gRPC status carrying the reason the arena records,
+not with OK as if the arena had simply hung up."""
+
+from __future__ import annotations
+
+import asyncio
+
+import grpc
+from arena_harness import Harness
+
+from sdk.pb import arena_pb2 as pb
+
+PLAY = "/truco.arena.v1.ArenaService/Play"
+
+
+def _identity(data: bytes) -> bytes:
+    return data
+
+
+async def _call(address: str, first: bytes, at_decision: bytes | None = None
+                ) -> tuple[grpc.StatusCode, str, list[pb.PlayResponse]]:
+    """Write ``first``; at the first Decision write ``at_decision``; return how the call ended."""
+    got: list[pb.PlayResponse] = []
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = channel.stream_stream(PLAY, request_serializer=_identity, response_deserializer=pb.PlayResponse.FromString)()
+        await call.write(first)
+        try:
+            async with asyncio.timeout(30):
+                while (msg := await call.read()) is not grpc.aio.EOF:
+                    assert isinstance(msg, pb.PlayResponse)
+                    got.append(msg)
+                    if msg.HasField("decision") and at_decision is not None:
+                        await call.write(at_decision)
+        except grpc.aio.AioRpcError as exc:
+            return exc.code(), exc.details() or "", got
+        return await call.code(), await call.details() or "", got
+
+
+def _hello(name: str, token: str, version: str = "") -> bytes:
+    data: bytes = pb.PlayRequest(hello=pb.Hello(bot_name=name, protocol_version=1, token=token,
+                                                bot_version=version)).SerializeToString()
+    return data
+
+
+def test_a_70_kib_hello_ends_the_call_resource_exhausted_with_the_reason(harness: Harness) -> None:
+    code, details, got = harness.submit(_call(harness.address, _hello("big", harness.token("big"), "v" * 70_000))
+                                        ).result(60)
+    assert code is grpc.StatusCode.RESOURCE_EXHAUSTED, (code, details)
+    assert details.startswith("sent a message over 64 KiB (700"), details
+    assert not any(m.HasField("welcome") for m in got)
+    harness.assert_serving()
+
+
+def test_a_100_kib_move_ends_the_call_resource_exhausted_with_the_reason(harness: Harness) -> None:
+    name = "big-move"
+    token = harness.token(name)
+
+    async def bot() -> tuple[grpc.StatusCode, str, list[pb.PlayResponse]]:
+        move = pb.PlayRequest(move=pb.Move(game_id="", seq=0, action="x" * 100_000)).SerializeToString()
+        return await _call(harness.address, _hello(name, token), move)
+
+    future = harness.submit(bot())
+    harness.wait_for([name])
+    record = harness.play(name, "good-b", "argentino", seed=3)
+    code, details, got = future.result(60)
+    assert "sent a message over 64 KiB (100" in record.reason
+    assert code is grpc.StatusCode.RESOURCE_EXHAUSTED, (code, details)
+    assert details.startswith("sent a message over 64 KiB (100"), details
+    assert any(m.HasField("decision") for m in got)
+
+
+def test_bytes_that_are_not_a_play_request_end_the_call_invalid_argument(harness: Harness) -> None:
+    code, details, _ = harness.submit(_call(harness.address, b"\xff\xff\xff\xff")).result(60)
+    assert code is grpc.StatusCode.INVALID_ARGUMENT, (code, details)
+    assert details == "sent 4 bytes that are not a PlayRequest"
