@@ -25,6 +25,16 @@ from .views import LiveList, ReadOnlyList
 PARDA = -1
 T = TypeVar("T")
 
+# Enum members the rules read on every action, as module constants: in Python
+# 3.11 reading a member through its class (``Kind.PLAY``) costs about ten
+# times a global read, and an action reads several.
+_PLAY, _FLOR, _MAZO, _RAISE = Kind.PLAY, Kind.FLOR, Kind.MAZO, Kind.RAISE
+_QUIERO, _NO_QUIERO, _FALTA_ENVIDO = Kind.QUIERO, Kind.NO_QUIERO, Kind.FALTA_ENVIDO
+_NOT_STARTED, _WAITING = EnvidoState.NOT_STARTED, EnvidoState.WAITING
+_SETTLED, _CANCELLED = EnvidoState.SETTLED, EnvidoState.CANCELLED
+_HOLDS_FLOR, _RESERVADA = FlorKind.FLOR, FlorKind.RESERVADA  # what a seat's hand holds
+_RAISE_MODE = EnvidoMode.RAISE
+
 
 class IllegalActionError(ValueError):
     """An action that is not in ``legal_actions()``; ``reason`` says why."""
@@ -69,7 +79,7 @@ class Game:
     every state of the game (and every copy of one) shares it."""
 
     __slots__ = ("options", "variant", "truco_values", "truco_calls", "needs_up", "seat_orders", "envido_worth",
-                 "_links", "_menus")
+                 "_tables", "_links", "_menus")
     options: Options
     variant: Variant
     truco_values: tuple[int, int, int, int]
@@ -79,9 +89,11 @@ class Game:
     envido_worth: dict[str, int]  # chained envido: what each call adds, by its text (Variant.envido_value)
     # Caches filled as games are played, never changed once filled (so every
     # state of the game shares them): per seat order, the links of _Hand.links;
-    # per situation key, the tuple of legal actions that follow the card plays.
+    # per situation key, the tuple of legal actions that follow the card plays;
+    # per up card index (-1: none), the card table.
     _links: dict[tuple[int, ...], tuple[dict[int, int], dict[int, int]]]
     _menus: dict[tuple[object, ...], tuple[Action, ...]]
+    _tables: dict[int, Table]
 
     def __init__(self, options: Options | str = "argentino", **overrides: object) -> None:
         """``Game("uruguayo", target=15)``: a variant's preset with overrides;
@@ -101,6 +113,7 @@ class Game:
         n = options.seats
         init(self, "seat_orders", tuple(tuple((mano + i) % n for i in range(n)) for mano in range(n)))
         init(self, "envido_worth", {k.value: points for k, points in variant.envido_values})
+        init(self, "_tables", {})
         init(self, "_links", {})
         init(self, "_menus", {})
 
@@ -143,6 +156,14 @@ class Game:
         hands = tuple(tuple(deck[3 * s : 3 * s + 3]) for s in range(n))
         return Deal(hands, deck[3 * n] if self.needs_up else None)
 
+    def table(self, up: Card | None) -> Table:
+        """The card table of a hand with ``up`` turned up (``hierarchy.table``)."""
+        key = -1 if up is None else up.index
+        found = self._tables.get(key)
+        if found is None:
+            found = self._tables[key] = table(self.variant, up)
+        return found
+
     def links(self, seats: tuple[int, ...]) -> tuple[dict[int, int], dict[int, int]]:
         """For a hand played by ``seats`` (in order from the mano): each
         seat's next seat, and each seat's place in that order."""
@@ -154,8 +175,14 @@ class Game:
         return found
 
 
-# n.bit_length() for every n a 40-card shuffle draws below.
-_BITS = tuple(n.bit_length() for n in range(len(DECK) + 1))
+def _draws(size: int) -> tuple[tuple[int, int, int], ...]:
+    """The steps of a Fisher-Yates shuffle of ``size`` items: (i, n, bits),
+    swap item i with one drawn uniformly below n = i + 1, which takes bits
+    = n.bit_length() random bits."""
+    return tuple((n - 1, n, n.bit_length()) for n in range(size, 1, -1))
+
+
+_DECK_DRAWS = _draws(len(DECK))
 
 
 def shuffle(cards: list[T], rng: random.Random) -> None:
@@ -166,12 +193,10 @@ def shuffle(cards: list[T], rng: random.Random) -> None:
     version makes two Python calls per draw, which made dealing the costliest
     step of a hand. tests/engine/test_engine_deal.py holds it to the library."""
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = _BITS[n]
-        j = getrandbits(k)
+    for i, n, bits in _DECK_DRAWS if len(cards) == len(DECK) else _draws(len(cards)):
+        j = getrandbits(bits)
         while j >= n:
-            j = getrandbits(k)
+            j = getrandbits(bits)
         cards[i], cards[j] = cards[j], cards[i]
 
 
@@ -204,10 +229,14 @@ class _Hand:
         self.table = t
         self.flor: dict[int, FlorKind] = {}
         if flor_on:
+            special = t.special
             for s in seats:
-                kind = flor_kind(t, deal.hands[s])
-                if kind:
-                    self.flor[s] = kind
+                a, b, c = deal.hands[s]
+                # Every flor has three cards of one suit or a special card.
+                if a.suit is b.suit is c.suit or special[a.index] or special[b.index] or special[c.index]:
+                    kind = flor_kind(t, deal.hands[s])
+                    if kind:
+                        self.flor[s] = kind
         self.played: tuple[int, ...] = ()  # seats that played a card
         self.trick: tuple[tuple[int, Card], ...] = ()
         self.trick_no = 0
@@ -216,7 +245,7 @@ class _Hand:
         self.truco_level = 0  # accepted level: 0 none, 1 truco, 2 retruco, 3 vale cuatro/nueve
         self.truco_right: int | None = None  # team allowed to raise; None: either
         self.truco_call: tuple[int, int, int] | None = None  # (level, caller, answerer)
-        self.env_state = EnvidoState.NOT_STARTED
+        self.env_state = _NOT_STARTED
         self.env_chain: tuple[Kind, ...] = ()
         self.env_caller = -1
         self.env_stake = 0  # raise mode: the stake
@@ -469,9 +498,9 @@ class State:
         if c is not None:  # rare: built every time
             self._to_act, self._legal = c.facing(), tuple(self._contest_answers(h, c))
             return
-        if h.env_state is EnvidoState.WAITING:
+        if h.env_state is _WAITING:
             seat = h.nxt[h.env_caller]
-            if self.game.variant.envido_mode is EnvidoMode.RAISE:
+            if self.game.variant.envido_mode is _RAISE_MODE:
                 key: tuple[object, ...] = ("envido", self._envido_cap() - h.env_stake, self._can_declare_flor(h, seat))
             else:
                 key = ("envido", h.env_texts, self._can_declare_flor(h, seat))
@@ -482,11 +511,16 @@ class State:
             key = ("truco", h.truco_call[0], self._can_start_envido(h, seat), self._can_declare_flor(h, seat))
             self._to_act, self._legal = seat, self._menu(key, h)
             return
+        # A seat on its turn: the most frequent case, so the checks of
+        # _can_start_envido and _can_declare_flor are written out here.
         seat = h.turn
-        may_call = h.truco_level < 3 and (h.truco_right is None or h.truco_right == seat % 2)
-        key = ("turn", h.truco_level if may_call else -1, self._can_start_envido(h, seat),
-               self._can_declare_flor(h, seat))
-        self._to_act, self._legal = seat, h.plays[seat] + self._menu(key, h)
+        level = h.truco_level
+        may_call = level < 3 and (h.truco_right is None or h.truco_right == seat % 2)
+        key = ("turn", level if may_call else -1,
+               h.env_state is _NOT_STARTED and h.trick_no == 0 and seat not in h.played and level == 0,
+               bool(h.flor) and self._can_declare_flor(h, seat))
+        menu = self.game._menus.get(key)
+        self._to_act, self._legal = seat, h.plays[seat] + (menu or self._menu(key, h))
 
     def _menu(self, key: tuple[object, ...], h: _Hand) -> tuple[Action, ...]:
         menus = self.game._menus
@@ -502,22 +536,22 @@ class State:
         what = key[0]
         if what == "envido":
             _, chain, can_flor = key
-            acts = [simple(Kind.QUIERO), simple(Kind.NO_QUIERO)]
-            if v.envido_mode is EnvidoMode.RAISE:
+            acts = [simple(_QUIERO), simple(_NO_QUIERO)]
+            if v.envido_mode is _RAISE_MODE:
                 assert isinstance(chain, int)  # the room left for raises
                 acts += [raise_by(n) for n in range(1, chain + 1)]
             else:
                 acts += [simple(k) for k in self._envido_next(h.env_chain)]
             if can_flor:
-                acts.append(simple(Kind.FLOR))
+                acts.append(simple(_FLOR))
             return acts
         if what == "truco":
             _, level, can_envido, can_flor = key
             assert isinstance(level, int)
             con_flor = v.flor_with_truco and can_flor
-            acts = [simple(Kind.QUIERO), simple(Kind.NO_QUIERO)]
+            acts = [simple(_QUIERO), simple(_NO_QUIERO)]
             if con_flor:
-                acts.append(simple(Kind.QUIERO, True))
+                acts.append(simple(_QUIERO, True))
             if level < 3:
                 raise_kind = self.game.truco_calls[level]
                 acts.append(simple(raise_kind))
@@ -526,7 +560,7 @@ class State:
             if can_envido:
                 acts += self._envido_openers()
             if can_flor:
-                acts.append(simple(Kind.FLOR))
+                acts.append(simple(_FLOR))
             return acts
         assert what == "turn"
         _, level, can_envido, can_flor = key  # level -1: the seat may not call truco
@@ -540,19 +574,19 @@ class State:
         if can_envido:
             acts += self._envido_openers()
         if can_flor:
-            acts.append(simple(Kind.FLOR))
-        acts.append(simple(Kind.MAZO))
+            acts.append(simple(_FLOR))
+        acts.append(simple(_MAZO))
         return acts
 
     def _contest_answers(self, h: _Hand, c: _Contest) -> list[Action]:
         v = self.game.variant
-        raising = v.envido_mode is EnvidoMode.RAISE  # "flor + N más" bets like the envido
+        raising = v.envido_mode is _RAISE_MODE  # "flor + N más" bets like the envido
         if c.last is None and c.caller == c.declarer:  # facing the declared flor itself
             acts = [simple(k) for k in v.flor_answers]
             if raising:
                 acts += [raise_by(n) for n in range(1, self._envido_cap() - c.stake + 1)]
             return acts
-        acts = [simple(Kind.QUIERO), simple(Kind.NO_QUIERO)]
+        acts = [simple(_QUIERO), simple(_NO_QUIERO)]
         if raising:
             acts += [raise_by(n) for n in range(1, self._envido_cap() - c.stake + 1)]
         elif v.contraflor_resto is not None and c.last in (Kind.CON_FLOR_ENVIDO, Kind.CONTRAFLOR):
@@ -564,10 +598,10 @@ class State:
         out = []
         if len(chain) < 2 and all(k is Kind.ENVIDO for k in chain):
             out.append(Kind.ENVIDO)
-        if Kind.REAL_ENVIDO not in chain and Kind.FALTA_ENVIDO not in chain:
+        if Kind.REAL_ENVIDO not in chain and _FALTA_ENVIDO not in chain:
             out.append(Kind.REAL_ENVIDO)
-        if Kind.FALTA_ENVIDO not in chain and self.game.variant.falta_modes:
-            out.append(Kind.FALTA_ENVIDO)
+        if _FALTA_ENVIDO not in chain and self.game.variant.falta_modes:
+            out.append(_FALTA_ENVIDO)
         return out
 
     def _envido_openers(self) -> list[Action]:
@@ -575,7 +609,8 @@ class State:
 
     def _can_start_envido(self, h: _Hand, seat: int) -> bool:
         # Rule 4.2 window; rule 5.2: a declared flor cancels envido for the hand.
-        return h.env_state is EnvidoState.NOT_STARTED and h.trick_no == 0 and seat not in h.played and h.truco_level == 0
+        # (Written out again in _refresh for a seat on its turn.)
+        return h.env_state is _NOT_STARTED and h.trick_no == 0 and seat not in h.played and h.truco_level == 0
 
     def _can_declare_flor(self, h: _Hand, seat: int) -> bool:
         # Rule 5.2: before the seat's first card, once; a flor reservada needs no
@@ -583,7 +618,7 @@ class State:
         # declared in that hand (it only matters in team games).
         return (
             bool(h.flor)  # most hands have no flor at all
-            and h.flor.get(seat) is FlorKind.FLOR
+            and h.flor.get(seat) is _HOLDS_FLOR
             and seat not in h.played
             and seat not in h.flor_void
             and seat not in h.flor_declared
@@ -627,7 +662,7 @@ class State:
         h.history.append((seat, action))
         self._log.append((ev.Acted, seat, action))
         try:
-            if action.kind is Kind.PLAY:  # most actions: skip the dispatch
+            if action.kind is _PLAY:  # most actions: skip the dispatch
                 assert action.card is not None
                 self._play(h, seat, action.card)
             else:
@@ -637,18 +672,18 @@ class State:
 
     def _dispatch(self, h: _Hand, seat: int, a: Action) -> None:
         k = a.kind
-        if k is Kind.PLAY:
+        if k is _PLAY:
             assert a.card is not None
             self._play(h, seat, a.card)
         elif h.contest is not None:
             self._contest_action(h, h.contest, seat, a)
-        elif k is Kind.FLOR:
+        elif k is _FLOR:
             self._declare_flor(h, seat)
-        elif h.env_state is EnvidoState.WAITING or k in ENVIDO_CALLS or (k is Kind.RAISE):
+        elif h.env_state is _WAITING or k in ENVIDO_CALLS or (k is _RAISE):
             self._envido_action(h, seat, a)
-        elif k in TRUCO_CALLS or k in (Kind.QUIERO, Kind.NO_QUIERO):
+        elif k in TRUCO_CALLS or k in (_QUIERO, _NO_QUIERO):
             self._truco_action(h, seat, a)
-        elif k is Kind.MAZO:
+        elif k is _MAZO:
             self._end_hand(1 - seat % 2, self.truco_value(), "mazo")
         else:  # pragma: no cover - legal_actions never offers anything else
             raise AssertionError(a)
@@ -715,17 +750,17 @@ class State:
 
     def _truco_action(self, h: _Hand, seat: int, a: Action) -> None:
         k = a.kind
-        if self.game.variant.flor_with_truco and h.flor.get(seat) is FlorKind.FLOR and seat not in h.played:
+        if self.game.variant.flor_with_truco and h.flor.get(seat) is _HOLDS_FLOR and seat not in h.played:
             # Rule 5.2 (venezolano, flor_with_truco): a truco call or quiero must carry the flor.
-            if not a.con_flor and k is not Kind.NO_QUIERO:
+            if not a.con_flor and k is not _NO_QUIERO:
                 h.flor_void += (seat,)
-        if k is Kind.NO_QUIERO:
+        if k is _NO_QUIERO:
             assert h.truco_call is not None
             level, caller, _ = h.truco_call
             h.truco_call = None
             self._end_hand(caller % 2, self.game.truco_values[level - 1], "truco declined")
             return
-        if k is Kind.QUIERO:
+        if k is _QUIERO:
             assert h.truco_call is not None
             h.truco_level = h.truco_call[0]
             h.truco_right = seat % 2
@@ -745,23 +780,23 @@ class State:
 
     def _envido_action(self, h: _Hand, seat: int, a: Action) -> None:
         k = a.kind
-        if h.flor.get(seat) is FlorKind.FLOR and seat not in h.flor_declared:
+        if h.flor.get(seat) is _HOLDS_FLOR and seat not in h.flor_declared:
             h.flor_void += (seat,)  # rule 5.2: taking part in envido voids the flor
         v = self.game.variant
-        raising = v.envido_mode is EnvidoMode.RAISE
-        if k is Kind.QUIERO:
-            h.env_state = EnvidoState.SETTLED
+        raising = v.envido_mode is _RAISE_MODE
+        if k is _QUIERO:
+            h.env_state = _SETTLED
             if raising:
                 value = h.env_stake
-            elif h.env_chain[-1] is Kind.FALTA_ENVIDO:
+            elif h.env_chain[-1] is _FALTA_ENVIDO:
                 value = self._falta()
             else:
                 worth = self.game.envido_worth
                 value = sum(worth.get(text, 0) for text in h.env_texts)
             self._settle_envido(h, value)
             return
-        if k is Kind.NO_QUIERO:
-            h.env_state = EnvidoState.SETTLED
+        if k is _NO_QUIERO:
+            h.env_state = _SETTLED
             if raising:
                 value = h.env_prev
             elif len(h.env_chain) == 1:
@@ -772,10 +807,10 @@ class State:
             self._score(h.env_caller % 2, value, "envido declined")
             return
         # A call that opens or raises the chain.
-        if h.env_state is EnvidoState.NOT_STARTED:
-            h.env_state = EnvidoState.WAITING
+        if h.env_state is _NOT_STARTED:
+            h.env_state = _WAITING
             h.env_stake, h.env_prev = 2, 1  # raise mode: "envido" stakes 2, declined it pays 1
-        elif k is Kind.RAISE:
+        elif k is _RAISE:
             h.env_prev = h.env_stake
             h.env_stake += a.amount
         h.env_chain += (k,)
@@ -808,15 +843,15 @@ class State:
 
     def _declare_flor(self, h: _Hand, seat: int) -> None:
         h.flor_declared += (seat,)
-        if h.env_state in (EnvidoState.NOT_STARTED, EnvidoState.WAITING):
+        if h.env_state in (_NOT_STARTED, _WAITING):
             # Rule 5.2: la flor anula el envido (a waiting chain is unpaid).
-            h.env_state = EnvidoState.CANCELLED
+            h.env_state = _CANCELLED
         team = seat % 2
         # The first opposing seat after the declarer that can still show a flor.
         s = h.nxt[seat]
         while s != seat:
             if s % 2 != team and (
-                h.flor.get(s) is FlorKind.RESERVADA and not h.reservada_paid or self._can_declare_flor(h, s)
+                h.flor.get(s) is _RESERVADA and not h.reservada_paid or self._can_declare_flor(h, s)
             ):
                 h.contest = _Contest(seat, s)
                 return
@@ -827,14 +862,14 @@ class State:
     def _contest_action(self, h: _Hand, c: _Contest, seat: int, a: Action) -> None:
         k = a.kind
         v = self.game.variant
-        if c.last is None and c.caller == c.declarer and k is not Kind.RAISE:
+        if c.last is None and c.caller == c.declarer and k is not _RAISE:
             # The answer to the declared flor itself.
             if k is Kind.CON_FLOR_ME_ACHICO:
                 h.proofs += ((c.declarer, h.dealt[c.declarer]),)
                 self._close_contest(h, c, c.declarer % 2, 3, "flor (con flor me achico)")
                 return
             self._mark_declared(h, seat)
-            if k is Kind.FLOR:
+            if k is _FLOR:
                 per = 3 * (2 if v.flor_pays_every_declared else 1)
                 self._close_contest(h, c, self._flor_winner(h, c), per, "flor")
                 return
@@ -842,7 +877,7 @@ class State:
             c.calls.append(str(a))
             c.stake = v.flor_stake(k)
             return
-        if k is Kind.RAISE:  # raise mode: "flor + N más"
+        if k is _RAISE:  # raise mode: "flor + N más"
             if c.last is None:
                 self._mark_declared(h, seat)
             c.last, c.caller = k, seat
@@ -853,12 +888,12 @@ class State:
             c.last, c.caller = k, seat
             c.calls.append(str(a))
             return
-        if k is Kind.NO_QUIERO:
+        if k is _NO_QUIERO:
             value = c.prev  # 3, unless a "raise N" raised the stake since
             h.proofs += ((c.caller, h.dealt[c.caller]),)
             self._close_contest(h, c, c.caller % 2, value, "flor declined")
             return
-        assert k is Kind.QUIERO
+        assert k is _QUIERO
         winner = self._flor_winner(h, c)
         if c.last is Kind.CONTRAFLOR_AL_RESTO:
             if v.contraflor_resto is ContraflorResto.WINNER_NEEDS:
@@ -870,14 +905,14 @@ class State:
         self._close_contest(h, c, winner, stake, "flor")
 
     def _mark_declared(self, h: _Hand, seat: int) -> None:
-        if h.flor.get(seat) is FlorKind.FLOR and seat not in h.flor_declared:
+        if h.flor.get(seat) is _HOLDS_FLOR and seat not in h.flor_declared:
             h.flor_declared += (seat,)
 
     def _flor_winner(self, h: _Hand, c: _Contest) -> int:
         cards = h.dealt
         pts = {s: flor_points(h.table, cards[s]) for s in (c.declarer, c.answerer)}
         for s in (c.declarer, c.answerer):
-            if h.flor.get(s) is FlorKind.RESERVADA:
+            if h.flor.get(s) is _RESERVADA:
                 pts[s] = 1000  # rule 5.4: a flor reservada always wins the comparison
         for s in sorted(pts, key=h.order.__getitem__):
             shown = flor_points(h.table, cards[s])
@@ -890,12 +925,12 @@ class State:
     def _close_contest(self, h: _Hand, c: _Contest, team: int, points: int, reason: str) -> None:
         h.contest = None
         h.flor_closed = True
-        reserved = next((s for s in (c.declarer, c.answerer) if h.flor.get(s) is FlorKind.RESERVADA), None)
+        reserved = next((s for s in (c.declarer, c.answerer) if h.flor.get(s) is _RESERVADA), None)
         self._score(team, points, reason)
         if reserved is not None and not h.reservada_paid:
             # Rule 5.4: answering a flor, the reservada collects the envido of 2 too.
             h.reservada_paid = True
-            if h.env_state is not EnvidoState.SETTLED:
+            if h.env_state is not _SETTLED:
                 self._score(reserved % 2, 2, "envido (flor reservada)")
 
     # ------------------------------------------------------- scoring and hands
@@ -932,12 +967,12 @@ class State:
         h = self.hand
         h.truco_call = None
         for seat in h.seats if h.flor else ():
-            if h.flor.get(seat) is FlorKind.RESERVADA and not h.reservada_paid:
+            if h.flor.get(seat) is _RESERVADA and not h.reservada_paid:
                 # Rule 5.4: 3 for the flor + 1 "envite asegurado" unless an envido was played.
                 h.reservada_paid = True
                 h.proofs += ((seat, h.dealt[seat]),)
                 self._score(seat % 2, 3, "flor reservada")
-                if h.env_state is not EnvidoState.SETTLED:
+                if h.env_state is not _SETTLED:
                     self._score(seat % 2, 1, "envido (flor reservada)")
         self._score(truco_team, points, reason)
         self._show_proofs(h)
@@ -988,7 +1023,7 @@ class State:
     def _start_hand(self, seats: tuple[int, ...], pico: bool) -> None:
         deal = self._deal
         assert deal is not None
-        t = table(self.game.variant, deal.up)
+        t = self.game.table(deal.up)
         scores = (self._scores[0], self._scores[1])
         self.hand = _Hand(seats, deal, t, self.options.flor, pico, self.game.links(seats), scores)
         self._legal = None
