@@ -150,10 +150,11 @@ class Game:
 
     def deal(self, rng: random.Random) -> Deal:
         """Shuffle with ``rng`` and give three cards to each seat, then the up card."""
-        deck = list(DECK)
-        shuffle(deck, rng)
+        cards = list(DECK)
+        shuffle(cards, rng)
+        deck = tuple(cards)  # so that each hand is one slice
         n = self.options.seats
-        hands = tuple(tuple(deck[3 * s : 3 * s + 3]) for s in range(n))
+        hands = tuple([deck[i : i + 3] for i in range(0, 3 * n, 3)])
         return Deal(hands, deck[3 * n] if self.needs_up else None)
 
     def table(self, up: Card | None) -> Table:
@@ -692,10 +693,17 @@ class State:
 
     def _play(self, h: _Hand, seat: int, card: Card) -> None:
         plays, played = h.plays[seat], PLAYS[card.index]
-        for i, p in enumerate(plays):  # by identity: comparing would run Action.__eq__
-            if p is played:
-                h.plays[seat] = plays[:i] + plays[i + 1 :]
-                break
+        # Found by identity (comparing would run Action.__eq__); one slice
+        # when it is the first or the last.
+        if plays[0] is played:
+            h.plays[seat] = plays[1:]
+        elif plays[-1] is played:
+            h.plays[seat] = plays[:-1]
+        else:
+            i = 1
+            while plays[i] is not played:
+                i += 1
+            h.plays[seat] = plays[:i] + plays[i + 1 :]
         self._played |= 1 << card.index
         if seat not in h.played:
             h.played += (seat,)
@@ -714,7 +722,7 @@ class State:
             elif r == best:
                 top.append(s)
         first = top[0]
-        if any(s % 2 != first % 2 for s in top):
+        if len(top) > 1 and any(s % 2 != first % 2 for s in top):
             result, leader = PARDA, trick[0][0]
         else:
             result, leader = first % 2, first
