@@ -22,8 +22,8 @@ Measured against ``simulation`` (benchmarks/bot_strength.py, matchup
 ``inference-simulation``, uruguayo, duplicate deals, one worker on a busy
 machine): 0.529 [0.473, 0.585] over 70 games, at equal CPU per searched
 decision (inference 18 worlds, 47.2 CPU ms; simulation 20 worlds, 48.2 CPU
-ms). Not a significant gain: card plays add evidence, but the heuristic
-model of the rival agrees with a card choice less often than with a bet.
+ms): no significant difference at that sample size (most duplicate pairs
+split one game each).
 """
 
 from __future__ import annotations
