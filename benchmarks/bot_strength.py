@@ -7,10 +7,13 @@
 Every matchup is a duplicate match: each deal seed is played twice with the
 seats swapped, and the 95% interval is taken over those pairs. Matchups:
 ``heuristic-random``, ``simulation-random``, ``simulation-heuristic``,
-``ismcts-random``, ``ismcts-heuristic``, ``ismcts-simulation`` (the first
-bot's win rate is reported). The search bots run at their counted budgets
-(``--worlds`` for simulation, ``--iterations`` for ismcts, defaults as the
-bots'), or both at ``--time-ms`` per decision; ``--ismcts NAME=VALUE`` sets
+``ismcts-random``, ``ismcts-heuristic``, ``ismcts-simulation``,
+``inference-heuristic``, ``inference-simulation`` (the first bot's win rate
+is reported). The search bots run at their counted budgets (``--worlds`` for
+simulation, ``--inference-worlds`` for inference, ``--iterations`` for
+ismcts, defaults as the bots'), or all at ``--time-ms`` per decision; to
+compare at equal CPU, give simulation the worlds that match the other's CPU
+per searched decision (the last column); ``--ismcts NAME=VALUE`` sets
 any other argument of the ISMCTS bot (``widen``, ``race_z``, ``root``...), for
 tuning. For each search bot the table
 gives its mean thinking time per searched decision, in CPU ms (what it costs
@@ -34,13 +37,14 @@ from arena.engine.actions import Action  # noqa: E402
 from arena.engine.observation import Observation  # noqa: E402
 from sample_bots._play import duplicate_match  # noqa: E402
 from sample_bots.heuristic import HeuristicBot  # noqa: E402
+from sample_bots.inference import DEFAULT_PLAY_SOFT, InferenceBot  # noqa: E402
 from sample_bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot  # noqa: E402
 from sample_bots.random_bot import RandomBot  # noqa: E402
 from sample_bots.simulation import DEFAULT_WORLDS, SimulationBot  # noqa: E402
 
 MATCHUPS = ("heuristic-random", "simulation-random", "simulation-heuristic", "ismcts-random",
-            "ismcts-heuristic", "ismcts-simulation")
-SEARCHERS = ("simulation", "ismcts")
+            "ismcts-heuristic", "ismcts-simulation", "inference-heuristic", "inference-simulation")
+SEARCHERS = ("simulation", "ismcts", "inference")
 
 
 class _Metered:
@@ -80,6 +84,9 @@ def _factory(kind: str, cfg: dict[str, Any], meters: dict[str, _Metered]) -> Any
         if kind == "simulation":
             sim = SimulationBot(k, worlds=cfg["worlds"], time_ms=cfg["time_ms"])
             return meters["simulation"].wrap(sim, "worlds")
+        if kind == "inference":
+            inf = InferenceBot(k, worlds=cfg["inference_worlds"], time_ms=cfg["time_ms"], play_soft=cfg["play_soft"])
+            return meters["inference"].wrap(inf, "worlds")
         ism = ISMCTSBot(k, iterations=cfg["iterations"], time_ms=cfg["time_ms"], rollout=cfg["rollout"],
                         **cfg["ismcts"])
         return meters["ismcts"].wrap(ism, "iterations")
@@ -134,7 +141,7 @@ def _thinking(meters: dict[str, list[float]]) -> str:
     parts = []
     for kind, (searched, units, cpu, wall) in meters.items():
         if searched:
-            unit = "worlds" if kind == "simulation" else "iters"
+            unit = "iters" if kind == "ismcts" else "worlds"
             parts.append(f"{kind} {1000 * cpu / searched:.1f} cpu ms / {1000 * wall / searched:.1f} wall ms, "
                          f"{units / searched:.1f} {unit}")
     return "; ".join(parts)
@@ -173,6 +180,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--matchup", action="append", choices=MATCHUPS, help="matchup(s) (default all); repeatable")
     p.add_argument("--worlds", type=int, default=DEFAULT_WORLDS,
                    help="simulation: worlds per decision (default %(default)s)")
+    p.add_argument("--inference-worlds", type=int, default=None,
+                   help="inference: worlds per decision (default: --worlds)")
+    p.add_argument("--play-soft", type=float, default=DEFAULT_PLAY_SOFT,
+                   help="inference: weight kept per card play unlike the model's (default %(default)s)")
     p.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS,
                    help="ismcts: iterations per decision (default %(default)s)")
     p.add_argument("--rollout", choices=("heuristic", "random"), default="heuristic", help="ismcts playouts")
@@ -186,11 +197,13 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     options = {"target": args.target} if args.target else {}
     cfg = {"ismcts": _ismcts_options(p, args.ismcts), "worlds": args.worlds, "iterations": args.iterations, "time_ms": args.time_ms,
-           "rollout": args.rollout, "options": options}
+           "rollout": args.rollout, "options": options, "play_soft": args.play_soft,
+           "inference_worlds": args.inference_worlds or args.worlds}
     if args.time_ms is not None:
         budget = f"{args.time_ms:g} ms per decision for both search bots"
     else:
-        budget = f"simulation {args.worlds} worlds, ismcts {args.iterations} iterations ({args.rollout} rollouts)"
+        budget = (f"simulation {args.worlds} worlds, inference {cfg['inference_worlds']} worlds "
+                  f"(play_soft {args.play_soft:g}), ismcts {args.iterations} iterations ({args.rollout} rollouts)")
         if args.ismcts:
             budget += f", ismcts {' '.join(args.ismcts)}"
     print(f"budget: {budget}; {args.jobs} worker(s)")

@@ -7,4 +7,5 @@ SAMPLE_BOTS: dict[str, str] = {
     "heuristic": "sample_bots.heuristic",
     "simulation": "sample_bots.simulation",
     "ismcts": "sample_bots.ismcts",
+    "inference": "sample_bots.inference",
 }

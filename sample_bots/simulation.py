@@ -62,7 +62,7 @@ from arena.engine.observation import Observation
 from sdk.bot import Bot, GameInfo, HandSummary
 
 from .heuristic import DEFAULT_PARAMS, Params, decide
-from .worlds import RivalModel, action_class, game_for, sample_world
+from .worlds import RivalModel, World, action_class, game_for, sample_world
 
 # Points scored in one hand by the two sides (the order is random), measured
 # from heuristic self-play; used to turn scores into a chance of winning.
@@ -360,7 +360,7 @@ class SimulationBot(Bot):
                 relax_at = tries + 40
                 self.stats["relaxed"] += 1
             tries += 1
-            world = sample_world(obs, game, self.rng, soft, model)
+            world = self._sample(obs, game, soft, model)
             if world is None:
                 continue
             n += 1
@@ -375,6 +375,11 @@ class SimulationBot(Bot):
         self.stats["worlds"] += n
         self.stats["seconds"] += time.perf_counter() - start
         return cands[self._pick(cands, values, cands.index(base))]
+
+    def _sample(self, obs: Observation, game: Game, soft: float, model: RivalModel) -> World | None:
+        """One world for a decision, or None (rejected); subclasses weigh the
+        evidence differently."""
+        return sample_world(obs, game, self.rng, soft, model)
 
     def _pick(self, cands: list[Action], values: list[list[float]], b: int) -> int:
         """The best candidate by mean value, but leave the heuristic's choice

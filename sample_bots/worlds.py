@@ -96,7 +96,7 @@ def agrees_with_announcements(obs: Observation, rival_hand: tuple[Card, ...]) ->
 
 
 def sample_world(obs: Observation, game: Game, rng: random.Random, soft: float = 1.0,
-                 model: RivalModel = RivalModel(), early: bool = False) -> World | None:
+                 model: RivalModel = RivalModel(), early: bool = False, play_soft: float = 1.0) -> World | None:
     """One world consistent with what ``obs.seat`` knows, or None (rejected:
     call again). ``game`` must be a 2-seat game of the observation's variant,
     target and options.
@@ -105,7 +105,11 @@ def sample_world(obs: Observation, game: Game, rng: random.Random, soft: float =
     the first disagreement that pushes the weight below it. A world is kept
     with the same probability as without, but a rejected one costs only the
     replay up to that disagreement (the random numbers are drawn in another
-    order, so the worlds differ from ``early=False`` for the same seed)."""
+    order, so the worlds differ from ``early=False`` for the same seed).
+
+    ``play_soft`` < 1 makes the rival's card plays evidence too: at each of
+    its past decisions between cards of different strength, a card of
+    another strength than the model's choice multiplies the weight by it."""
     seat = obs.seat
     pool, opp_played = unseen_cards(obs)
     hand = tuple(opp_played + rng.sample(pool, 3 - len(opp_played)))
@@ -114,7 +118,7 @@ def sample_world(obs: Observation, game: Game, rng: random.Random, soft: float =
     deal = Deal((obs.dealt, hand) if seat == 0 else (hand, obs.dealt), obs.up_card)
     st = game.new_state(deals=[deal], scores=obs.hand_start_scores, mano=obs.mano)
     threshold = rng.random() if early and soft < 1.0 else -1.0
-    weight = _replay(st, obs, 0, soft, model, threshold)
+    weight = _replay(st, obs, 0, soft, model, threshold, play_soft)
     if weight is None:
         return None
     if threshold < 0.0 and weight < 1.0 and rng.random() >= weight:
@@ -123,15 +127,17 @@ def sample_world(obs: Observation, game: Game, rng: random.Random, soft: float =
 
 
 def _replay(st: State, obs: Observation, since: int, soft: float, model: RivalModel,
-            threshold: float) -> float | None:
+            threshold: float, play_soft: float = 1.0) -> float | None:
     """Apply ``obs.history[since:]`` to ``st`` and return the world's soft
-    weight (``soft`` per rival decision the model would have taken otherwise),
-    or None if the history does not replay legally up to ``obs.seat``'s
+    weight (``soft`` per rival decision the model would have taken otherwise,
+    ``play_soft`` per card play of another strength than the model's), or
+    None if the history does not replay legally up to ``obs.seat``'s
     decision with its legal actions, or the weight fell to ``threshold``."""
     seat = obs.seat
     opp = 1 - seat
     weight = 1.0
     model_rng = random.Random(0)
+    rank = hierarchy.table(obs.variant, obs.up_card).rank if play_soft < 1.0 else ()
     for s, a in obs.history[since:]:
         if st.current_player() != s:
             return None
@@ -141,8 +147,15 @@ def _replay(st: State, obs: Observation, since: int, soft: float, model: RivalMo
                 pred = model.decide(st.observation(s, log=False), model_rng)
                 if action_class(pred) != action_class(a):
                     weight *= soft
-                    if weight <= threshold:
-                        return None
+                elif play_soft < 1.0 and a.card is not None and pred.card is not None \
+                        and rank[pred.card.index] != rank[a.card.index]:
+                    weight *= play_soft
+            elif play_soft < 1.0 and a.card is not None and _strengths(legal, rank) > 1:
+                pred = model.decide(st.observation(s, log=False), model_rng)
+                if pred.card is not None and rank[pred.card.index] != rank[a.card.index]:
+                    weight *= play_soft
+            if weight <= threshold:
+                return None
         try:
             st.apply(a)
         except IllegalActionError:
@@ -152,6 +165,11 @@ def _replay(st: State, obs: Observation, since: int, soft: float, model: RivalMo
             a not in obs.legal for a in legal_now):
         return None
     return weight
+
+
+def _strengths(legal: tuple[Action, ...], rank: tuple[int, ...]) -> int:
+    """How many card strengths the card plays in ``legal`` offer."""
+    return len({rank[x.card.index] for x in legal if x.card is not None})
 
 
 def game_for(obs: Observation, options: dict[str, object], cache: dict[tuple[str, int], Game]) -> Game:

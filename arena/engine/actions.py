@@ -10,7 +10,7 @@ import enum
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
-from .cards import Card
+from .cards import DECK, Card
 
 
 class Kind(enum.Enum):
@@ -110,3 +110,8 @@ def simple(kind: Kind, con_flor: bool = False) -> Action:
 @cache
 def raise_by(amount: int) -> Action:
     return Action(Kind.RAISE, amount=amount)
+
+
+# ``PLAYS[card.index]`` is ``play(card)``: the engine builds every legal list
+# from it without a cache lookup (which hashes the card in Python).
+PLAYS: tuple[Action, ...] = tuple(play(card) for card in DECK)

@@ -73,5 +73,8 @@ class Card:
 
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in RANKS)
 CARD_BY_TEXT: dict[str, Card] = {str(card): card for card in DECK}
+# ``NUMBER[card.index]`` is ``card.number``: a tuple lookup instead of a
+# property call, for the envido and flor sums the engine and the bots add up.
+NUMBER: tuple[int, ...] = tuple(card.number for card in DECK)
 # Cards are interned: DECK[card.index] is card, so identity and equality agree.
 assert all(DECK[c.index] == c for c in DECK)

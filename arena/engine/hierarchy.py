@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from .cards import DECK, Card, Suit
+from .cards import DECK, NUMBER, Card, Suit
 from .variants import VARIANT_BY_NAME, FlorKind, Variant
 
 # Argentino order, strongest first; every other hierarchy builds on it.
@@ -57,7 +57,20 @@ def _card(rank: int, suit: Suit) -> Card:
 
 def table(variant: Variant | str, up: Card | None) -> Table:
     """The table of ``variant`` (a record or its name) with ``up`` turned up."""
-    return _table(VARIANT_BY_NAME[variant] if isinstance(variant, str) else variant, up)
+    v = VARIANT_BY_NAME[variant] if isinstance(variant, str) else variant
+    # A dict keyed by the name and the up card's index: hashing the variant
+    # record itself (every field, through the dataclass hash) cost more than
+    # building a hand. Without specials the up card changes nothing.
+    key = (v.name, up.index if up is not None and v.specials else -1)
+    t = _TABLES.get(key)
+    if t is None or t.variant is not v:
+        t = _table(v, up)
+        if VARIANT_BY_NAME.get(v.name) is v:  # a record of VARIANT_LIST: keep it
+            _TABLES[key] = t
+    return t
+
+
+_TABLES: dict[tuple[str, int], Table] = {}
 
 
 @cache
@@ -77,19 +90,25 @@ def _table(v: Variant, up: Card | None) -> Table:
 
 
 def _pair_points(cards: tuple[Card, ...]) -> tuple[int, tuple[Card, ...]]:
-    """Common-card envido: 20 + the best two of one suit, else the best single card."""
-    best = (-1, cards[:1])
-    for i in range(len(cards)):
-        for j in range(i + 1, len(cards)):
-            a, b = cards[i], cards[j]
+    """Common-card envido: 20 + the best two of one suit (the first such pair
+    in the hand's order on a tie), else the best single card (the first)."""
+    best, proof = -1, cards[:1]
+    n = len(cards)
+    for i in range(n):
+        a = cards[i]
+        for j in range(i + 1, n):
+            b = cards[j]
             if a.suit is b.suit:
-                pts = 20 + a.number + b.number
-                if pts > best[0]:
-                    best = (pts, (a, b))
-    if best[0] >= 0:
-        return best
-    high = max(cards, key=lambda c: c.number)
-    return high.number, (high,)
+                pts = 20 + NUMBER[a.index] + NUMBER[b.index]
+                if pts > best:
+                    best, proof = pts, (a, b)
+    if best >= 0:
+        return best, proof
+    high, number = cards[0], NUMBER[cards[0].index]
+    for c in cards:
+        if NUMBER[c.index] > number:
+            high, number = c, NUMBER[c.index]
+    return number, (high,)
 
 
 def envido_points(t: Table, cards: tuple[Card, ...]) -> tuple[int, tuple[Card, ...]]:
@@ -99,40 +118,47 @@ def envido_points(t: Table, cards: tuple[Card, ...]) -> tuple[int, tuple[Card, .
     other card's face number, whatever its suit. **Decision** (the rule book is
     silent): a second pieza counted as "other card" counts its face number too
     (figures 0), as the rule says for commons; this only matters when a flor is
-    void or off, since two piezas are always flor.
+    void or off, since two piezas are always flor. On a tie the first card in
+    the hand's order is the one shown.
     """
-    specials = [c for c in cards if t.special[c.index]]
-    if specials:
-        top = max(specials, key=lambda c: t.special[c.index])
-        others = [c for c in cards if c is not top]
-        if not others:  # a single card (a rules helper's question; hands hold three)
-            return t.special[top.index], (top,)
-        other = max(others, key=lambda c: c.number)
-        return t.special[top.index] + other.number, (top, other)
-    return _pair_points(cards)
+    special = t.special
+    top, value = None, 0
+    for c in cards:
+        if special[c.index] > value:
+            top, value = c, special[c.index]
+    if top is None:
+        return _pair_points(cards)
+    other, number = None, -1
+    for c in cards:
+        if c is not top and NUMBER[c.index] > number:
+            other, number = c, NUMBER[c.index]
+    if other is None:  # a single card (a rules helper's question; hands hold three)
+        return value, (top,)
+    return value + number, (top, other)
 
 
 def flor_kind(t: Table, cards: tuple[Card, ...]) -> FlorKind | None:
     """A flor: three cards of one suit, or special cards (piezas, perico and
     perica) with commons of one suit; two specials make what the variant says
     (``Variant.two_specials``: a flor, or a flor reservada). None otherwise."""
-    specials = [c for c in cards if t.special[c.index]]
-    if len(specials) >= 2:
+    special = t.special
+    commons = [c for c in cards if not special[c.index]]
+    specials = len(cards) - len(commons)
+    if specials >= 2:
         return t.variant.two_specials
     if cards[0].suit is cards[1].suit is cards[2].suit:
         return FlorKind.FLOR
-    if len(specials) == 1:
-        commons = [c for c in cards if not t.special[c.index]]
-        if commons[0].suit is commons[1].suit:
-            return FlorKind.FLOR
+    if specials == 1 and commons[0].suit is commons[1].suit:
+        return FlorKind.FLOR
     return None
 
 
 def flor_points(t: Table, cards: tuple[Card, ...]) -> int:
     """Flor points (docs/rules.md 5.1): highest pieza in full, the last digit of the
     other piezas, the face number of commons; without piezas 20 + the three."""
-    specials = sorted((t.special[c.index] for c in cards if t.special[c.index]), reverse=True)
-    commons = sum(c.number for c in cards if not t.special[c.index])
+    special = t.special
+    specials = sorted((special[c.index] for c in cards if special[c.index]), reverse=True)
+    commons = sum(NUMBER[c.index] for c in cards if not special[c.index])
     if not specials:
         return 20 + commons
     return specials[0] + sum(v % 10 for v in specials[1:]) + commons

@@ -10,18 +10,30 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from . import events as ev
-from .actions import ENVIDO_CALLS, TRUCO_CALLS, Action, Kind, play, raise_by, simple
+from .actions import ENVIDO_CALLS, PLAYS, TRUCO_CALLS, Action, Kind, raise_by, simple
 from .cards import DECK, Card
 from .hierarchy import Table, envido_points, flor_kind, flor_points, table
 from .observation import Observation, observe, pending_call
 from .options import Options, make_options, variant_named, with_overrides
 from .outcome import Outcome, Termination
 from .variants import ContraflorResto, EnvidoMode, EnvidoState, FaltaMode, FlorKind, Variant
-from .views import ReadOnlyList
+from .views import LiveList, ReadOnlyList
 
 PARDA = -1
+T = TypeVar("T")
+
+# Enum members the rules read on every action, as module constants: in Python
+# 3.11 reading a member through its class (``Kind.PLAY``) costs about ten
+# times a global read, and an action reads several.
+_PLAY, _FLOR, _MAZO, _RAISE = Kind.PLAY, Kind.FLOR, Kind.MAZO, Kind.RAISE
+_QUIERO, _NO_QUIERO, _FALTA_ENVIDO = Kind.QUIERO, Kind.NO_QUIERO, Kind.FALTA_ENVIDO
+_NOT_STARTED, _WAITING = EnvidoState.NOT_STARTED, EnvidoState.WAITING
+_SETTLED, _CANCELLED = EnvidoState.SETTLED, EnvidoState.CANCELLED
+_HOLDS_FLOR, _RESERVADA = FlorKind.FLOR, FlorKind.RESERVADA  # what a seat's hand holds
+_RAISE_MODE = EnvidoMode.RAISE
 
 
 class IllegalActionError(ValueError):
@@ -66,12 +78,22 @@ class Game:
     """The settings of a game: variant and options (docs/rules.md 7). Immutable, so
     every state of the game (and every copy of one) shares it."""
 
-    __slots__ = ("options", "variant", "truco_values", "truco_calls", "needs_up")
+    __slots__ = ("options", "variant", "truco_values", "truco_calls", "needs_up", "seat_orders", "envido_worth",
+                 "_tables", "_links", "_menus")
     options: Options
     variant: Variant
     truco_values: tuple[int, int, int, int]
     truco_calls: tuple[Kind, Kind, Kind]
     needs_up: bool
+    seat_orders: tuple[tuple[int, ...], ...]  # [mano]: every seat in playing order from the mano
+    envido_worth: dict[str, int]  # chained envido: what each call adds, by its text (Variant.envido_value)
+    # Caches filled as games are played, never changed once filled (so every
+    # state of the game shares them): per seat order, the links of _Hand.links;
+    # per situation key, the tuple of legal actions that follow the card plays;
+    # per up card index (-1: none), the card table.
+    _links: dict[tuple[int, ...], tuple[dict[int, int], dict[int, int]]]
+    _menus: dict[tuple[object, ...], tuple[Action, ...]]
+    _tables: dict[int, Table]
 
     def __init__(self, options: Options | str = "argentino", **overrides: object) -> None:
         """``Game("uruguayo", target=15)``: a variant's preset with overrides;
@@ -88,6 +110,12 @@ class Game:
         init(self, "truco_values", variant.truco_values)
         init(self, "truco_calls", variant.truco_calls)
         init(self, "needs_up", variant.up_card is not None)
+        n = options.seats
+        init(self, "seat_orders", tuple(tuple((mano + i) % n for i in range(n)) for mano in range(n)))
+        init(self, "envido_worth", {k.value: points for k, points in variant.envido_values})
+        init(self, "_tables", {})
+        init(self, "_links", {})
+        init(self, "_menus", {})
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Game is immutable: cannot set {name}")
@@ -122,86 +150,137 @@ class Game:
 
     def deal(self, rng: random.Random) -> Deal:
         """Shuffle with ``rng`` and give three cards to each seat, then the up card."""
-        deck = list(DECK)
-        rng.shuffle(deck)
+        cards = list(DECK)
+        shuffle(cards, rng)
+        deck = tuple(cards)  # so that each hand is one slice
         n = self.options.seats
-        hands = tuple(tuple(deck[3 * s : 3 * s + 3]) for s in range(n))
+        hands = tuple([deck[i : i + 3] for i in range(0, 3 * n, 3)])
         return Deal(hands, deck[3 * n] if self.needs_up else None)
+
+    def table(self, up: Card | None) -> Table:
+        """The card table of a hand with ``up`` turned up (``hierarchy.table``)."""
+        key = -1 if up is None else up.index
+        found = self._tables.get(key)
+        if found is None:
+            found = self._tables[key] = table(self.variant, up)
+        return found
+
+    def links(self, seats: tuple[int, ...]) -> tuple[dict[int, int], dict[int, int]]:
+        """For a hand played by ``seats`` (in order from the mano): each
+        seat's next seat, and each seat's place in that order."""
+        found = self._links.get(seats)
+        if found is None:
+            n = len(seats)
+            found = ({s: seats[(i + 1) % n] for i, s in enumerate(seats)}, {s: i for i, s in enumerate(seats)})
+            self._links[seats] = found
+        return found
+
+
+def _draws(size: int) -> tuple[tuple[int, int, int], ...]:
+    """The steps of a Fisher-Yates shuffle of ``size`` items: (i, n, bits),
+    swap item i with one drawn uniformly below n = i + 1, which takes bits
+    = n.bit_length() random bits."""
+    return tuple((n - 1, n, n.bit_length()) for n in range(size, 1, -1))
+
+
+_DECK_DRAWS = _draws(len(DECK))
+
+
+def shuffle(cards: list[T], rng: random.Random) -> None:
+    """Shuffle ``cards`` in place exactly as ``rng.shuffle(cards)`` does, with
+    the same draws from the generator (CPython's Fisher-Yates: for i from the
+    end, j uniform below i + 1 by rejection on ``getrandbits``), so every
+    seed deals the cards it always dealt. Written out because the library's
+    version makes two Python calls per draw, which made dealing the costliest
+    step of a hand. tests/engine/test_engine_deal.py holds it to the library."""
+    getrandbits = rng.getrandbits
+    for i, n, bits in _DECK_DRAWS if len(cards) == len(DECK) else _draws(len(cards)):
+        j = getrandbits(bits)
+        while j >= n:
+            j = getrandbits(bits)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 class _Hand:
-    """What changes during one hand (or one pico-a-pico mini hand)."""
+    """What changes during one hand (or one pico-a-pico mini hand).
+
+    The collections a hand grows are tuples, replaced rather than appended
+    to: they hold a few items each, and immutable ones cost nothing to
+    create empty or to share with a copy. Only ``history``, which grows on
+    every action, is a list."""
 
     __slots__ = (
-        "seats", "nxt", "order", "cards", "dealt", "table", "env_pts", "flor", "played",
+        "seats", "nxt", "order", "plays", "dealt", "table", "flor", "played",
         "trick", "trick_no", "results", "turn", "truco_level", "truco_right", "truco_call",
         "env_state", "env_chain", "env_caller", "env_stake", "env_prev", "flor_declared",
         "flor_void", "flor_closed", "contest", "reservada_paid", "proofs", "pico", "history",
         "announced", "env_texts", "start_scores",
     )
 
-    def __init__(self, seats: tuple[int, ...], deal: Deal, t: Table, flor_on: bool, pico: bool) -> None:
+    def __init__(self, seats: tuple[int, ...], deal: Deal, t: Table, flor_on: bool, pico: bool,
+                 links: tuple[dict[int, int], dict[int, int]], start_scores: tuple[int, int]) -> None:
         self.seats = seats
-        n = len(seats)
-        self.nxt = {s: seats[(i + 1) % n] for i, s in enumerate(seats)}
-        self.order = {s: i for i, s in enumerate(seats)}
-        self.dealt = {s: deal.hands[s] for s in seats}
-        self.cards = {s: list(deal.hands[s]) for s in seats}
+        self.nxt, self.order = links  # next seat in playing order; place in that order
+        self.dealt = deal.hands  # indexed by seat, as dealt
+        # Per seat, the PLAY actions of its unplayed cards: the start of every
+        # legal tuple on its turn.
+        self.plays: list[tuple[Action, ...]] = [
+            (PLAYS[a.index], PLAYS[b.index], PLAYS[c.index]) for a, b, c in deal.hands
+        ]
         self.table = t
-        self.env_pts = {s: envido_points(t, deal.hands[s]) for s in seats}
         self.flor: dict[int, FlorKind] = {}
         if flor_on:
+            special = t.special
             for s in seats:
-                kind = flor_kind(t, deal.hands[s])
-                if kind:
-                    self.flor[s] = kind
-        self.played: set[int] = set()
-        self.trick: list[tuple[int, Card]] = []
+                a, b, c = deal.hands[s]
+                # Every flor has three cards of one suit or a special card.
+                if a.suit is b.suit is c.suit or special[a.index] or special[b.index] or special[c.index]:
+                    kind = flor_kind(t, deal.hands[s])
+                    if kind:
+                        self.flor[s] = kind
+        self.played: tuple[int, ...] = ()  # seats that played a card
+        self.trick: tuple[tuple[int, Card], ...] = ()
         self.trick_no = 0
-        self.results: list[int] = []  # per finished trick: winning team or PARDA
+        self.results: tuple[int, ...] = ()  # per finished trick: winning team or PARDA
         self.turn = seats[0]
         self.truco_level = 0  # accepted level: 0 none, 1 truco, 2 retruco, 3 vale cuatro/nueve
         self.truco_right: int | None = None  # team allowed to raise; None: either
         self.truco_call: tuple[int, int, int] | None = None  # (level, caller, answerer)
-        self.env_state = EnvidoState.NOT_STARTED
-        self.env_chain: list[Kind] = []
+        self.env_state = _NOT_STARTED
+        self.env_chain: tuple[Kind, ...] = ()
         self.env_caller = -1
         self.env_stake = 0  # raise mode: the stake
         self.env_prev = 1  # raise mode: the value of a decline
-        self.flor_declared: list[int] = []
-        self.flor_void: set[int] = set()
+        self.flor_declared: tuple[int, ...] = ()
+        self.flor_void: tuple[int, ...] = ()
         self.flor_closed = False
         self.contest: _Contest | None = None
         self.reservada_paid = False
-        self.proofs: list[tuple[int, tuple[Card, ...]]] = []
+        self.proofs: tuple[tuple[int, tuple[Card, ...]], ...] = ()
         self.pico = pico
         self.history: list[tuple[int, Action]] = []
-        self.announced: list[tuple[str, int, int]] = []
-        self.env_texts: list[str] = []  # the envido chain in canonical text
-        self.start_scores = (0, 0)
+        self.announced: tuple[tuple[str, int, int], ...] = ()
+        self.env_texts: tuple[str, ...] = ()  # the envido chain in canonical text
+        self.start_scores = start_scores
 
     def copy(self) -> _Hand:
-        """An independent copy: what never changes after the deal (seat order,
-        dealt cards, points, flor kinds, the card table) is shared; every
-        container that play mutates is copied."""
+        """An independent copy: the tuples and what never changes after the
+        deal (seat order, dealt cards, flor kinds, the card table) are
+        shared; the two lists and the flor contest are copied."""
         new = _Hand.__new__(_Hand)
         new.seats, new.nxt, new.order, new.dealt = self.seats, self.nxt, self.order, self.dealt
-        new.table, new.env_pts, new.flor, new.pico = self.table, self.env_pts, self.flor, self.pico
-        new.cards = {s: cards[:] for s, cards in self.cards.items()}
-        new.played = set(self.played)
-        new.trick = self.trick[:]
-        new.trick_no = self.trick_no
-        new.results = self.results[:]
+        new.table, new.flor, new.pico = self.table, self.flor, self.pico
+        new.plays = self.plays[:]
+        new.played, new.trick, new.trick_no, new.results = self.played, self.trick, self.trick_no, self.results
         new.turn = self.turn
         new.truco_level, new.truco_right, new.truco_call = self.truco_level, self.truco_right, self.truco_call
-        new.env_state, new.env_chain, new.env_caller = self.env_state, self.env_chain[:], self.env_caller
-        new.env_stake, new.env_prev, new.env_texts = self.env_stake, self.env_prev, self.env_texts[:]
-        new.flor_declared, new.flor_void = self.flor_declared[:], set(self.flor_void)
+        new.env_state, new.env_chain, new.env_caller = self.env_state, self.env_chain, self.env_caller
+        new.env_stake, new.env_prev, new.env_texts = self.env_stake, self.env_prev, self.env_texts
+        new.flor_declared, new.flor_void = self.flor_declared, self.flor_void
         new.flor_closed, new.reservada_paid = self.flor_closed, self.reservada_paid
         new.contest = None if self.contest is None else self.contest.copy()
-        new.proofs = self.proofs[:]
+        new.proofs, new.announced = self.proofs, self.announced
         new.history = self.history[:]
-        new.announced = self.announced[:]
         new.start_scores = self.start_scores
         return new
 
@@ -255,6 +334,11 @@ class State:
         self.winner: int | None = None
         self.termination: Termination | None = None
         self.out_of_deals = False
+        # The event log as records, (event class, *its fields): building the
+        # frozen event objects themselves cost a tenth of an action, and only a
+        # reader of ``events`` needs them. ``_events`` holds the events built
+        # so far, index for index with the log.
+        self._log: list[tuple[Any, ...]] = []
         self._events: list[ev.Event] = []
         self._event_texts: list[str] = []  # str() of events[i], filled lazily by event_log()
         self._event_private: list[int | None] = []  # events[i].private_to, filled alongside
@@ -262,8 +346,9 @@ class State:
         self._malas_hands = 0
         self._deal: Deal | None = None
         self._pairs: list[tuple[int, ...]] = []
-        self._legal: tuple[Action, ...] | None = None
-        self._played: set[Card] = set()  # cards played from the current deal
+        self._legal: tuple[Action, ...] | None = None  # None: not worked out since the last change
+        self._to_act: int | None = None  # valid while _legal is not None
+        self._played = 0  # the cards played from the current deal, bit card.index set
         self.hand: _Hand = None  # type: ignore[assignment]  # set by _start_hand
         if max(self._scores) >= self.options.target:
             self._finish(0 if self._scores[0] >= self._scores[1] else 1)
@@ -295,17 +380,9 @@ class State:
 
     def current_player(self) -> int | None:
         """The seat to act, or None when nothing can be played."""
-        if self.is_terminal():
-            return None
-        h = self.hand
-        c = h.contest
-        if c is not None:
-            return c.facing()
-        if h.env_state is EnvidoState.WAITING:
-            return h.nxt[h.env_caller]
-        if h.truco_call is not None:
-            return h.truco_call[2]
-        return h.turn
+        if self._legal is None:
+            self._refresh()
+        return self._to_act
 
     def returns(self) -> tuple[float, ...]:
         """Per seat: +1 for the winning team's seats, -1 for the others, 0 while running."""
@@ -330,9 +407,17 @@ class State:
 
     @property
     def events(self) -> ReadOnlyList[ev.Event]:
-        """Every event so far, in order: a read-only view that grows as the
-        game goes on (a slice of it is a tuple that does not)."""
-        return ReadOnlyList(self._events)
+        """Every event so far, in order: a read-only view of what has happened
+        until now (a slice of it is a tuple)."""
+        return LiveList(self._built_events(), self._built_events)
+
+    def _built_events(self) -> list[ev.Event]:
+        """The event objects of the whole log, building those not built yet."""
+        events, log = self._events, self._log
+        for i in range(len(events), len(log)):
+            record = log[i]
+            events.append(record[0](*record[1:]))
+        return events
 
     def event_log(self) -> tuple[ReadOnlyList[str], ReadOnlyList[int | None]]:
         """``str()`` and ``private_to`` of every event so far, index for index
@@ -342,7 +427,7 @@ class State:
         return ReadOnlyList(texts), ReadOnlyList(private)
 
     def _event_lists(self) -> tuple[list[str], list[int | None]]:
-        texts, private, events = self._event_texts, self._event_private, self._events
+        texts, private, events = self._event_texts, self._event_private, self._built_events()
         for i in range(len(texts), len(events)):
             e = events[i]
             texts.append(str(e))
@@ -357,7 +442,8 @@ class State:
         """``seat``'s cards of the current deal that it has not played."""
         if self._deal is None:
             return ()
-        return tuple(c for c in self._deal.hands[seat] if c not in self._played)
+        played = self._played
+        return tuple(c for c in self._deal.hands[seat] if not played >> c.index & 1)
 
     def truco_value(self) -> int:
         """What the hand's truco is worth now (the accepted level)."""
@@ -394,79 +480,129 @@ class State:
         The tuple is cached until the next ``apply`` and shared by every
         caller, which is safe because neither it nor its actions can change."""
         if self._legal is None:
-            self._legal = () if self.is_terminal() else tuple(self._compute_legal())
-        return self._legal
+            self._refresh()
+        return self._legal  # type: ignore[return-value]  # set by _refresh
 
-    def _compute_legal(self) -> list[Action]:
+    def _refresh(self) -> None:
+        """Work out the seat to act and its legal actions, kept until the
+        state changes (every change sets ``_legal`` to None).
+
+        Apart from the card plays the actions depend on a few facts only
+        (which call is waiting, which calls the seat may still make), so each
+        such situation's actions are built once per game (``Game._menus``,
+        keyed by those facts) and looked up after that."""
+        if self.winner is not None or self.out_of_deals:
+            self._to_act, self._legal = None, ()
+            return
         h = self.hand
-        v = self.game.variant
         c = h.contest
-        if c is not None:
-            return self._contest_answers(h, c)
-        if h.env_state is EnvidoState.WAITING:
+        if c is not None:  # rare: built every time
+            self._to_act, self._legal = c.facing(), tuple(self._contest_answers(h, c))
+            return
+        if h.env_state is _WAITING:
             seat = h.nxt[h.env_caller]
-            acts = [simple(Kind.QUIERO), simple(Kind.NO_QUIERO)]
-            if v.envido_mode is EnvidoMode.RAISE:
-                acts += [raise_by(n) for n in range(1, self._envido_cap() - h.env_stake + 1)]
+            if self.game.variant.envido_mode is _RAISE_MODE:
+                key: tuple[object, ...] = ("envido", self._envido_cap() - h.env_stake, self._can_declare_flor(h, seat))
+            else:
+                key = ("envido", h.env_texts, self._can_declare_flor(h, seat))
+            self._to_act, self._legal = seat, self._menu(key, h)
+            return
+        if h.truco_call is not None:
+            seat = h.truco_call[2]
+            key = ("truco", h.truco_call[0], self._can_start_envido(h, seat), self._can_declare_flor(h, seat))
+            self._to_act, self._legal = seat, self._menu(key, h)
+            return
+        # A seat on its turn: the most frequent case, so the checks of
+        # _can_start_envido and _can_declare_flor are written out here.
+        seat = h.turn
+        level = h.truco_level
+        may_call = level < 3 and (h.truco_right is None or h.truco_right == seat % 2)
+        key = ("turn", level if may_call else -1,
+               h.env_state is _NOT_STARTED and h.trick_no == 0 and seat not in h.played and level == 0,
+               bool(h.flor) and self._can_declare_flor(h, seat))
+        menu = self.game._menus.get(key)
+        self._to_act, self._legal = seat, h.plays[seat] + (menu or self._menu(key, h))
+
+    def _menu(self, key: tuple[object, ...], h: _Hand) -> tuple[Action, ...]:
+        menus = self.game._menus
+        found = menus.get(key)
+        if found is None:
+            found = menus[key] = tuple(self._build_menu(key, h))
+        return found
+
+    def _build_menu(self, key: tuple[object, ...], h: _Hand) -> list[Action]:
+        """The actions of the situation ``key`` (see ``_compute_legal``) other
+        than card plays, in the order ``legal_actions`` lists them."""
+        v = self.game.variant
+        what = key[0]
+        if what == "envido":
+            _, chain, can_flor = key
+            acts = [simple(_QUIERO), simple(_NO_QUIERO)]
+            if v.envido_mode is _RAISE_MODE:
+                assert isinstance(chain, int)  # the room left for raises
+                acts += [raise_by(n) for n in range(1, chain + 1)]
             else:
                 acts += [simple(k) for k in self._envido_next(h.env_chain)]
-            if self._can_declare_flor(h, seat):
-                acts.append(simple(Kind.FLOR))
+            if can_flor:
+                acts.append(simple(_FLOR))
             return acts
-        if h.truco_call is not None:
-            level, caller, seat = h.truco_call
-            con_flor = v.flor_with_truco and self._can_declare_flor(h, seat)
-            acts = [simple(Kind.QUIERO), simple(Kind.NO_QUIERO)]
+        if what == "truco":
+            _, level, can_envido, can_flor = key
+            assert isinstance(level, int)
+            con_flor = v.flor_with_truco and can_flor
+            acts = [simple(_QUIERO), simple(_NO_QUIERO)]
             if con_flor:
-                acts.append(simple(Kind.QUIERO, True))
+                acts.append(simple(_QUIERO, True))
             if level < 3:
                 raise_kind = self.game.truco_calls[level]
                 acts.append(simple(raise_kind))
                 if con_flor:
                     acts.append(simple(raise_kind, True))
-            if self._can_start_envido(h, seat):
+            if can_envido:
                 acts += self._envido_openers()
-            if self._can_declare_flor(h, seat):
-                acts.append(simple(Kind.FLOR))
+            if can_flor:
+                acts.append(simple(_FLOR))
             return acts
-        seat = h.turn
-        acts = [play(card) for card in h.cards[seat]]
-        if h.truco_level < 3 and (h.truco_right is None or h.truco_right == seat % 2):
-            call = self.game.truco_calls[h.truco_level]
+        assert what == "turn"
+        _, level, can_envido, can_flor = key  # level -1: the seat may not call truco
+        assert isinstance(level, int)
+        acts = []
+        if level >= 0:
+            call = self.game.truco_calls[level]
             acts.append(simple(call))
-            if v.flor_with_truco and self._can_declare_flor(h, seat):
+            if v.flor_with_truco and can_flor:
                 acts.append(simple(call, True))
-        if self._can_start_envido(h, seat):
+        if can_envido:
             acts += self._envido_openers()
-        if self._can_declare_flor(h, seat):
-            acts.append(simple(Kind.FLOR))
-        acts.append(simple(Kind.MAZO))
+        if can_flor:
+            acts.append(simple(_FLOR))
+        acts.append(simple(_MAZO))
         return acts
 
     def _contest_answers(self, h: _Hand, c: _Contest) -> list[Action]:
         v = self.game.variant
-        raising = v.envido_mode is EnvidoMode.RAISE  # "flor + N más" bets like the envido
+        raising = v.envido_mode is _RAISE_MODE  # "flor + N más" bets like the envido
         if c.last is None and c.caller == c.declarer:  # facing the declared flor itself
             acts = [simple(k) for k in v.flor_answers]
             if raising:
                 acts += [raise_by(n) for n in range(1, self._envido_cap() - c.stake + 1)]
             return acts
-        acts = [simple(Kind.QUIERO), simple(Kind.NO_QUIERO)]
+        acts = [simple(_QUIERO), simple(_NO_QUIERO)]
         if raising:
             acts += [raise_by(n) for n in range(1, self._envido_cap() - c.stake + 1)]
         elif v.contraflor_resto is not None and c.last in (Kind.CON_FLOR_ENVIDO, Kind.CONTRAFLOR):
             acts.append(simple(Kind.CONTRAFLOR_AL_RESTO))
         return acts
 
-    def _envido_next(self, chain: list[Kind]) -> list[Kind]:
+    def _envido_next(self, chain: tuple[Kind, ...]) -> list[Kind]:
         """Calls that may follow ``chain`` (rule 4.2: E, E, R, F in that order)."""
         out = []
         if len(chain) < 2 and all(k is Kind.ENVIDO for k in chain):
             out.append(Kind.ENVIDO)
-        if Kind.REAL_ENVIDO not in chain and Kind.FALTA_ENVIDO not in chain:
+        if Kind.REAL_ENVIDO not in chain and _FALTA_ENVIDO not in chain:
             out.append(Kind.REAL_ENVIDO)
-        if Kind.FALTA_ENVIDO not in chain and self.game.variant.falta_modes:
-            out.append(Kind.FALTA_ENVIDO)
+        if _FALTA_ENVIDO not in chain and self.game.variant.falta_modes:
+            out.append(_FALTA_ENVIDO)
         return out
 
     def _envido_openers(self) -> list[Action]:
@@ -474,14 +610,16 @@ class State:
 
     def _can_start_envido(self, h: _Hand, seat: int) -> bool:
         # Rule 4.2 window; rule 5.2: a declared flor cancels envido for the hand.
-        return h.env_state is EnvidoState.NOT_STARTED and h.trick_no == 0 and seat not in h.played and h.truco_level == 0
+        # (Written out again in _refresh for a seat on its turn.)
+        return h.env_state is _NOT_STARTED and h.trick_no == 0 and seat not in h.played and h.truco_level == 0
 
     def _can_declare_flor(self, h: _Hand, seat: int) -> bool:
         # Rule 5.2: before the seat's first card, once; a flor reservada needs no
         # declaration. Decision: after a flor contest is settled no new flor is
         # declared in that hand (it only matters in team games).
         return (
-            h.flor.get(seat) is FlorKind.FLOR
+            bool(h.flor)  # most hands have no flor at all
+            and h.flor.get(seat) is _HOLDS_FLOR
             and seat not in h.played
             and seat not in h.flor_void
             and seat not in h.flor_declared
@@ -504,33 +642,49 @@ class State:
     def apply(self, action: Action) -> None:
         """Apply ``action`` for the seat to act; raise ``IllegalActionError`` if it
         is not one of ``legal_actions()``."""
-        if action not in self.legal_actions():
-            raise IllegalActionError(self.current_player(), action, self.why_illegal(action))
-        seat = self.current_player()
+        legal = self._legal
+        if legal is None:
+            self._refresh()
+            legal = self._legal
+            assert legal is not None
+        # Actions are interned, so the one applied is nearly always one of the
+        # legal tuple's own objects: look for it by identity first, since
+        # comparing values runs the dataclass's __eq__ for every action passed.
+        for candidate in legal:
+            if candidate is action:
+                break
+        else:
+            if action not in legal:
+                raise IllegalActionError(self.current_player(), action, self.why_illegal(action))
+        seat = self._to_act
         assert seat is not None
         self._legal = None
         h = self.hand
         h.history.append((seat, action))
-        self._events.append(ev.Acted(seat, action))
+        self._log.append((ev.Acted, seat, action))
         try:
-            self._dispatch(h, seat, action)
+            if action.kind is _PLAY:  # most actions: skip the dispatch
+                assert action.card is not None
+                self._play(h, seat, action.card)
+            else:
+                self._dispatch(h, seat, action)
         except _GameOverError:
             pass
 
     def _dispatch(self, h: _Hand, seat: int, a: Action) -> None:
         k = a.kind
-        if k is Kind.PLAY:
+        if k is _PLAY:
             assert a.card is not None
             self._play(h, seat, a.card)
         elif h.contest is not None:
             self._contest_action(h, h.contest, seat, a)
-        elif k is Kind.FLOR:
+        elif k is _FLOR:
             self._declare_flor(h, seat)
-        elif h.env_state is EnvidoState.WAITING or k in ENVIDO_CALLS or (k is Kind.RAISE):
+        elif h.env_state is _WAITING or k in ENVIDO_CALLS or (k is _RAISE):
             self._envido_action(h, seat, a)
-        elif k in TRUCO_CALLS or k in (Kind.QUIERO, Kind.NO_QUIERO):
+        elif k in TRUCO_CALLS or k in (_QUIERO, _NO_QUIERO):
             self._truco_action(h, seat, a)
-        elif k is Kind.MAZO:
+        elif k is _MAZO:
             self._end_hand(1 - seat % 2, self.truco_value(), "mazo")
         else:  # pragma: no cover - legal_actions never offers anything else
             raise AssertionError(a)
@@ -538,26 +692,43 @@ class State:
     # ------------------------------------------------------------ trick play
 
     def _play(self, h: _Hand, seat: int, card: Card) -> None:
-        h.cards[seat].remove(card)
-        self._played.add(card)
-        h.played.add(seat)
-        h.trick.append((seat, card))
-        if len(h.trick) < len(h.seats):
+        plays, played = h.plays[seat], PLAYS[card.index]
+        # Found by identity (comparing would run Action.__eq__); one slice
+        # when it is the first or the last.
+        if plays[0] is played:
+            h.plays[seat] = plays[1:]
+        elif plays[-1] is played:
+            h.plays[seat] = plays[:-1]
+        else:
+            i = 1
+            while plays[i] is not played:
+                i += 1
+            h.plays[seat] = plays[:i] + plays[i + 1 :]
+        self._played |= 1 << card.index
+        if seat not in h.played:
+            h.played += (seat,)
+        trick = h.trick = h.trick + ((seat, card),)
+        if len(trick) < len(h.seats):
             h.turn = h.nxt[seat]
             return
         # Rule 3.2: the single highest card wins; a tie across sides is parda;
         # a tie within one side goes to that side, led on by its first card.
         rank = h.table.rank
-        best = max(rank[c.index] for _, c in h.trick)
-        top = [s for s, c in h.trick if rank[c.index] == best]
-        teams = {s % 2 for s in top}
-        if len(teams) == 2:
-            result, leader = PARDA, h.trick[0][0]
+        best, top = -1, [0]  # the best rank, and the seats holding it in playing order
+        for s, c in trick:
+            r = rank[c.index]
+            if r > best:
+                best, top = r, [s]
+            elif r == best:
+                top.append(s)
+        first = top[0]
+        if len(top) > 1 and any(s % 2 != first % 2 for s in top):
+            result, leader = PARDA, trick[0][0]
         else:
-            result, leader = top[0] % 2, top[0]
-        h.results.append(result)
-        self._events.append(ev.TrickWon(h.trick_no, None if result == PARDA else result, leader))
-        h.trick = []
+            result, leader = first % 2, first
+        h.results += (result,)
+        self._log.append((ev.TrickWon, h.trick_no, None if result == PARDA else result, leader))
+        h.trick = ()
         h.trick_no += 1
         h.turn = leader
         winner = self._truco_winner(h)
@@ -587,17 +758,17 @@ class State:
 
     def _truco_action(self, h: _Hand, seat: int, a: Action) -> None:
         k = a.kind
-        if self.game.variant.flor_with_truco and h.flor.get(seat) is FlorKind.FLOR and seat not in h.played:
+        if self.game.variant.flor_with_truco and h.flor.get(seat) is _HOLDS_FLOR and seat not in h.played:
             # Rule 5.2 (venezolano, flor_with_truco): a truco call or quiero must carry the flor.
-            if not a.con_flor and k is not Kind.NO_QUIERO:
-                h.flor_void.add(seat)
-        if k is Kind.NO_QUIERO:
+            if not a.con_flor and k is not _NO_QUIERO:
+                h.flor_void += (seat,)
+        if k is _NO_QUIERO:
             assert h.truco_call is not None
             level, caller, _ = h.truco_call
             h.truco_call = None
             self._end_hand(caller % 2, self.game.truco_values[level - 1], "truco declined")
             return
-        if k is Kind.QUIERO:
+        if k is _QUIERO:
             assert h.truco_call is not None
             h.truco_level = h.truco_call[0]
             h.truco_right = seat % 2
@@ -617,88 +788,96 @@ class State:
 
     def _envido_action(self, h: _Hand, seat: int, a: Action) -> None:
         k = a.kind
-        if h.flor.get(seat) is FlorKind.FLOR and seat not in h.flor_declared:
-            h.flor_void.add(seat)  # rule 5.2: taking part in envido voids the flor
+        if h.flor.get(seat) is _HOLDS_FLOR and seat not in h.flor_declared:
+            h.flor_void += (seat,)  # rule 5.2: taking part in envido voids the flor
         v = self.game.variant
-        raising = v.envido_mode is EnvidoMode.RAISE
-        if k is Kind.QUIERO:
-            h.env_state = EnvidoState.SETTLED
+        raising = v.envido_mode is _RAISE_MODE
+        if k is _QUIERO:
+            h.env_state = _SETTLED
             if raising:
                 value = h.env_stake
-            elif h.env_chain[-1] is Kind.FALTA_ENVIDO:
+            elif h.env_chain[-1] is _FALTA_ENVIDO:
                 value = self._falta()
             else:
-                value = sum(v.envido_value(c) for c in h.env_chain)
+                worth = self.game.envido_worth
+                value = sum(worth.get(text, 0) for text in h.env_texts)
             self._settle_envido(h, value)
             return
-        if k is Kind.NO_QUIERO:
-            h.env_state = EnvidoState.SETTLED
+        if k is _NO_QUIERO:
+            h.env_state = _SETTLED
             if raising:
                 value = h.env_prev
             elif len(h.env_chain) == 1:
                 value = 1
             else:
-                value = sum(v.envido_value(c) for c in h.env_chain[:-1])
+                worth = self.game.envido_worth
+                value = sum(worth.get(text, 0) for text in h.env_texts[:-1])
             self._score(h.env_caller % 2, value, "envido declined")
             return
         # A call that opens or raises the chain.
-        if h.env_state is EnvidoState.NOT_STARTED:
-            h.env_state = EnvidoState.WAITING
+        if h.env_state is _NOT_STARTED:
+            h.env_state = _WAITING
             h.env_stake, h.env_prev = 2, 1  # raise mode: "envido" stakes 2, declined it pays 1
-        elif k is Kind.RAISE:
+        elif k is _RAISE:
             h.env_prev = h.env_stake
             h.env_stake += a.amount
-        h.env_chain.append(k)
-        h.env_texts.append(str(a))
+        h.env_chain += (k,)
+        h.env_texts += (a.text,)
         h.env_caller = seat
 
     def _settle_envido(self, h: _Hand, value: int) -> None:
-        pts = {s: h.env_pts[s][0] for s in h.seats}
+        # Counted only now: most hands never compare an envido.
+        env = {s: envido_points(h.table, h.dealt[s]) for s in h.seats}
+        pts = {s: env[s][0] for s in h.seats}
         # Announce each side's best points (rule 4.4 "Information").
         for team in (h.seats[0] % 2, 1 - h.seats[0] % 2):
             seat = self._best_seat(h, [s for s in h.seats if s % 2 == team], pts)
-            h.announced.append(("envido", seat, pts[seat]))
-            self._events.append(ev.PointsAnnounced("envido", seat, pts[seat]))
+            h.announced += (("envido", seat, pts[seat]),)
+            self._log.append((ev.PointsAnnounced, "envido", seat, pts[seat]))
         winner = self._best_seat(h, list(h.seats), pts)
-        h.proofs.append((winner, h.env_pts[winner][1]))
+        h.proofs += ((winner, env[winner][1]),)
         self._score(winner % 2, value, "envido")
 
     @staticmethod
     def _best_seat(h: _Hand, seats: list[int], pts: dict[int, int]) -> int:
         """Highest points; a tie goes to the seat first in playing order from the mano."""
-        return min(seats, key=lambda s: (-pts[s], h.order[s]))
+        best = seats[0]
+        for s in seats[1:]:
+            if pts[s] > pts[best] or (pts[s] == pts[best] and h.order[s] < h.order[best]):
+                best = s
+        return best
 
     # ------------------------------------------------------------------- flor
 
     def _declare_flor(self, h: _Hand, seat: int) -> None:
-        h.flor_declared.append(seat)
-        if h.env_state in (EnvidoState.NOT_STARTED, EnvidoState.WAITING):
+        h.flor_declared += (seat,)
+        if h.env_state in (_NOT_STARTED, _WAITING):
             # Rule 5.2: la flor anula el envido (a waiting chain is unpaid).
-            h.env_state = EnvidoState.CANCELLED
+            h.env_state = _CANCELLED
         team = seat % 2
         # The first opposing seat after the declarer that can still show a flor.
         s = h.nxt[seat]
         while s != seat:
             if s % 2 != team and (
-                h.flor.get(s) is FlorKind.RESERVADA and not h.reservada_paid or self._can_declare_flor(h, s)
+                h.flor.get(s) is _RESERVADA and not h.reservada_paid or self._can_declare_flor(h, s)
             ):
                 h.contest = _Contest(seat, s)
                 return
             s = h.nxt[s]
-        h.proofs.append((seat, h.dealt[seat]))  # rule 9: a won flor is shown at the end
+        h.proofs += ((seat, h.dealt[seat]),)  # rule 9: a won flor is shown at the end
         self._score(team, 3, "flor")
 
     def _contest_action(self, h: _Hand, c: _Contest, seat: int, a: Action) -> None:
         k = a.kind
         v = self.game.variant
-        if c.last is None and c.caller == c.declarer and k is not Kind.RAISE:
+        if c.last is None and c.caller == c.declarer and k is not _RAISE:
             # The answer to the declared flor itself.
             if k is Kind.CON_FLOR_ME_ACHICO:
-                h.proofs.append((c.declarer, h.dealt[c.declarer]))
+                h.proofs += ((c.declarer, h.dealt[c.declarer]),)
                 self._close_contest(h, c, c.declarer % 2, 3, "flor (con flor me achico)")
                 return
             self._mark_declared(h, seat)
-            if k is Kind.FLOR:
+            if k is _FLOR:
                 per = 3 * (2 if v.flor_pays_every_declared else 1)
                 self._close_contest(h, c, self._flor_winner(h, c), per, "flor")
                 return
@@ -706,7 +885,7 @@ class State:
             c.calls.append(str(a))
             c.stake = v.flor_stake(k)
             return
-        if k is Kind.RAISE:  # raise mode: "flor + N más"
+        if k is _RAISE:  # raise mode: "flor + N más"
             if c.last is None:
                 self._mark_declared(h, seat)
             c.last, c.caller = k, seat
@@ -717,12 +896,12 @@ class State:
             c.last, c.caller = k, seat
             c.calls.append(str(a))
             return
-        if k is Kind.NO_QUIERO:
+        if k is _NO_QUIERO:
             value = c.prev  # 3, unless a "raise N" raised the stake since
-            h.proofs.append((c.caller, h.dealt[c.caller]))
+            h.proofs += ((c.caller, h.dealt[c.caller]),)
             self._close_contest(h, c, c.caller % 2, value, "flor declined")
             return
-        assert k is Kind.QUIERO
+        assert k is _QUIERO
         winner = self._flor_winner(h, c)
         if c.last is Kind.CONTRAFLOR_AL_RESTO:
             if v.contraflor_resto is ContraflorResto.WINNER_NEEDS:
@@ -734,32 +913,32 @@ class State:
         self._close_contest(h, c, winner, stake, "flor")
 
     def _mark_declared(self, h: _Hand, seat: int) -> None:
-        if h.flor.get(seat) is FlorKind.FLOR and seat not in h.flor_declared:
-            h.flor_declared.append(seat)
+        if h.flor.get(seat) is _HOLDS_FLOR and seat not in h.flor_declared:
+            h.flor_declared += (seat,)
 
     def _flor_winner(self, h: _Hand, c: _Contest) -> int:
         cards = h.dealt
         pts = {s: flor_points(h.table, cards[s]) for s in (c.declarer, c.answerer)}
         for s in (c.declarer, c.answerer):
-            if h.flor.get(s) is FlorKind.RESERVADA:
+            if h.flor.get(s) is _RESERVADA:
                 pts[s] = 1000  # rule 5.4: a flor reservada always wins the comparison
         for s in sorted(pts, key=h.order.__getitem__):
             shown = flor_points(h.table, cards[s])
-            h.announced.append(("flor", s, shown))
-            self._events.append(ev.PointsAnnounced("flor", s, shown))
+            h.announced += (("flor", s, shown),)
+            self._log.append((ev.PointsAnnounced, "flor", s, shown))
         winner = self._best_seat(h, [c.declarer, c.answerer], pts)
-        h.proofs.append((winner, cards[winner]))
+        h.proofs += ((winner, cards[winner]),)
         return winner % 2
 
     def _close_contest(self, h: _Hand, c: _Contest, team: int, points: int, reason: str) -> None:
         h.contest = None
         h.flor_closed = True
-        reserved = next((s for s in (c.declarer, c.answerer) if h.flor.get(s) is FlorKind.RESERVADA), None)
+        reserved = next((s for s in (c.declarer, c.answerer) if h.flor.get(s) is _RESERVADA), None)
         self._score(team, points, reason)
         if reserved is not None and not h.reservada_paid:
             # Rule 5.4: answering a flor, the reservada collects the envido of 2 too.
             h.reservada_paid = True
-            if h.env_state is not EnvidoState.SETTLED:
+            if h.env_state is not _SETTLED:
                 self._score(reserved % 2, 2, "envido (flor reservada)")
 
     # ------------------------------------------------------- scoring and hands
@@ -768,7 +947,7 @@ class State:
         if points <= 0:
             return
         self._scores[team] += points
-        self._events.append(ev.Scored(team, points, reason))
+        self._log.append((ev.Scored, team, points, reason))
         if self._scores[team] >= self.options.target:
             self._show_proofs(self.hand)
             self._finish(team)
@@ -778,30 +957,30 @@ class State:
         self.winner = team
         self.termination = Termination.TARGET_REACHED
         self._legal = None
-        self._events.append(ev.GameEnded(team, (self._scores[0], self._scores[1])))
+        self._log.append((ev.GameEnded, team, (self._scores[0], self._scores[1])))
 
     def _show_proofs(self, h: _Hand | None) -> None:
         """Show every seat's proving cards once, as dealt (rule 9)."""
-        if h is None:
+        if h is None or not h.proofs:
             return
         cards: dict[int, set[Card]] = {}
         for seat, proof in h.proofs:
             cards.setdefault(seat, set()).update(proof)
         for seat, shown in cards.items():
-            self._events.append(ev.Shown(seat, tuple(c for c in h.dealt[seat] if c in shown)))
-        h.proofs = []
+            self._log.append((ev.Shown, seat, tuple(c for c in h.dealt[seat] if c in shown)))
+        h.proofs = ()
 
     def _end_hand(self, truco_team: int, points: int, reason: str) -> None:
         """Score the hand in the order of rule 6: flor, envido, then truco."""
         h = self.hand
         h.truco_call = None
-        for seat in h.seats:
-            if h.flor.get(seat) is FlorKind.RESERVADA and not h.reservada_paid:
+        for seat in h.seats if h.flor else ():
+            if h.flor.get(seat) is _RESERVADA and not h.reservada_paid:
                 # Rule 5.4: 3 for the flor + 1 "envite asegurado" unless an envido was played.
                 h.reservada_paid = True
-                h.proofs.append((seat, h.dealt[seat]))
+                h.proofs += ((seat, h.dealt[seat]),)
                 self._score(seat % 2, 3, "flor reservada")
-                if h.env_state is not EnvidoState.SETTLED:
+                if h.env_state is not _SETTLED:
                     self._score(seat % 2, 1, "envido (flor reservada)")
         self._score(truco_team, points, reason)
         self._show_proofs(h)
@@ -811,7 +990,7 @@ class State:
         if self._pairs:
             self._start_hand(self._pairs.pop(0), pico=True)
             return
-        self._events.append(ev.HandEnded(self.hands_played, (self._scores[0], self._scores[1])))
+        self._log.append((ev.HandEnded, self.hands_played, (self._scores[0], self._scores[1])))
         self.hands_played += 1
         self.mano = (self.mano + 1) % self.options.seats
         self._next_deal()
@@ -829,9 +1008,8 @@ class State:
                 own.setstate(self._rng.getstate())
                 self._rng, self._rng_shared = own, False
             self._deal = self.game.deal(self._rng)
-        self._played = set()
+        self._played = 0
         n, mano = self.options.seats, self.mano
-        order = tuple((mano + i) % n for i in range(n))
         if self._is_pico_hand():
             # Rule 8: three 1-against-1 mini hands on one deal, starting with the
             # mano's pair; in each pair the seat nearer the mano is mano.
@@ -841,7 +1019,7 @@ class State:
             ]
             self._start_hand(self._pairs.pop(0), pico=True)
         else:
-            self._start_hand(order, pico=False)
+            self._start_hand(self.game.seat_orders[mano], pico=False)
 
     def _is_pico_hand(self) -> bool:
         o = self.options
@@ -853,14 +1031,14 @@ class State:
     def _start_hand(self, seats: tuple[int, ...], pico: bool) -> None:
         deal = self._deal
         assert deal is not None
-        t = table(self.game.variant, deal.up)
-        self.hand = _Hand(seats, deal, t, self.options.flor, pico)
-        self.hand.start_scores = (self._scores[0], self._scores[1])
+        t = self.game.table(deal.up)
+        scores = (self._scores[0], self._scores[1])
+        self.hand = _Hand(seats, deal, t, self.options.flor, pico, self.game.links(seats), scores)
         self._legal = None
-        self._hand_events = len(self._events)
-        self._events.append(ev.HandStarted(self.hands_played, seats[0], seats, deal.up, pico))
+        self._hand_events = len(self._log)
+        self._log.append((ev.HandStarted, self.hands_played, seats[0], seats, deal.up, pico))
         for s in seats:
-            self._events.append(ev.Dealt(s, deal.hands[s]))
+            self._log.append((ev.Dealt, s, deal.hands[s]))
 
     # ------------------------------------------------------------- explaining
 
@@ -948,11 +1126,11 @@ class State:
         new = State.__new__(State)
         new.__dict__.update(self.__dict__)  # scalars and immutable values
         new._scores = self._scores[:]
+        new._log = self._log[:]
         new._events = self._events[:]
         new._event_texts = self._event_texts[:]
         new._event_private = self._event_private[:]
         new._pairs = self._pairs[:]
-        new._played = set(self._played)
         self._rng_shared = new._rng_shared = self._rng is not None
         if self.hand is not None:
             new.hand = self.hand.copy()
