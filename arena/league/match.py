@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..engine.options import Options
-from ..server import Arena, ArenaClosedError, BotUnavailableError, TimeControl
+from ..server import Arena, ArenaClosedError, BotUnavailableError, PlayedGame, TimeControl
 from ..tournament.seeds import TournamentSecret
 from ..tournament.store import GameRow
 from .keys import LeagueGame, seats_of
@@ -42,6 +42,7 @@ async def play_match(
     settings: MatchSettings,
     versions: Callable[[str], str],
     on_start: Callable[[LeagueGame], None] = lambda game: None,
+    on_played: Callable[[PlayedGame], None] = lambda rec: None,
 ) -> MatchResult:
     """Play ``games`` one after the other. ``versions(name)`` is the version a
     connected bot announced ('' if it is not connected)."""
@@ -66,6 +67,7 @@ async def play_match(
                 return _cut(games, f"could not start: {exc}")
             rows.append(forfeit_row(game, seed, absent[0], settings.forfeit_seconds, side_versions))
             continue
+        on_played(rec)
         if rec.winner_team is None:
             return _cut(games, rec.reason)
         rows.append(played_row(game, rec, side_versions))
