@@ -8,16 +8,16 @@
 ``flood`` holds STREAMS streams over CHANNELS connections that never say
 Hello, reopening each as the arena ends it; ``live`` polls URL and its JSON
 with CLIENTS threads as fast as they can while IDLE connections sit open
-without sending a byte. ``flood`` and ``live`` print one JSON line of counts
-at SIGTERM.
+without sending a byte. ``flood`` and ``live`` keep one JSON object of
+counts in the file named by $BENCH_REPORT, rewritten twice a second.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
-import signal
 import socket
 import subprocess
 import sys
@@ -28,7 +28,6 @@ import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
@@ -47,14 +46,14 @@ class Attacker:
     names: set[str] = field(default_factory=set)
     what: str = ""
 
+    report: Path | None = None
+
     def finish(self) -> str:
-        if not self.what:
+        if self.report is None:
             return ""
-        self.proc.send_signal(signal.SIGTERM)
         try:
-            out, _ = self.proc.communicate(timeout=30)
-            return f"{self.what}: {out.decode().strip().splitlines()[-1]}"
-        except (subprocess.TimeoutExpired, IndexError):
+            return f"{self.what}: {self.report.read_text()}"
+        except OSError:
             return f"{self.what}: no report"
 
     def stop(self) -> None:
@@ -64,8 +63,9 @@ class Attacker:
 
 
 def _spawn(args: list[str], env: dict[str, str], work: Path, name: str) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, str(HERE), *args], stdout=subprocess.PIPE,
-                            stderr=open(work / f"{name}.log", "wb"), env=env, cwd=REPO)
+    return subprocess.Popen([sys.executable, str(HERE), *args], stdout=subprocess.DEVNULL,
+                            stderr=open(work / f"{name}.log", "wb"),
+                            env=dict(env, BENCH_REPORT=str(work / f"{name}.json")), cwd=REPO)
 
 
 def slow(*, address: str, live: str, work: Path, env: dict[str, str], token: str, move_seconds: float) -> Attacker:
@@ -76,13 +76,13 @@ def slow(*, address: str, live: str, work: Path, env: dict[str, str], token: str
 
 def flood(*, address: str, live: str, work: Path, env: dict[str, str], token: str, move_seconds: float) -> Attacker:
     proc = _spawn(["flood", address, str(FLOOD_STREAMS), str(FLOOD_CHANNELS)], env, work, "flood")
-    return Attacker(proc, set(), f"flood of {FLOOD_STREAMS} silent streams")
+    return Attacker(proc, set(), f"flood of {FLOOD_STREAMS} silent streams", work / "flood.json")
 
 
 def live_page(*, address: str, live: str, work: Path, env: dict[str, str], token: str,
               move_seconds: float) -> Attacker:
     proc = _spawn(["live", live, str(LIVE_CLIENTS), str(LIVE_IDLE)], env, work, "live")
-    return Attacker(proc, set(), f"{LIVE_CLIENTS} pollers and {LIVE_IDLE} idle connections")
+    return Attacker(proc, set(), f"{LIVE_CLIENTS} pollers and {LIVE_IDLE} idle connections", work / "live.json")
 
 
 ATTACKERS = {"slow": slow, "flood": flood, "live": live_page}
@@ -90,12 +90,22 @@ ATTACKERS = {"slow": slow, "flood": flood, "live": live_page}
 
 # ------------------------------------------------------------------ processes
 
-def _report_at_sigterm(counts: Counter[str]) -> None:
-    def report(signum: int, frame: FrameType | None) -> None:
-        print(json.dumps(dict(counts)), flush=True)
-        sys.exit(0)
+def _keep_reporting(counts: Counter[str]) -> None:
+    """Keep ``counts`` in $BENCH_REPORT (a thread: the process may be too busy for anything else)."""
+    path = Path(os.environ["BENCH_REPORT"])
 
-    signal.signal(signal.SIGTERM, report)
+    def report() -> None:
+        while True:
+            time.sleep(0.5)
+            try:
+                data = json.dumps(dict(counts))
+            except RuntimeError:  # changed while copied: next time
+                continue
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text(data)
+            os.replace(tmp, path)
+
+    threading.Thread(target=report, daemon=True).start()
 
 
 def run_slow(argv: list[str]) -> None:
@@ -144,14 +154,14 @@ async def _flood(address: str, streams: int, channels: int, counts: Counter[str]
 
 def run_flood(argv: list[str]) -> None:
     counts: Counter[str] = Counter()
-    _report_at_sigterm(counts)
+    _keep_reporting(counts)
     asyncio.run(_flood(argv[0], int(argv[1]), int(argv[2]), counts))
 
 
 def run_live(argv: list[str]) -> None:
     url, clients, idle = argv[0].rstrip("/"), int(argv[1]), int(argv[2])
     counts: Counter[str] = Counter()
-    _report_at_sigterm(counts)
+    _keep_reporting(counts)
     host, port = url.removeprefix("http://").split(":")
     lock = threading.Lock()
 

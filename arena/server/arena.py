@@ -16,6 +16,7 @@ from arena.engine.options import Options
 from sdk.pb import arena_pb2 as pb
 
 from . import wire
+from .admission import AdmissionCaps
 from .connection import Connection
 from .convert import status_pb
 from .game import GameRun, new_game_id
@@ -26,10 +27,11 @@ from .servicer import ArenaServicer
 from .throttle import HelloThrottle, ThrottlePolicy
 from .tokens import TokenStore
 
-# Streams that have not said Hello yet, arena-wide. Each costs a few KiB here
-# and in gRPC; a bot needs one per game it plays at once, so a few hundred
-# bots reconnecting together stay well below it.
-MAX_WAITING_HELLOS = 1000
+# Streams that have not said Hello yet, per connection, per host and
+# arena-wide. Each costs a few KiB here and in gRPC; a bot needs one per game
+# it plays at once, so a few hundred bots reconnecting together stay well
+# below it. Past a cap the oldest of the fullest connection is evicted (admission.py).
+MAX_WAITING_HELLOS = AdmissionCaps().total
 HARD_RECEIVE_FACTOR = HARD_RECEIVE_BYTES // MAX_RECEIVE_BYTES  # gRPC's limit over the arena's (wire.py)
 
 log = logging.getLogger("arena.server")
@@ -69,7 +71,7 @@ class Arena:
         keepalive_timeout: float = 5.0,
         max_receive_bytes: int = MAX_RECEIVE_BYTES,
         close_grace: float = 3.0,
-        max_waiting_hellos: int = MAX_WAITING_HELLOS,
+        admission_caps: AdmissionCaps | None = None,
         max_streams_per_connection: int = MAX_STREAMS_PER_CONNECTION,
         throttle_policy: ThrottlePolicy = ThrottlePolicy(),
     ) -> None:
@@ -77,7 +79,7 @@ class Arena:
         self.hello_timeout = hello_timeout
         self.write_timeout = write_timeout  # a bot that stops reading is dropped after this
         self.close_grace = close_grace  # at shutdown, how long a stream may take to half-close
-        self.max_waiting_hellos = max_waiting_hellos  # beyond it new streams end at once (UNAVAILABLE)
+        self.admission_caps = admission_caps or AdmissionCaps()  # streams waiting for a Hello; past them the oldest are evicted
         self.throttle_policy = throttle_policy  # how repeated failed Hellos from one host are slowed
         self.max_receive_bytes = max_receive_bytes  # a bigger message from a bot closes its stream
         self.hard_receive_bytes = HARD_RECEIVE_FACTOR * max_receive_bytes  # gRPC's own limit (wire.py)
@@ -152,9 +154,9 @@ class Arena:
         return 0 if self._servicer is None else self._servicer.waiting
 
     @property
-    def busy_refusals(self) -> int:
-        """Streams ended at once because ``max_waiting_hellos`` were waiting."""
-        return 0 if self._servicer is None else self._servicer.busy_refusals
+    def evictions(self) -> int:
+        """Streams ended before their Hello to make room under ``admission_caps``."""
+        return 0 if self._servicer is None else self._servicer.room.evicted
 
     async def stop(self, grace: float = 2.0) -> None:
         """Shut down: no new games; running games get ``grace`` seconds to end,

@@ -111,6 +111,7 @@ class Connection:
         self.alive = True
         self.close_reason = ""
         self.graceful = False  # closed (or being closed) by the arena with a closing Status
+        self.evicted = False  # ended before its Hello to make room for newer streams (admission.py)
         self.closed = asyncio.Event()
         self.hello: asyncio.Future[pb.Hello | None] = asyncio.get_running_loop().create_future()
         self.inbox: asyncio.Queue[InboxItem] | None = None  # the game's, while in one

@@ -3,11 +3,12 @@ parks it in the pool, and keeps the RPC open until the stream ends. It only
 translates; games are run by ``GameRun``.
 
 Streams that have not said Hello yet cost memory and are free to open, so
-they are capped arena-wide (``Arena.max_waiting_hellos``): past the cap a new
-stream ends at once with gRPC status UNAVAILABLE, which a well-behaved client
-retries with backoff. Every waiting stream has the Hello deadline. Each
-refused Hello is logged at WARNING with the peer's address, and repeated
-refusals from one host are slowed down (``throttle.py``).
+they are capped, per connection, per host and arena-wide (``admission.py``):
+a new stream is never refused for a cap; the oldest waiting stream of the
+fullest connection is evicted instead and ends with gRPC status UNAVAILABLE,
+which a well-behaved client retries with backoff. Every waiting stream has
+the Hello deadline. Each refused Hello is logged at WARNING with the peer's
+address, and repeated refusals from one host are slowed down (``throttle.py``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from sdk.pb import PROTOCOL_VERSION
 from sdk.pb import arena_pb2 as pb
 from sdk.pb import arena_pb2_grpc as pb_grpc
 
+from .admission import WaitingRoom
 from .connection import Connection
 from .convert import clip, status_pb
 from .throttle import HelloThrottle, peer_host
@@ -40,7 +42,7 @@ log = logging.getLogger("arena.server")
 # down when they repeat. (A missing Hello already cost its sender the deadline;
 # a wrong protocol version or a taken name is a mistake, not a guess.)
 _THROTTLED = frozenset({pb.STATUS_CODE_UNAUTHENTICATED, pb.STATUS_CODE_BAD_HELLO})
-_BUSY_LOG_EVERY = 1000  # at most one log line per this many streams refused for the cap
+_EVICT_LOG_EVERY = 1000  # at most one log line per this many streams evicted
 
 
 def cancelled_reason(hard_limit: int) -> str:
@@ -56,28 +58,27 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
     def __init__(self, arena_: Arena) -> None:
         self.arena = arena_
         self._ids = itertools.count(1)
-        self.waiting = 0  # streams that have not been admitted or refused yet
-        self.busy_refusals = 0  # streams ended at once because ``waiting`` was at the cap
+        self.room: WaitingRoom[Connection] = WaitingRoom(arena_.admission_caps)  # streams before their Hello
         self.throttle = HelloThrottle(arena_.throttle_policy)
         self._cancelled = cancelled_reason(arena_.hard_receive_bytes)
 
     async def Play(  # noqa: N802 - the RPC's name
         self, request_iterator: AsyncIterator[pb.PlayRequest], context: grpc.aio.ServicerContext
     ) -> None:
-        if self.waiting >= self.arena.max_waiting_hellos:
-            self._refuse_busy(context)
-            return
-        self.waiting += 1
-        waiting = True
         conn = Connection(context, f"s{next(self._ids)}", self.arena.write_timeout)
+        for old in self.room.add(conn, conn.peer):
+            self._evict(old)
         loop = asyncio.get_running_loop()
         reader = loop.create_task(conn.read_loop(), name=f"reader-{conn.stream_id}")
         writer = loop.create_task(conn.write_loop(), name=f"writer-{conn.stream_id}")
         try:
             admitted = await self._admit(conn)
-            self.waiting -= 1
-            waiting = False
-            if admitted:
+            self.room.remove(conn)
+            if conn.evicted:
+                context.set_code(grpc.StatusCode.UNAVAILABLE)
+                context.set_details("evicted before its Hello: the arena had too many streams waiting for one "
+                                    "from this connection or host; retry later")
+            elif admitted:
                 await conn.closed.wait()
                 if conn.graceful and not reader.done():
                     # Closed by the arena (shutdown): let the bot finish a write
@@ -93,23 +94,28 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
             conn.drop(self._cancelled)
             raise
         finally:
-            if waiting:
-                self.waiting -= 1
+            self.room.remove(conn)
             conn.drop("stream ended")
             self.arena.pool.remove(conn)
             reader.cancel()
             writer.cancel()
 
-    def _refuse_busy(self, context: grpc.aio.ServicerContext) -> None:
-        cap = self.arena.max_waiting_hellos
-        if self.busy_refusals % _BUSY_LOG_EVERY == 0:
+    def _evict(self, conn: Connection) -> None:
+        """End a stream still waiting for its Hello, to make room for a newer one."""
+        if self.room.evicted % _EVICT_LOG_EVERY == 1:
+            caps = self.room.caps
             log.warning(
-                "%d streams are waiting for a Hello (the cap): refusing new streams (%d so far; latest from %s)",
-                cap, self.busy_refusals + 1, context.peer(),
+                "too many streams waiting for a Hello (caps: %d per connection, %d per host, %d in all): "
+                "evicting the oldest of the fullest connection (%d so far; latest from %s)",
+                caps.per_connection, caps.per_host, caps.total, self.room.evicted, conn.peer,
             )
-        self.busy_refusals += 1
-        context.set_code(grpc.StatusCode.UNAVAILABLE)
-        context.set_details(f"the arena has {cap} streams waiting for a Hello already; retry later")
+        conn.evicted = True
+        conn.drop("evicted before its Hello: too many streams waiting")
+
+    @property
+    def waiting(self) -> int:
+        """Streams that have not been admitted or refused yet."""
+        return len(self.room)
 
     async def _admit(self, conn: Connection) -> bool:
         try:
@@ -119,6 +125,8 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
             return await self._reject(conn, pb.STATUS_CODE_BAD_HELLO, f"no Hello within {self.arena.hello_timeout:g} s",
                                       throttle=False)
         if hello is None:
+            if conn.evicted:
+                return False
             if not conn.alive:
                 log.warning("hello failed from %s: the stream ended before a Hello (%s)", conn.peer, conn.close_reason)
                 return False

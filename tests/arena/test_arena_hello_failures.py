@@ -11,6 +11,7 @@ import grpc
 import pytest
 from arena_harness import Harness
 
+from arena.server.admission import AdmissionCaps
 from arena.server.throttle import HelloThrottle, ThrottlePolicy, peer_host
 from sdk.pb import arena_pb2 as pb
 from sdk.pb import arena_pb2_grpc as pb_grpc
@@ -102,30 +103,39 @@ def test_peer_host_drops_the_port() -> None:
     assert peer_host("unix:/tmp/sock") == "unix:/tmp/sock"
 
 
-def test_streams_past_the_waiting_cap_end_at_once(log_dir: Path) -> None:
-    h = Harness(log_dir, hello_timeout=1.0, max_waiting_hellos=2)
+def test_past_the_waiting_cap_the_oldest_silent_stream_makes_room(log_dir: Path) -> None:
+    caps = AdmissionCaps(per_connection=2, per_host=3, total=3)
+    h = Harness(log_dir, hello_timeout=5.0, admission_caps=caps)
     try:
-        async def flood() -> tuple[list[str], int]:
-            async with grpc.aio.insecure_channel(h.address) as channel:
-                stub = pb_grpc.ArenaServiceStub(channel)  # type: ignore[no-untyped-call]
-                waiting = [stub.Play(), stub.Play()]
-                await waiting[0].wait_for_connection()
-                await waiting[1].wait_for_connection()
+        good = h.token("good")
+
+        async def flood() -> tuple[str, list[str], int]:
+            # The silent streams on their own connection, the bot on another.
+            silent = grpc.aio.insecure_channel(h.address, options=[("grpc.use_local_subchannel_pool", 1)])
+            async with silent, grpc.aio.insecure_channel(h.address) as channel:
+                stub = pb_grpc.ArenaServiceStub(silent)  # type: ignore[no-untyped-call]
+                waiting = [stub.Play() for _ in range(3)]
+                for c in waiting:
+                    await c.wait_for_connection()
                 while h.arena.streams_waiting_for_hello < 2:  # the arena runs on its own loop
                     await asyncio.sleep(0.01)
-                extra = stub.Play()
-                with pytest.raises(grpc.aio.AioRpcError) as refused:
-                    await extra.read()
-                assert refused.value.code() is grpc.StatusCode.UNAVAILABLE
-                # The two waiting streams still get their Hello deadline.
-                endings = [pb.StatusCode.Name((await c.read()).status.code) for c in waiting]
-                return [str(refused.value.details()), *endings], h.arena.busy_refusals
+                # The third silent stream evicted the first: two per connection.
+                with pytest.raises(grpc.aio.AioRpcError) as evicted:
+                    await waiting[0].read()
+                assert evicted.value.code() is grpc.StatusCode.UNAVAILABLE
+                call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
+                await call.write(pb.PlayRequest(hello=pb.Hello(bot_name="good", protocol_version=1, token=good)))
+                welcome = await call.read()
+                assert isinstance(welcome, pb.PlayResponse)
+                call.cancel()
+                # The two silent streams left still get their Hello deadline.
+                endings = [pb.StatusCode.Name((await c.read()).status.code) for c in waiting[1:]]
+                return welcome.WhichOneof("kind") or "", [str(evicted.value.details()), *endings], h.arena.evictions
 
-        endings, refusals = asyncio.run(flood())
-        assert endings == [
-            "the arena has 2 streams waiting for a Hello already; retry later",
-            "STATUS_CODE_BAD_HELLO", "STATUS_CODE_BAD_HELLO",
-        ]
-        assert refusals == 1
+        kind, endings, evictions = asyncio.run(flood())
+        assert kind == "welcome"
+        assert endings[0].startswith("evicted before its Hello")
+        assert endings[1:] == ["STATUS_CODE_BAD_HELLO", "STATUS_CODE_BAD_HELLO"]
+        assert evictions == 1
     finally:
         h.close()
