@@ -69,8 +69,9 @@ class GaveUpError(Exception):
     """The arena stayed unreachable for longer than ``retry_for`` seconds."""
 
 
-class _TransientError(Exception):
-    """The stream ended without a shutdown notice: reconnect."""
+class TransientError(Exception):
+    """The stream ended without a shutdown notice: reconnect. A session
+    (``StreamSession.handle``) may raise it to leave its stream and start afresh."""
 
 
 @dataclass(frozen=True)
@@ -153,14 +154,14 @@ class StreamSession:
 
     async def run(self, stub: pb_grpc.ArenaServiceStub) -> None:
         """Play on one ``Play`` call; return on shutdown, raise ``RejectedError``,
-        ``_TransientError`` or ``grpc.aio.AioRpcError`` otherwise."""
+        ``TransientError`` or ``grpc.aio.AioRpcError`` otherwise."""
         call = stub.Play()
         try:
             await call.write(self.hello())
             while True:
                 msg = await call.read()
                 if msg is grpc.aio.EOF:
-                    raise _TransientError("the arena closed the stream")
+                    raise TransientError("the arena closed the stream")
                 assert isinstance(msg, pb.PlayResponse)
                 if self.recorder is not None:
                     self.recorder.write(self.index, msg)
@@ -264,7 +265,7 @@ async def _keep_stream(
             if exc.code() not in _RETRYABLE:
                 raise
             why = f"{exc.code().name}: {exc.details()}"
-        except _TransientError as exc:
+        except TransientError as exc:
             why = str(exc)
         if session.connected:  # it worked until now: a fresh retry window
             deadline, backoff = loop.time() + settings.retry_for, 0.2

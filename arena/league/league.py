@@ -160,6 +160,7 @@ class League:
             self.db.record_interrupted(result.interrupted, result.reason)
             for key in result.interrupted:
                 log.info("game end %s: interrupted (%s)", key, result.reason)
+        if not result.rows:
             return
         self.results.extend(self.db.record(result.rows))
         for row in result.rows:
