@@ -93,18 +93,21 @@ def token() -> None:
 @click.argument("name")
 @click.option("--tokens", "tokens_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="Token file to write (created if missing).")
-def mint(name: str, tokens_path: Path) -> None:
+@click.option("--owner", help="Who enters the bot (default: NAME). A league never pairs two bots of one owner.")
+def mint(name: str, tokens_path: Path, owner: str | None) -> None:
     """Give bot NAME a new token, print it once, and keep only its hash.
 
     The token is printed once and never stored: hand it to the bot's owner
-    now. Minting again replaces NAME's earlier token (rotation).
+    now. Minting again replaces NAME's earlier token (rotation). Give all
+    the bots of one person or team the same --owner: a league then never
+    pairs them with each other, so one cannot feed the other rating.
 
     \b
     Example:
-      truco-arena token mint mybot --tokens tokens.txt
+      truco-arena token mint mybot --tokens tokens.txt --owner alice
     """
     try:
-        click.echo(mint_token(tokens_path, name))
+        click.echo(mint_token(tokens_path, name, owner))
     except UnicodeDecodeError:
         raise fail(f"{tokens_path}: not a token file (not UTF-8 text)", USAGE_ERROR) from None
     except (ValueError, TokenFileError) as exc:

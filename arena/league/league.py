@@ -26,6 +26,13 @@ log = logging.getLogger("arena.league")
 UNRATED = 1500.0
 STATUS_PERIOD = 1.0  # seconds between two status records
 PACE_WEIGHT = 0.3  # of the latest game in a bot's pace
+OWNERS_META = "league_owners"  # {bot: owner} of every bot seen connected, for the standings
+
+
+def _stored_owners(value: object) -> dict[str, str]:
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): str(v) for k, v in value.items()}
 
 
 def ratings_of(results: list[GameRecord]) -> dict[str, float]:
@@ -52,6 +59,7 @@ class League:
         self.played: Counter[Pair] = Counter(pair_of(r.bot_a, r.bot_b) for r in self.results)  # games per pair
         self.ratings = ratings_of(self.results)
         self.since_fit = 0
+        self.owners = _stored_owners(db.store.get_meta(OWNERS_META))  # bot -> owner, as recorded
         self.paces: dict[str, float] = {}  # seconds per move, a moving average over each bot's games
         self.in_use: Counter[str] = Counter()  # streams each bot has in league games
         self.running: dict[int, _Running] = {}  # by match number
@@ -87,7 +95,7 @@ class League:
         waits = self._waits()
         entrants = [
             Entrant(name, status.streams - self.in_use[name], self.ratings.get(name, UNRATED),
-                    self._pace(name), waits.get(name, 0.0))
+                    self._pace(name), waits.get(name, 0.0), self.arena.tokens.owner_of(name))
             for name, status in self.arena.bots().items() if status.streams > 0
         ]
         counts = Counter(self.played)
@@ -195,3 +203,14 @@ class League:
         )
         status = LeagueStatus(time.time(), os.getpid(), stopped, bots, games)
         self.db.write_status(status.to_json())
+        self._record_owners()
+
+    def _record_owners(self) -> None:
+        """Keep each connected bot's owner in ``meta.league_owners`` for the
+        standings (only when one changed: most status records change nothing)."""
+        owners = dict(self.owners)
+        for name in self.arena.bots():
+            owners[name] = self.arena.tokens.owner_of(name)
+        if owners != self.owners:
+            self.owners = owners
+            self.db.store.set_meta(OWNERS_META, owners)

@@ -7,6 +7,9 @@ Order of preference (docs/league.md):
 2. among those, the closest ratings;
 3. then the names, so the choice is reproducible.
 
+Two bots of one owner are never paired: a second entrant that loses to the
+first on purpose would otherwise feed it rating.
+
 A bot plays as many games at once as it has free streams for (a team game
 takes one stream per seat of its team). A pair is *overdue* when it is at
 least ``max_gap`` games behind the most-played pair of either of its bots;
@@ -51,6 +54,7 @@ class Entrant:
     # Seconds per move of the bot's soonest-ending running game (the slower
     # of its two bots); 0 when it has none: how long a hold for it would last.
     wait: float = 0.0
+    owner: str = ""  # who entered it ('' for the bot itself): two bots of one owner never meet
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,8 +80,10 @@ def pick(
         raise ValueError("streams_per_game and max_gap must be at least 1")
     by_name = {e.name: e for e in entrants}
     names = sorted(by_name)
-    played = {pair_of(a, b): games.get(pair_of(a, b), 0) for i, a in enumerate(names) for b in names[i + 1:]}
-    busiest: dict[str, int] = {}
+    owner = {e.name: e.owner or e.name for e in entrants}
+    played = {pair_of(a, b): games.get(pair_of(a, b), 0) for i, a in enumerate(names) for b in names[i + 1:]
+              if owner[a] != owner[b]}
+    busiest = dict.fromkeys(names, 0)
     for (a, b), n in played.items():
         busiest[a] = max(busiest.get(a, 0), n)
         busiest[b] = max(busiest.get(b, 0), n)

@@ -1,12 +1,16 @@
 """Access tokens: which token lets which bot name into the arena.
 
 The token file keeps only a SHA-256 hash of each token, never the token
-itself, one bot per line, ``NAME sha256:HEX`` separated by white space; blank
-lines and lines starting with ``#`` are ignored::
+itself, one bot per line, ``NAME sha256:HEX`` and optionally ``owner=OWNER``,
+separated by white space; blank lines and lines starting with ``#`` are
+ignored::
 
     # truco-arena tokens (keep this file private: chmod 600)
-    heuristic  sha256:5d41402abc4b2a76b9719d911017c592...
+    heuristic  sha256:5d41402abc4b2a76b9719d911017c592...  owner=alice
     random     sha256:7d793037a0760186574b0282f2f435e7...
+
+A bot's *owner* (default: the bot's own name) is the person or team behind
+it: a league never pairs two bots of one owner (docs/league.md).
 
 ``truco-arena token mint NAME --tokens FILE`` makes a fresh token, prints it
 once and stores only its hash; whoever reads the file cannot log in with it.
@@ -35,6 +39,7 @@ import os
 import re
 import secrets
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
@@ -59,22 +64,29 @@ def token_hash(token: str) -> str:
     return HASH_PREFIX + hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def check_name(name: str) -> str:
+def check_name(name: str, what: str = "bot name") -> str:
     if not NAME_RE.fullmatch(name):
         raise ValueError(
-            f"bad bot name {name!r}: use 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit"
+            f"bad {what} {clip_text(name)!r}: use 1-64 letters, digits, '_', '.' or '-', "
+            f"starting with a letter or digit"
         )
     return name
 
 
-def _parse_line(line: str, where: str, mint_hint: str) -> tuple[str, str]:
-    """(name, hash) of one non-comment line."""
+def _parse_line(line: str, where: str, mint_hint: str) -> tuple[str, str, str]:
+    """(name, hash, owner) of one non-comment line."""
     parts = line.split()
-    if len(parts) != 2:
-        raise TokenFileError(f"{where}: expected 'NAME sha256:HASH', got {len(parts)} fields")
-    name, stored = parts
+    if len(parts) not in (2, 3):
+        raise TokenFileError(f"{where}: expected 'NAME sha256:HASH [owner=OWNER]', got {len(parts)} fields")
+    name, stored = parts[:2]
+    owner = name
     try:
         check_name(name)
+        if len(parts) == 3:
+            key, _, owner = parts[2].partition("=")
+            if key != "owner":
+                raise ValueError(f"unknown field {clip_text(parts[2])!r} (expected owner=OWNER)")
+            check_name(owner, "owner")
     except ValueError as exc:
         raise TokenFileError(f"{where}: {exc}") from None
     if not _HASH_RE.fullmatch(stored):
@@ -84,53 +96,101 @@ def _parse_line(line: str, where: str, mint_hint: str) -> tuple[str, str]:
             f"{where}: the token of {name!r} is stored in plain text (an old token file); "
             f"re-mint it with `truco-arena token mint {name} --tokens {mint_hint}` and give the bot its new token"
         )
-    return name, stored
+    return name, stored, owner
 
 
-def parse_tokens(text: str, source: str = "tokens") -> dict[str, str]:
-    """Parse token file text into {token hash: name}."""
+def clip_text(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+@dataclass(frozen=True, slots=True)
+class TokenEntry:
+    """One line of a token file."""
+
+    name: str
+    stored: str  # what is kept of the token
+    owner: str
+
+
+def parse_entries(text: str, source: str = "tokens") -> list[TokenEntry]:
+    """The lines of token file text, in order."""
+    entries: list[TokenEntry] = []
     by_hash: dict[str, str] = {}
+    owners: dict[str, str] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        name, stored = _parse_line(line, f"{source}:{number}", source)
-        owner = by_hash.get(stored)
-        if owner is not None and owner != name:
-            raise TokenFileError(f"{source}:{number}: this token already belongs to {owner!r}")
-        by_hash[stored] = name
-    return by_hash
+        name, stored, owner = _parse_line(line, f"{source}:{number}", source)
+        holder = by_hash.get(stored)
+        if holder is not None and holder != name:
+            raise TokenFileError(f"{source}:{number}: this token already belongs to {holder!r}")
+        if owners.get(name, owner) != owner:
+            raise TokenFileError(f"{source}:{number}: {name!r} has owner {owners[name]!r} on an earlier line")
+        by_hash[stored], owners[name] = name, owner
+        entries.append(TokenEntry(name, stored, owner))
+    return entries
+
+
+def parse_tokens(text: str, source: str = "tokens") -> dict[str, str]:
+    """Parse token file text into {token hash: name}."""
+    return {e.stored: e.name for e in parse_entries(text, source)}
+
+
+def read_entries(path: str | Path) -> list[TokenEntry]:
+    """The lines of the token file at ``path``. FileNotFoundError if it is missing."""
+    p = Path(path)
+    return parse_entries(p.read_text(), str(p))
 
 
 def load_tokens(path: str | Path) -> dict[str, str]:
     """Read a token file into {token hash: name}; a missing file has no tokens."""
-    p = Path(path)
     try:
-        text = p.read_text()
+        return {e.stored: e.name for e in read_entries(path)}
     except FileNotFoundError:
         return {}
-    return parse_tokens(text, str(p))
 
 
-def mint_token(path: str | Path, name: str) -> str:
+def mint_token(path: str | Path, name: str, owner: str | None = None) -> str:
     """Give ``name`` a new token in the file at ``path`` and return it; the
     file keeps only its hash, so this is the one time the token is seen.
 
     Earlier tokens of ``name`` are replaced (this is also how a token is
     rotated, and how a plain-text line of the old format is replaced); other
-    lines and comments are kept. The file is created with mode 600 and
-    replaced atomically, so a running arena never reads half of it.
+    lines and comments are kept. ``owner`` defaults to ``name``. The file is
+    created with mode 600 and replaced atomically, so a running arena never
+    reads half of it.
     """
     check_name(name)
-    p = Path(path)
+    if owner is not None:
+        check_name(owner, "owner")
     token = new_token()
+    suffix = "" if owner is None or owner == name else f" owner={owner}"
+    _rewrite(path, name, f"{name} {token_hash(token)}{suffix}")
+    return token
+
+
+def revoke_token(path: str | Path, name: str) -> bool:
+    """Remove every token of ``name`` from the file; False if it had none.
+    FileNotFoundError if the file is missing."""
+    check_name(name)
+    if not any(e.name == name for e in read_entries(path)):
+        return False
+    _rewrite(path, name, None)
+    return True
+
+
+def _rewrite(path: str | Path, name: str, line: str | None) -> None:
+    """Replace ``name``'s lines with ``line`` (none if None), atomically, mode 600."""
+    p = Path(path)
     try:
         lines = p.read_text().splitlines()
     except FileNotFoundError:
         lines = [_HEADER]
     kept = [ln for ln in lines if ln.split()[:1] != [name]]
     parse_tokens("\n".join(kept), str(p))  # refuse to write a file we cannot read back
-    kept.append(f"{name} {token_hash(token)}")
+    if line is not None:
+        kept.append(line)
     p.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.")  # mkstemp creates it with mode 600
     try:
@@ -141,7 +201,6 @@ def mint_token(path: str | Path, name: str) -> str:
     except BaseException:
         os.unlink(tmp)
         raise
-    return token
 
 
 class TokenStore:
@@ -152,6 +211,7 @@ class TokenStore:
         self.path = Path(path) if path is not None else None
         self._memory: dict[str, str] = {}  # token hash -> name
         self._file: dict[str, str] = {}  # token hash -> name
+        self._owners: dict[str, str] = {}  # name -> owner, from the file (others own themselves)
         self._stamp: tuple[int, int] | None = None
         self._reload(strict=True)  # fail at start-up, not at the first Hello, on a bad file
 
@@ -165,6 +225,15 @@ class TokenStore:
             raise ValueError(f"this token already belongs to {owner!r}")
         self._memory[digest] = name
         return token
+
+    def owner_of(self, name: str) -> str:
+        """Who ``name`` belongs to: its token file line's owner, else itself."""
+        return self._owners.get(name, name)
+
+    def names(self) -> set[str]:
+        """Every bot name with a token now (the file re-read if it changed)."""
+        self._reload()
+        return set(self._memory.values()) | set(self._file.values())
 
     def name_for(self, token: str) -> str | None:
         """The bot name ``token`` admits, or None for an unknown token."""
@@ -185,13 +254,17 @@ class TokenStore:
         try:
             st = self.path.stat()
         except FileNotFoundError:
-            self._file, self._stamp = {}, None
+            self._file, self._owners, self._stamp = {}, {}, None
             return
         stamp = (st.st_mtime_ns, st.st_size)
         if stamp != self._stamp:
             self._stamp = stamp
             try:
-                self._file = load_tokens(self.path)
+                entries = read_entries(self.path)
+                self._file = {e.stored: e.name for e in entries}
+                self._owners = {e.name: e.owner for e in entries}
+            except FileNotFoundError:
+                self._file, self._owners, self._stamp = {}, {}, None
             except TokenFileError as exc:
                 if strict:
                     raise

@@ -206,3 +206,10 @@ def test_a_bot_is_held_for_a_fast_partner_but_not_for_a_slow_game() -> None:
     # Twice overdue, a waits for b's slow game too.
     played = {("a", "b"): 0, ("a", "c"): 4, ("b", "c"): 4}
     assert pick(slow_b, played, streams_per_game=1, capacity=8, max_gap=2).start == ()
+
+
+def test_two_bots_of_one_owner_never_meet() -> None:
+    bots = [Entrant("a", 2, 1500, owner="alice"), Entrant("b", 2, 1500, owner="alice"), Entrant("c", 2, 1500)]
+    chosen = pick(bots, {}, streams_per_game=1, capacity=8, max_gap=2).start
+    assert sorted(chosen) == [("a", "c"), ("b", "c")]
+    assert pick(bots[:2], {}, streams_per_game=1, capacity=8, max_gap=2).start == ()
