@@ -17,6 +17,7 @@ import asyncio
 import hmac
 import itertools
 import logging
+import re
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
@@ -31,7 +32,7 @@ from .admission import WaitingRoom
 from .connection import Connection
 from .convert import clip, status_pb
 from .throttle import HelloThrottle, peer_host
-from .tokens import token_hash
+from .tokens import NAME_RE, token_hash
 
 if TYPE_CHECKING:
     from .arena import Arena
@@ -42,6 +43,8 @@ log = logging.getLogger("arena.server")
 # down when they repeat. (A missing Hello already cost its sender the deadline;
 # a wrong protocol version or a taken name is a mistake, not a guess.)
 _THROTTLED = frozenset({pb.STATUS_CODE_UNAUTHENTICATED, pb.STATUS_CODE_BAD_HELLO})
+MAX_VERSION = 64  # characters of a bot_version: it is stored with every game and shown in every table
+VERSION_RE = re.compile(rf"[A-Za-z0-9._+:~\-]{{0,{MAX_VERSION}}}")
 _EVICT_LOG_EVERY = 1000  # at most one log line per this many streams evicted
 
 
@@ -154,6 +157,14 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
                 pb.STATUS_CODE_PROTOCOL_VERSION,
                 f"protocol version {hello.protocol_version} is not supported: this arena speaks {PROTOCOL_VERSION}",
             )
+        if not NAME_RE.fullmatch(hello.bot_name):
+            return pb.STATUS_CODE_BAD_HELLO, (
+                f"bot_name {clip(hello.bot_name, 40)!r} is not allowed: use 1-64 letters, digits, '_', '.' or '-', "
+                f"starting with a letter or digit")
+        if not VERSION_RE.fullmatch(hello.bot_version):
+            return pb.STATUS_CODE_BAD_HELLO, (
+                f"bot_version {clip(hello.bot_version, 40)!r} is not allowed: use at most {MAX_VERSION} letters, "
+                f"digits, '.', '_', '-', '+', ':' or '~'")
         owner = self.arena.tokens.name_for(hello.token)
         if owner is None:
             return pb.STATUS_CODE_UNAUTHENTICATED, "unknown token"

@@ -97,3 +97,33 @@ def test_silent_stream_gets_a_bad_hello_after_the_hello_timeout(log_dir: Path) -
         assert replies[0].status.message == "no Hello within 0.3 s" and replies[0].status.closing
     finally:
         h.close()
+
+
+def _hello_reply(address: str, name: str, version: str, token: str) -> pb.PlayResponse:
+    async def talk() -> pb.PlayResponse:
+        async with grpc.aio.insecure_channel(address) as channel:
+            call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
+            await call.write(pb.PlayRequest(hello=pb.Hello(bot_name=name, bot_version=version, protocol_version=1,
+                                                           token=token)))
+            reply = await call.read()
+            call.cancel()
+            assert isinstance(reply, pb.PlayResponse)
+            return reply
+
+    return asyncio.run(talk())
+
+
+def test_names_and_versions_outside_the_limits_are_refused(harness: Harness) -> None:
+    token = harness.token("capped")
+    # 60 KB of terminal escapes as a version: refused, quoted short and harmless.
+    reply = _hello_reply(harness.address, "capped", "\x1b[2J\x1b[31m" * 6000, token)
+    assert reply.status.code == pb.STATUS_CODE_BAD_HELLO and reply.status.closing
+    assert reply.status.message.startswith("bot_version '\\x1b[2J") and "at most 64" in reply.status.message
+    assert len(reply.status.message) < 200 and "\x1b" not in reply.status.message
+    assert _hello_reply(harness.address, "capped", "v" * 65, token).status.code == pb.STATUS_CODE_BAD_HELLO
+    assert _hello_reply(harness.address, "capped", "1.0 beta", token).status.code == pb.STATUS_CODE_BAD_HELLO
+    long_name = _hello_reply(harness.address, "n" * 65, "1.0", token).status
+    assert long_name.code == pb.STATUS_CODE_BAD_HELLO and long_name.message.startswith("bot_name 'nnn")
+    # At the limits, with every allowed character: welcome.
+    assert _hello_reply(harness.address, "capped", "v1.2_3-rc+git:ab~" + "x" * 47, token).HasField("welcome")
+    assert _hello_reply(harness.address, "capped", "", token).HasField("welcome")
