@@ -158,10 +158,11 @@ class Arena:
         """Streams ended before their Hello to make room under ``admission_caps``."""
         return 0 if self._servicer is None else self._servicer.room.evicted
 
-    async def stop(self, grace: float = 2.0) -> None:
+    async def stop(self, grace: float = 2.0, *, restarting: bool = False) -> None:
         """Shut down: no new games; running games get ``grace`` seconds to end,
         then are recorded as INTERRUPTED; every stream gets a SHUTDOWN Status
-        and closes."""
+        and closes. ``restarting`` tells the bots the arena will be back on
+        the same address (a standing league), so they reconnect instead of exiting."""
         if self._server is None or self.closing:
             return
         self.closing = True
@@ -181,7 +182,9 @@ class Arena:
                 await no_games.wait()
         except TimeoutError:
             log.warning("%d game(s) did not stop in time", len(self._games))
-        bye = status_pb(pb.STATUS_CODE_SHUTDOWN, "the arena is shutting down", closing=True)
+        bye = status_pb(pb.STATUS_CODE_SHUTDOWN,
+                        "the arena is restarting" if restarting else "the arena is shutting down",
+                        closing=True, restarting=restarting)
 
         async def close(conn: Connection) -> None:
             await conn.send_quietly(bye)
