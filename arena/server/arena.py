@@ -197,15 +197,27 @@ class Arena:
 
     async def _watch_writes(self) -> None:
         """Drop streams whose write has been blocked for ``write_timeout``: a
-        bot that stopped reading. One timer for the arena, not one per message."""
+        bot that stopped reading. One timer for the arena, not one per message.
+        The same timer re-reads the token file: a bot whose token was revoked
+        is disconnected at once (its game, if any, is its loss by disconnect)."""
         loop = asyncio.get_running_loop()
-        period = min(1.0, self.write_timeout / 4)
+        period = min(0.5, self.write_timeout / 4)
         while True:
             await asyncio.sleep(period)
             now = loop.time()
             for conn in self.pool.connections():
                 if conn.alive and conn.write_blocked_for(now) > self.write_timeout:
                     conn.drop(f"a write blocked for {self.write_timeout:g} s")
+            if self.tokens.reload():
+                self._drop_revoked()
+
+    def _drop_revoked(self) -> None:
+        bye = status_pb(pb.STATUS_CODE_UNAUTHENTICATED, "your token was revoked", closing=True)
+        for conn in self.pool.connections():
+            if conn.alive and not self.tokens.admits(conn.token, conn.name):
+                log.warning("bot %s disconnected: its token was revoked", conn.name)
+                conn.post_quietly(bye)
+                conn.close("its token was revoked")
 
     async def __aenter__(self) -> Arena:
         if self._server is None:

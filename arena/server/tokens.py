@@ -246,6 +246,16 @@ class TokenStore:
         self._reload()
         return self._file.get(digest)
 
+    def admits(self, digest: str, name: str) -> bool:
+        """Whether the token with hash ``digest`` still admits ``name`` (False once revoked)."""
+        return self._memory.get(digest, self._file.get(digest)) == name
+
+    def reload(self) -> bool:
+        """Re-read the file if it changed; True if it did."""
+        before = self._stamp
+        self._reload()
+        return self._stamp != before
+
     def _reload(self, strict: bool = False) -> None:
         """Re-read the file if it changed. A file broken while the arena runs
         keeps the tokens read before (and is reported once), unless ``strict``."""
