@@ -41,7 +41,7 @@ from google.protobuf import json_format  # type: ignore[import-untyped,unused-ig
 from arena.engine.actions import Action
 from arena.engine.observation import Observation
 
-from . import convert
+from . import convert, handshake
 from .bot import Bot
 from .pb import PROTOCOL_VERSION
 from .pb import arena_pb2 as pb
@@ -146,20 +146,29 @@ class StreamSession:
         self.recorder = recorder
         self.executor = executor
         self.connected = False  # became True once a Welcome arrived
+        self._client_nonce = b""
+        self._auth: bytes | None = None  # the handshake's auth message, once challenged
         self.name = settings.name or bot.name
         # Convert only for hooks the bot overrides (this runs on every hand).
         self._wants_info = type(bot).on_game_info is not Bot.on_game_info
         self._wants_hands = type(bot).on_hand_end is not Bot.on_hand_end
 
     def hello(self) -> pb.PlayRequest:
+        """The Hello: the token itself never goes on the wire (``proof`` answers the Challenge)."""
+        self._client_nonce = handshake.new_nonce()
         return pb.PlayRequest(
             hello=pb.Hello(
                 bot_name=self.name,
                 bot_version=self.bot.version,
                 protocol_version=self.settings.protocol_version,
-                token=self.settings.token,
+                client_nonce=self._client_nonce,
             )
         )
+
+    def proof(self, challenge: pb.Challenge) -> pb.PlayRequest:
+        """The answer to the arena's Challenge: proves the token without revealing it."""
+        self._auth = handshake.auth_message(self.name, self._client_nonce, challenge.server_nonce)
+        return pb.PlayRequest(proof=pb.Proof(client_proof=handshake.client_proof(self.settings.token, self._auth)))
 
     async def run(self, stub: pb_grpc.ArenaServiceStub) -> str:
         """Play on one ``Play`` call; return "shutdown" or "restarting" when the
@@ -204,7 +213,14 @@ class StreamSession:
                     # The arena already ended the call (e.g. a shutdown while we
                     # were thinking); the reads that follow say how it ended.
                     break
+        elif kind == "challenge":
+            await call.write(self.proof(msg.challenge))
         elif kind == "welcome":
+            if self._auth is None or not handshake.server_signature_ok(
+                    self.settings.token, self._auth, msg.welcome.server_signature):
+                raise ImpostorError(
+                    f"{self.settings.address} answered without proving it holds this bot's token verifier: "
+                    f"not the arena (or a token it does not know)")
             self.connected = True
         elif kind == "game_start":
             g = msg.game_start
@@ -254,6 +270,11 @@ class StreamSession:
         return obs.legal[0]
 
 
+class ImpostorError(TransientError):
+    """The peer welcomed the bot without the arena's signature: an impostor on
+    the address (or a stale arena). Nothing reusable was sent; retry later."""
+
+
 SessionFactory = Callable[..., StreamSession]
 
 
@@ -277,6 +298,9 @@ async def _keep_stream(
             why, fresh = "the arena is restarting", True
         except grpc.aio.AioRpcError as exc:  # any code: INTERNAL from a dying arena too
             why, fresh = f"{exc.code().name}: {exc.details()}", session.connected
+        except ImpostorError as exc:  # said nothing reusable; say why, then keep looking for the arena
+            why, fresh = str(exc), False
+            print(f"{session.name}[{session.index}]: {why}", file=sys.stderr, flush=True)
         except TransientError as exc:
             why, fresh = str(exc), session.connected
         if fresh:  # it worked until now: a fresh window, and the arena is probably back soon

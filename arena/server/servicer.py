@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 import grpc
 
 import arena
+from sdk.handshake import MAX_NONCE_BYTES, MIN_NONCE_BYTES, auth_message, new_nonce
 from sdk.pb import PROTOCOL_VERSION
 from sdk.pb import arena_pb2 as pb
 from sdk.pb import arena_pb2_grpc as pb_grpc
@@ -32,7 +33,7 @@ from .admission import WaitingRoom
 from .connection import Connection
 from .convert import clip, status_pb
 from .throttle import HelloThrottle, peer_host
-from .tokens import NAME_RE, token_hash
+from .tokens import NAME_RE
 
 if TYPE_CHECKING:
     from .arena import Arena
@@ -121,8 +122,11 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
         return len(self.room)
 
     async def _admit(self, conn: Connection) -> bool:
+        """Hello, Challenge, Proof, then Welcome or a closing Status, all within
+        the Hello deadline (docs/protocol.md, "Authentication")."""
+        deadline = asyncio.get_running_loop().time() + self.arena.hello_timeout
         try:
-            async with asyncio.timeout(self.arena.hello_timeout):
+            async with asyncio.timeout_at(deadline):
                 hello = await conn.hello
         except TimeoutError:
             return await self._reject(conn, pb.STATUS_CODE_BAD_HELLO, f"no Hello within {self.arena.hello_timeout:g} s",
@@ -137,8 +141,40 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
         rejection = self._judge(hello)
         if rejection is not None:
             return await self._reject(conn, *rejection)
+        verifiers, legacy = self.arena.tokens.verifiers(hello.bot_name)
+        if not verifiers:
+            why = (f"the token of bot {hello.bot_name!r} was minted before the challenge-response Hello; ask the "
+                   f"operator to re-mint it (truco-arena token mint {hello.bot_name})" if legacy
+                   else f"no token is issued for bot {hello.bot_name!r}")
+            return await self._reject(conn, pb.STATUS_CODE_UNAUTHENTICATED, why)
+        server_nonce = new_nonce()
+        if not conn.post_quietly(pb.PlayResponse(challenge=pb.Challenge(server_nonce=server_nonce))):
+            return False
+        try:
+            async with asyncio.timeout_at(deadline):
+                proof = await conn.proof
+        except TimeoutError:
+            return await self._reject(conn, pb.STATUS_CODE_BAD_HELLO,
+                                      f"no Proof within {self.arena.hello_timeout:g} s of the stream's start",
+                                      throttle=False)
+        if proof is None:
+            if not conn.alive:
+                return False
+            return await self._reject(conn, pb.STATUS_CODE_BAD_HELLO, "the second message must be a Proof")
+        auth = auth_message(hello.bot_name, hello.client_nonce, server_nonce)
+        matched = next((v for v in verifiers if v[1].check(auth, proof.client_proof)), None)
+        if matched is None:
+            return await self._reject(conn, pb.STATUS_CODE_UNAUTHENTICATED,
+                                      f"the proof matches no token of bot {hello.bot_name!r} (wrong token?)")
+        digest, verifier = matched
+        holder = self.arena.pool.token_of(hello.bot_name)
+        if holder is not None and not hmac.compare_digest(holder, digest):
+            return await self._reject(conn, pb.STATUS_CODE_NAME_TAKEN,
+                                      f"bot name {hello.bot_name!r} is already connected with another token")
+        if self.arena.closing:
+            return await self._reject(conn, pb.STATUS_CODE_SHUTDOWN, "the arena is shutting down")
         self.throttle.forgive(peer_host(conn.peer))
-        conn.name, conn.version, conn.token = hello.bot_name, hello.bot_version, token_hash(hello.token)
+        conn.name, conn.version, conn.token = hello.bot_name, hello.bot_version, digest
         # Pool first, Welcome second: no await in between, so the name check
         # above still holds; the stream's write lock keeps Welcome first on the wire.
         self.arena.pool.add(conn)
@@ -147,6 +183,7 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
             bot_name=conn.name,
             stream_id=conn.stream_id,
             arena_version=arena.__version__,
+            server_signature=verifier.signature(auth),
         )
         return await conn.send_quietly(pb.PlayResponse(welcome=welcome))
 
@@ -165,14 +202,9 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
             return pb.STATUS_CODE_BAD_HELLO, (
                 f"bot_version {clip(hello.bot_version, 40)!r} is not allowed: use at most {MAX_VERSION} letters, "
                 f"digits, '.', '_', '-', '+', ':' or '~'")
-        owner = self.arena.tokens.name_for(hello.token)
-        if owner is None:
-            return pb.STATUS_CODE_UNAUTHENTICATED, "unknown token"
-        if owner != hello.bot_name:
-            return pb.STATUS_CODE_UNAUTHENTICATED, f"this token is for bot {owner!r}, not {clip(hello.bot_name, 80)!r}"
-        holder = self.arena.pool.token_of(hello.bot_name)
-        if holder is not None and not hmac.compare_digest(holder, token_hash(hello.token)):
-            return pb.STATUS_CODE_NAME_TAKEN, f"bot name {hello.bot_name!r} is already connected with another token"
+        if not MIN_NONCE_BYTES <= len(hello.client_nonce) <= MAX_NONCE_BYTES:
+            return pb.STATUS_CODE_BAD_HELLO, (
+                f"client_nonce must be {MIN_NONCE_BYTES} to {MAX_NONCE_BYTES} random bytes, got {len(hello.client_nonce)}")
         if self.arena.closing:
             return pb.STATUS_CODE_SHUTDOWN, "the arena is shutting down"
         return None

@@ -1,34 +1,37 @@
 """Access tokens: which token lets which bot name into the arena.
 
-The token file keeps only a SHA-256 hash of each token, never the token
-itself, one bot per line, ``NAME sha256:HEX`` and optionally ``owner=OWNER``,
-separated by white space; blank lines and lines starting with ``#`` are
-ignored::
+The token file keeps a *verifier* of each token, never the token itself,
+one bot per line, ``NAME scram:STORED:SERVER`` (two SHA-256 sized keys in
+hex, sdk/handshake.py) and optionally ``owner=OWNER``, separated by white
+space; blank lines and lines starting with ``#`` are ignored::
 
     # truco-arena tokens (keep this file private: chmod 600)
-    heuristic  sha256:5d41402abc4b2a76b9719d911017c592...  owner=alice
-    random     sha256:7d793037a0760186574b0282f2f435e7...
+    heuristic  scram:5d41402abc4b2a76...:7d793037a0760186...  owner=alice
+    random     scram:0cc175b9c0f1b6a8...:92eb5ffee6ae2fec...
+
+A verifier checks a bot's answer to the arena's challenge (docs/protocol.md,
+"Authentication"), so the token never travels, and whoever reads the file
+cannot log in with it. Derived keys without salt are enough because tokens
+are 128 random bits: there is no dictionary to try.
 
 A bot's *owner* (default: the bot's own name) is the person or team behind
 it: a league never pairs two bots of one owner (docs/league.md).
 
 ``truco-arena token mint NAME --tokens FILE`` makes a fresh token, prints it
-once and stores only its hash; whoever reads the file cannot log in with it.
-A plain SHA-256 without salt is enough because tokens are 128 random bits:
-there is no dictionary to try.
+once and stores only its verifier.
 
-The old format, ``NAME TOKEN`` with the token in plain text, is refused: the
+Older formats: ``NAME TOKEN`` with the token in plain text is refused (the
 error names the line and says to re-mint that bot's token with
-``truco-arena token mint NAME --tokens FILE`` (which replaces the old line;
-the bot then needs its new token).
+``truco-arena token mint NAME --tokens FILE``, which replaces the old line;
+the bot then needs its new token). ``NAME sha256:HEX`` lines (a hash, the
+format before the challenge-response) are read, but cannot answer a
+challenge: such a bot is refused with the same advice.
 
 A token admits exactly the bot name on its line. A name may have several
 tokens (e.g. while rotating one); a token may not belong to two names. The
 file is re-read when it changes, so tokens minted while the arena runs work
-at once. Tokens given in memory (``TokenStore.add``) live as long as the store.
-
-A presented token is looked up by its hash, so the time the lookup takes does
-not depend on how many characters of a real token it got right.
+at once, and revoked ones stop at once. Tokens given in memory
+(``TokenStore.add``) live as long as the store.
 """
 
 from __future__ import annotations
@@ -42,9 +45,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from sdk.handshake import Verifier
+
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
 HASH_PREFIX = "sha256:"
-_HASH_RE = re.compile(r"sha256:[0-9a-f]{64}")
+_HASH_RE = re.compile(r"sha256:[0-9a-f]{64}")  # before the challenge-response: read, not usable
+_SCRAM_RE = re.compile(r"scram:[0-9a-f]{64}:[0-9a-f]{64}")
 log = logging.getLogger("arena.server")
 _HEADER = "# truco-arena tokens: NAME sha256:HASH per line; only hashes are kept (keep this file private)"
 
@@ -57,6 +63,19 @@ def new_token() -> str:
     """A fresh random token: 32 hex digits (128 bits). Hex, so it never starts
     with '-' and passes as a command-line argument."""
     return secrets.token_hex(16)
+
+
+def token_verifier(token: str) -> str:
+    """What the token file keeps of ``token``: ``scram:STORED:SERVER``."""
+    return Verifier.of(token).text()
+
+
+def parse_verifier(stored: str) -> Verifier | None:
+    """The verifier of a token file entry; None for an old ``sha256:`` hash."""
+    if not stored.startswith("scram:"):
+        return None
+    _, stored_key, server_key = stored.split(":")
+    return Verifier(bytes.fromhex(stored_key), bytes.fromhex(server_key))
 
 
 def token_hash(token: str) -> str:
@@ -89,7 +108,10 @@ def _parse_line(line: str, where: str, mint_hint: str) -> tuple[str, str, str]:
             check_name(owner, "owner")
     except ValueError as exc:
         raise TokenFileError(f"{where}: {exc}") from None
-    if not _HASH_RE.fullmatch(stored):
+    if not _HASH_RE.fullmatch(stored) and not _SCRAM_RE.fullmatch(stored):
+        if stored.startswith("scram:"):
+            raise TokenFileError(f"{where}: malformed verifier: expected 'scram:' and two times 64 lower-case "
+                                 f"hex digits separated by ':'")
         if stored.startswith(HASH_PREFIX):
             raise TokenFileError(f"{where}: malformed hash: expected 'sha256:' and 64 lower-case hex digits")
         raise TokenFileError(
@@ -166,7 +188,7 @@ def mint_token(path: str | Path, name: str, owner: str | None = None) -> str:
         check_name(owner, "owner")
     token = new_token()
     suffix = "" if owner is None or owner == name else f" owner={owner}"
-    _rewrite(path, name, f"{name} {token_hash(token)}{suffix}")
+    _rewrite(path, name, f"{name} {token_verifier(token)}{suffix}")
     return token
 
 
@@ -205,12 +227,12 @@ def _rewrite(path: str | Path, name: str, line: str | None) -> None:
 
 class TokenStore:
     """Tokens from an operator's file (re-read when it changes) plus in-memory
-    ones; both kept as hashes."""
+    ones; both kept as verifiers (the file's old hashes as they are)."""
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else None
-        self._memory: dict[str, str] = {}  # token hash -> name
-        self._file: dict[str, str] = {}  # token hash -> name
+        self._memory: dict[str, str] = {}  # verifier text -> name
+        self._file: dict[str, str] = {}  # verifier text (or an old sha256: hash) -> name
         self._owners: dict[str, str] = {}  # name -> owner, from the file (others own themselves)
         self._stamp: tuple[int, int] | None = None
         self._reload(strict=True)  # fail at start-up, not at the first Hello, on a bad file
@@ -219,7 +241,7 @@ class TokenStore:
         """Admit ``name`` with ``token`` (a fresh one by default), in memory only."""
         check_name(name)
         token = token or new_token()
-        digest = token_hash(token)
+        digest = token_verifier(token)
         owner = self._memory.get(digest) or self._file.get(digest)
         if owner is not None and owner != name:
             raise ValueError(f"this token already belongs to {owner!r}")
@@ -236,18 +258,36 @@ class TokenStore:
         return set(self._memory.values()) | set(self._file.values())
 
     def name_for(self, token: str) -> str | None:
-        """The bot name ``token`` admits, or None for an unknown token."""
+        """The bot name ``token`` admits, or None for an unknown token (an
+        operator's check: the arena itself never sees tokens)."""
         if not token:
             return None
-        digest = token_hash(token)
-        name = self._memory.get(digest)
-        if name is not None:
-            return name
         self._reload()
-        return self._file.get(digest)
+        for digest in (token_verifier(token), token_hash(token)):
+            name = self._memory.get(digest) or self._file.get(digest)
+            if name is not None:
+                return name
+        return None
+
+    def verifiers(self, name: str) -> tuple[list[tuple[str, Verifier]], bool]:
+        """The verifiers of ``name``'s tokens (with their text, the token's
+        identity), and whether it also has old hashes that cannot answer a challenge."""
+        self._reload()
+        found: list[tuple[str, Verifier]] = []
+        legacy = False
+        for table in (self._memory, self._file):
+            for digest, owner in table.items():
+                if owner != name:
+                    continue
+                verifier = parse_verifier(digest)
+                if verifier is None:
+                    legacy = True
+                else:
+                    found.append((digest, verifier))
+        return found, legacy
 
     def admits(self, digest: str, name: str) -> bool:
-        """Whether the token with hash ``digest`` still admits ``name`` (False once revoked)."""
+        """Whether the token with verifier ``digest`` still admits ``name`` (False once revoked)."""
         return self._memory.get(digest, self._file.get(digest)) == name
 
     def reload(self) -> bool:
