@@ -7,6 +7,7 @@ import dataclasses
 import json
 import signal
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -35,6 +36,9 @@ from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail
 from .formatting import output_options, pick_format
 
+if TYPE_CHECKING:  # the live page needs the report extra; imported only when asked for
+    from ..web.server import LiveHook
+
 
 @click.group()
 def tournament() -> None:
@@ -46,7 +50,7 @@ def default_db(config_path: Path) -> Path:
 
 
 def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: bool = False,
-         http: str | None = None) -> RunSummary:
+         http: str | None = None, http_linger: float | None = None) -> RunSummary:
     """Run the missing games of ``config`` into ``db`` and print the standings.
 
     One process per database (a lock next to it); Ctrl-C or SIGTERM stop the
@@ -80,6 +84,8 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     for key, reason in summary.failures.items():
         click.echo(f"game {key}: {reason}", err=True)
     click.echo(render(views(records, ("standings", "pairs") if config.match else ("standings",)), fmt))
+    if live is not None:  # the finished page stays up until Ctrl-C (or --http-linger)
+        live.wait_and_close(http_linger)
     return summary
 
 
@@ -93,7 +99,7 @@ def _start_afresh(store: ResultsStore, config: TournamentConfig, db: Path) -> No
     store.set_meta(SECRET_META, None)
 
 
-def _live_hook(http: str | None, db: Path) -> ArenaHook | None:
+def _live_hook(http: str | None, db: Path) -> LiveHook | None:
     """The hook that starts the live page on ``http`` (HOST:PORT), if asked for."""
     if http is None:
         return None
@@ -145,10 +151,14 @@ async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, pro
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show the progress bar on stderr.")
 @click.option("--http", metavar="HOST:PORT",
               help="Serve the live page (report, games in progress) here. It shows the games played in this "
-                   "process, so with it --workers defaults to 1.")
+                   "process, so with it --workers defaults to 1. When the run ends the page says so and stays "
+                   "up until Ctrl-C (or --http-linger).")
+@click.option("--http-linger", type=click.FloatRange(min=0), metavar="SECONDS",
+              help="With --http: keep the finished page up this long (default: until Ctrl-C).")
 @output_options
 def run(config_path: Path, db: Path | None, concurrency: int | None, workers: int | None, ray_address: str | None,
-        seed: int | None, progress: bool, http: str | None, fmt: str, as_json: bool, as_csv: bool) -> None:
+        seed: int | None, progress: bool, http: str | None, http_linger: float | None, fmt: str, as_json: bool,
+        as_csv: bool) -> None:
     """Run the tournament described by the TOML file CONFIG and print the standings.
 
     Every game is written to the results database as it ends. If the run is
@@ -182,7 +192,8 @@ def run(config_path: Path, db: Path | None, concurrency: int | None, workers: in
         config = parse_config(raw, default_name=config.name)
     except ConfigError as exc:
         raise fail(f"{config_path}: {exc}", USAGE_ERROR) from None
-    play(config, db or default_db(config_path), progress, pick_format(fmt, as_json, as_csv), new=True, http=http)
+    play(config, db or default_db(config_path), progress, pick_format(fmt, as_json, as_csv), new=True, http=http,
+         http_linger=http_linger)
 
 
 def _stored_config(db: Path) -> TournamentConfig:
@@ -205,9 +216,11 @@ def _stored_config(db: Path) -> TournamentConfig:
 @click.option("--ray", "ray_address", metavar="ADDRESS", help="Play on the Ray cluster at ADDRESS for this run.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show the progress bar on stderr.")
 @click.option("--http", metavar="HOST:PORT", help="Serve the live page (report, games in progress) here.")
+@click.option("--http-linger", type=click.FloatRange(min=0), metavar="SECONDS",
+              help="With --http: keep the finished page up this long (default: until Ctrl-C).")
 @output_options
-def resume(db: Path, workers: int | None, ray_address: str | None, progress: bool, http: str | None, fmt: str,
-           as_json: bool, as_csv: bool) -> None:
+def resume(db: Path, workers: int | None, ray_address: str | None, progress: bool, http: str | None,
+           http_linger: float | None, fmt: str, as_json: bool, as_csv: bool) -> None:
     """Continue the tournament recorded in DB: play exactly the games that are
     not recorded yet (none lost, none twice), then print the standings.
 
@@ -221,7 +234,7 @@ def resume(db: Path, workers: int | None, ray_address: str | None, progress: boo
                                     ray_address=ray_address or config.scale.ray_address)
         # Asked for on this command line: taken as given, as `run` takes --workers.
         config = dataclasses.replace(config, scale=scale, raw={**config.raw, "workers": scale.workers})
-    play(config, db, progress, pick_format(fmt, as_json, as_csv), http=http)
+    play(config, db, progress, pick_format(fmt, as_json, as_csv), http=http, http_linger=http_linger)
 
 
 @tournament.command("status")
