@@ -209,7 +209,7 @@ def run_live(argv: list[str]) -> None:
 
     threading.Thread(target=loris, daemon=True).start()
     for i in range(clients):
-        threading.Thread(target=poll, args=("/" if i % 2 == 0 else "/api/live",), daemon=True).start()
+        threading.Thread(target=poll, args=("/" if i % 2 == 0 else "/api/live.json",), daemon=True).start()
     while True:
         time.sleep(1)
 
