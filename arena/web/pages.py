@@ -14,6 +14,7 @@ still to play.
 from __future__ import annotations
 
 import asyncio
+import heapq
 import threading
 import time
 from dataclasses import dataclass
@@ -70,6 +71,7 @@ class ReportPages:
         self._index: tuple[int, float, str] | None = None  # (recorded games, monotonic time, page)
         self._read_lock = threading.Lock()
         self._read: tuple[float, Snapshot | None] | None = None  # (monotonic time, snapshot)
+        self._latest_of: tuple[Snapshot, list[dict[str, Any]]] | None = None
 
     def _snapshot(self) -> Snapshot | None:
         with self._read_lock:
@@ -86,8 +88,11 @@ class ReportPages:
         snapshot = self._snapshot()
         if snapshot is None:
             return (None if self.db is None or not self.db.exists() else 0), []
-        newest = sorted(snapshot.rows, key=lambda r: r.finished_at, reverse=True)[:LATEST]
-        return len(snapshot.rows), [result_line(r) for r in newest]
+        cached = self._latest_of
+        if cached is None or cached[0] is not snapshot:  # once per read of the database, not per request
+            newest = heapq.nlargest(LATEST, snapshot.rows, key=lambda r: r.finished_at)
+            cached = self._latest_of = (snapshot, [result_line(r) for r in newest])
+        return len(snapshot.rows), cached[1]
 
     def _read_db(self) -> Snapshot | None:
         if self.db is None or not self.db.exists():

@@ -37,7 +37,7 @@ from .http import HttpServer, Response, text_response
 from .live import GAME_ID
 from .option import split_address
 from .pages import ReportPages
-from .publisher import LivePublisher
+from .publisher import LivePublisher, LiveState
 
 HTML = "text/html; charset=utf-8"
 JS = "text/javascript; charset=utf-8"
@@ -68,6 +68,7 @@ class LiveSite:
     def __init__(self, source: LivePublisher | None, db: Path | None) -> None:
         self.source = source or LivePublisher(None)
         self.pages = ReportPages(db)
+        self._live_json: tuple[LiveState, list[dict[str, Any]], int | None, Response] | None = None
         self.static = _static()
         self.env = self.pages.env
 
@@ -81,8 +82,12 @@ class LiveSite:
         if path == "/api/live.json":
             state = self.source.state
             recorded, latest = await self.pages.latest()
-            return _json({"recorded": recorded, "latest": latest, "games": state.games,
-                          "finished": state.finished})
+            cached = self._live_json
+            if cached is None or cached[0] is not state or cached[1] is not latest or cached[2] != recorded:
+                # Encoded once per snapshot, however many clients poll.
+                cached = self._live_json = (state, latest, recorded, _json(
+                    {"recorded": recorded, "latest": latest, "games": state.games, "finished": state.finished}))
+            return cached[3]
         if path.startswith("/api/game/") and path.endswith(".json"):
             game_id = path[len("/api/game/"):-len(".json")]
             state = self.source.state
