@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 from arena.engine.options import make_options  # noqa: E402
 from arena.engine.outcome import Termination  # noqa: E402
 from arena.server import Arena, PlayedGame, TimeControl  # noqa: E402
+from sdk.handshake import say_hello  # noqa: E402
 from sdk.pb import arena_pb2 as pb  # noqa: E402
 from sdk.pb import arena_pb2_grpc as pb_grpc  # noqa: E402
 
@@ -87,7 +88,7 @@ async def raw_bot(address: str, name: str, token: str, streams: int, seed: int) 
 
     async def stream(stub: pb_grpc.ArenaServiceStub) -> None:
         call = stub.Play()
-        await call.write(pb.PlayRequest(hello=pb.Hello(bot_name=name, protocol_version=1, token=token)))
+        await say_hello(call, name, token)
         while True:
             msg = await call.read()
             if msg is grpc.aio.EOF:

@@ -1,16 +1,27 @@
 """League throughput: games per second of a ``truco-arena serve`` league
-with sample random bots, measured from the games its database records.
+with sample random bots, measured from the games its database records,
+beside the same league under attack, in one run:
 
-    python benchmarks/league.py --bots 4 --streams 2 --concurrency 8 --seconds 20 [--seats 2] [--target 30]
+- ``plain``: the bots alone;
+- ``slow``: plus a bot of one stream that uses 90% of its move time on every move;
+- ``flood``: plus a client holding thousands of streams that never say Hello;
+- ``live``: with the live page (``--http``), polled by 50 clients as fast as
+  they can and held by a slowloris of idle connections.
 
-Starts the league and the bots as separate processes (as in production),
-waits until the first game is recorded, then counts the games recorded over
-``--seconds``. Prints one line of numbers.
+    python benchmarks/league.py [--arms plain,slow,flood,live] [--bots 4] [--streams 2] [--seconds 15]
+
+Each arm starts the league and the bots as separate processes (as in
+production), waits until the first game is recorded, then counts the games
+recorded over ``--seconds``. One of the bots is a probe that times how long
+the arena keeps it waiting after each of its moves (benchmarks/league_probe.py).
+Prints one line per arm: games/s among the plain bots, the probe's delays,
+and what the arm's extra did.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import signal
@@ -18,76 +29,140 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from league_attackers import ATTACKERS  # noqa: E402  (this directory, first on the path when run)
+
 from arena.server import mint_token  # noqa: E402
-from arena.tournament.store import ResultsStore, StoreError  # noqa: E402
+from arena.tournament.store import GameRow, ResultsStore, StoreError  # noqa: E402
+
+ARMS = ("plain", "slow", "flood", "live")
 
 
-def recorded(db: Path) -> int:
+def recorded(db: Path) -> list[GameRow]:
     try:
         with ResultsStore.open_existing(db) as store:
-            return store.count()
+            return list(store.games())
     except StoreError:
-        return 0
+        return []
+
+
+def plain_games(rows: list[GameRow], extra: set[str]) -> int:
+    return sum(1 for r in rows if r.bot0 not in extra and r.bot1 not in extra)
+
+
+def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            sys.exit(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def run_arm(arm: str, args: argparse.Namespace) -> str:
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    with tempfile.TemporaryDirectory(prefix=f"league-bench-{arm}-") as d:
+        work = Path(d)
+        tokens, db, config = work / "tokens.txt", work / "league.sqlite", work / "league.toml"
+        config.write_text(f'pairing = "{args.pairing}"\nconcurrency = {args.concurrency}\n'
+                          f"[options]\nseats = {args.seats}\ntarget = {args.target}\n"
+                          f"[time_control]\nmove_seconds = {args.move_seconds}\nbank_seconds = 1.0\n")
+        names = [f"random{i}" for i in range(args.bots)]
+        secrets = {n: mint_token(tokens, n) for n in [*names, "slow"]}
+        log = open(work / "serve.log", "w")
+        http = ["--http", "127.0.0.1:0"] if arm == "live" else []
+        serve = subprocess.Popen(
+            [sys.executable, "-c", "from arena.cli import main; main()", "serve", "--tokens", str(tokens),
+             "--db", str(db), "--config", str(config), "--address", "127.0.0.1:0", *http],
+            stdout=subprocess.DEVNULL, stderr=log, env=env, cwd=REPO)
+        procs: list[subprocess.Popen[bytes]] = []
+        probe: subprocess.Popen[bytes] | None = None
+        attacker = None
+        try:
+            def text() -> str:
+                if serve.poll() is not None:
+                    sys.exit(f"serve exited: {(work / 'serve.log').read_text()}")
+                return (work / "serve.log").read_text()
+
+            wait_for(lambda: bool(re.findall(r"listening on 127\.0\.0\.1:(\d+)", text())), 30, "serve to listen")
+            port = int(re.findall(r"listening on 127\.0\.0\.1:(\d+)", text())[0])
+            address = f"127.0.0.1:{port}"
+            for i, name in enumerate(names):
+                module = [str(REPO / "benchmarks" / "league_probe.py")] if i == 0 else ["-m", "sample_bots.random_bot"]
+                proc = subprocess.Popen(
+                    [sys.executable, *module, "--address", address, "--name", name, "--streams", str(args.streams)],
+                    stdout=subprocess.PIPE if i == 0 else subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                    env=dict(env, TRUCO_ARENA_TOKEN=secrets[name]), cwd=REPO)
+                procs.append(proc)
+                probe = probe or proc
+            wait_for(lambda: len(recorded(db)) > 0, 60, "the first game")
+            extra: set[str] = set()
+            if arm in ATTACKERS:
+                live = re.findall(r"live page on (http://\S+)", text())
+                attacker = ATTACKERS[arm](address=address, live=live[0] if live else "", work=work, env=env,
+                                          token=secrets["slow"], move_seconds=args.move_seconds)
+                extra = attacker.names
+                time.sleep(1.0)  # let the attack take hold before measuring
+            start_rows = recorded(db)
+            t0 = time.monotonic()
+            time.sleep(args.seconds)
+            rows = recorded(db)
+            elapsed = time.monotonic() - t0
+            games = plain_games(rows, extra) - plain_games(start_rows, extra)
+            extra_games = sum(1 for r in rows[len(start_rows):] if r.bot0 in extra or r.bot1 in extra)
+            said = attacker.finish() if attacker is not None else ""
+        finally:
+            delays = "probe: no report"
+            if probe is not None:  # before the league stops: a bot exits at the arena's shutdown
+                probe.send_signal(signal.SIGTERM)
+                try:
+                    out, _ = probe.communicate(timeout=10)
+                    report = json.loads(out.decode().strip().splitlines()[-1])
+                    delays = (f"probe waited median {report['median_ms']:.2f} ms, p99 {report['p99_ms']:.2f} ms, "
+                              f"worst {report['worst_ms']:.1f} ms over {report['moves']} moves")
+                except (subprocess.TimeoutExpired, ValueError, IndexError, TypeError, KeyError):
+                    pass
+            serve.send_signal(signal.SIGINT)
+            try:
+                serve.wait(30)
+            except subprocess.TimeoutExpired:
+                serve.kill()
+            if attacker is not None:
+                attacker.stop()
+            for p in procs:
+                if p.poll() is None:
+                    p.kill()
+                p.wait(10)
+            log.close()
+    line = (f"{arm:5} bots={args.bots} streams={args.streams} concurrency={args.concurrency}: {games} games in "
+            f"{elapsed:.1f} s = {games / elapsed:.1f} games/s; {delays}")
+    if arm in ATTACKERS:
+        line += f"; {extra_games} game(s) of the extra bot; {said}"
+    return line
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--arms", default=",".join(ARMS), help="comma-separated, from: " + ", ".join(ARMS))
     p.add_argument("--bots", type=int, default=4)
     p.add_argument("--streams", type=int, default=2, help="streams per bot")
     p.add_argument("--concurrency", type=int, default=8)
-    p.add_argument("--seconds", type=float, default=20.0)
+    p.add_argument("--seconds", type=float, default=15.0)
     p.add_argument("--seats", type=int, default=2)
     p.add_argument("--target", type=int, default=30)
+    p.add_argument("--move-seconds", type=float, default=0.25)
     p.add_argument("--pairing", default="independent", choices=("independent", "duplicate"))
     args = p.parse_args()
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    with tempfile.TemporaryDirectory(prefix="league-bench-") as d:
-        work = Path(d)
-        tokens, db, config = work / "tokens.txt", work / "league.sqlite", work / "league.toml"
-        config.write_text(f'pairing = "{args.pairing}"\nconcurrency = {args.concurrency}\n'
-                          f"[options]\nseats = {args.seats}\ntarget = {args.target}\n")
-        names = [f"random{i}" for i in range(args.bots)]
-        secrets = {n: mint_token(tokens, n) for n in names}
-        log = open(work / "serve.log", "w")
-        serve = subprocess.Popen(
-            [sys.executable, "-c", "from arena.cli import main; main()", "serve", "--tokens", str(tokens),
-             "--db", str(db), "--config", str(config), "--address", "127.0.0.1:0"],
-            stdout=subprocess.DEVNULL, stderr=log, env=env, cwd=REPO)
-        bots: list[subprocess.Popen[bytes]] = []
-        try:
-            port = None
-            while port is None:
-                if serve.poll() is not None:
-                    sys.exit(f"serve exited: {(work / 'serve.log').read_text()}")
-                found = re.findall(r"listening on 127\.0\.0\.1:(\d+)", (work / "serve.log").read_text())
-                port = int(found[0]) if found else None
-                time.sleep(0.05)
-            for name in names:
-                bots.append(subprocess.Popen(
-                    [sys.executable, "-m", "sample_bots.random_bot", "--address", f"127.0.0.1:{port}",
-                     "--name", name, "--streams", str(args.streams)],
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                    env=dict(env, TRUCO_ARENA_TOKEN=secrets[name]), cwd=REPO))
-            while recorded(db) == 0:
-                time.sleep(0.05)
-            start_games, t0 = recorded(db), time.monotonic()
-            time.sleep(args.seconds)
-            games, elapsed = recorded(db) - start_games, time.monotonic() - t0
-        finally:
-            serve.send_signal(signal.SIGTERM)
-            serve.wait(30)
-            for b in bots:
-                b.kill()
-                b.wait(10)
-            log.close()
-    print(f"league bots={args.bots} streams={args.streams} concurrency={args.concurrency} seats={args.seats} "
-          f"target={args.target} pairing={args.pairing}: {games} games in {elapsed:.1f} s = "
-          f"{games / elapsed:.1f} games/s")
+    arms = [a for a in args.arms.split(",") if a]
+    unknown = [a for a in arms if a not in ARMS]
+    if unknown:
+        p.error(f"unknown arm(s): {', '.join(unknown)}")
+    for arm in arms:
+        print(run_arm(arm, args), flush=True)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ are those of ``sdk.run``.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -47,7 +48,11 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--record", default=os.environ.get("TRUCO_ARENA_RECORD"), metavar="FILE",
                    help="write every message received to FILE as JSON lines")
     p.add_argument("--retry-for", type=float, default=30.0, metavar="SECONDS",
-                   help="keep retrying an unreachable arena this long (default %(default)s)")
+                   help="keep retrying an unreachable arena this long before the first connection "
+                        "(default %(default)s)")
+    p.add_argument("--reconnect-seconds", type=float, default=math.inf, metavar="SECONDS",
+                   help="after a lost connection or a restarting arena, keep reconnecting this long "
+                        "(default: forever)")
     return p
 
 
@@ -89,6 +94,7 @@ def main(
             threaded=args.threaded,
             record=args.record,
             retry_for=args.retry_for,
+            reconnect_for=args.reconnect_seconds,
             tls=args.tls,
             ca=args.ca,
             **run_options,

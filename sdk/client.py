@@ -1,5 +1,12 @@
 """The networking of the SDK: dial the arena, say Hello, play every Decision
-with ``Bot.choose``, reconnect when the arena is briefly unreachable.
+with ``Bot.choose``, and come back by itself when the connection is lost.
+
+Every failure that is not a refusal of the Hello is retried with backoff (a
+gRPC error of any code, INTERNAL included; a stream that ends without a
+closing Status; a SHUTDOWN whose Status says the arena is restarting): for
+``retry_for`` seconds until the first Welcome, then for ``reconnect_for``
+seconds (default: forever) after each loss. A SHUTDOWN without
+``restarting`` (a tournament that is over) ends the bot normally.
 
 Each stream is an asyncio task with its own ``Play`` call on one shared
 channel. ``choose`` runs inline on the event loop when there is one stream
@@ -18,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import math
 import os
 import random
 import sys
@@ -33,7 +41,7 @@ from google.protobuf import json_format  # type: ignore[import-untyped,unused-ig
 from arena.engine.actions import Action
 from arena.engine.observation import Observation
 
-from . import convert
+from . import convert, handshake
 from .bot import Bot
 from .pb import PROTOCOL_VERSION
 from .pb import arena_pb2 as pb
@@ -51,8 +59,8 @@ CHANNEL_OPTIONS: list[tuple[str, int]] = [
     ("grpc.max_receive_message_length", 4 * 1024 * 1024),
 ]
 
-# Worth another try: the arena is (re)starting or the network blinked.
-_RETRYABLE = {grpc.StatusCode.UNAVAILABLE}
+BACKOFF_FIRST = 0.2  # seconds before the first retry; doubled after each failure
+BACKOFF_MAX = 3.0  # the longest wait between two tries: a restarted arena is rejoined within it
 
 BotSource = Bot | Callable[[], Bot]
 
@@ -66,11 +74,12 @@ class RejectedError(Exception):
 
 
 class GaveUpError(Exception):
-    """The arena stayed unreachable for longer than ``retry_for`` seconds."""
+    """The arena stayed unreachable for longer than ``retry_for`` (or ``reconnect_for``) seconds."""
 
 
-class _TransientError(Exception):
-    """The stream ended without a shutdown notice: reconnect."""
+class TransientError(Exception):
+    """The stream ended without a shutdown notice: reconnect. A session
+    (``StreamSession.handle``) may raise it to leave its stream and start afresh."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +89,8 @@ class Settings:
     name: str | None = None  # default: the bot's ``name``
     protocol_version: int = PROTOCOL_VERSION
     threaded: bool = False
-    retry_for: float = 30.0
+    retry_for: float = 30.0  # seconds to keep trying until the first Welcome
+    reconnect_for: float = math.inf  # seconds to keep trying after a lost connection or a restart
     tls: bool = False  # dial with TLS (implied by ``ca``)
     ca: bytes | None = None  # PEM root certificates to trust; None: the system's
 
@@ -136,37 +146,48 @@ class StreamSession:
         self.recorder = recorder
         self.executor = executor
         self.connected = False  # became True once a Welcome arrived
+        self._client_nonce = b""
+        self._auth: bytes | None = None  # the handshake's auth message, once challenged
         self.name = settings.name or bot.name
         # Convert only for hooks the bot overrides (this runs on every hand).
         self._wants_info = type(bot).on_game_info is not Bot.on_game_info
         self._wants_hands = type(bot).on_hand_end is not Bot.on_hand_end
 
     def hello(self) -> pb.PlayRequest:
+        """The Hello: the token itself never goes on the wire (``proof`` answers the Challenge)."""
+        self._client_nonce = handshake.new_nonce()
         return pb.PlayRequest(
             hello=pb.Hello(
                 bot_name=self.name,
                 bot_version=self.bot.version,
                 protocol_version=self.settings.protocol_version,
-                token=self.settings.token,
+                client_nonce=self._client_nonce,
             )
         )
 
-    async def run(self, stub: pb_grpc.ArenaServiceStub) -> None:
-        """Play on one ``Play`` call; return on shutdown, raise ``RejectedError``,
-        ``_TransientError`` or ``grpc.aio.AioRpcError`` otherwise."""
+    def proof(self, challenge: pb.Challenge) -> pb.PlayRequest:
+        """The answer to the arena's Challenge: proves the token without revealing it."""
+        self._auth = handshake.auth_message(self.name, self._client_nonce, challenge.server_nonce)
+        return pb.PlayRequest(proof=pb.Proof(client_proof=handshake.client_proof(self.settings.token, self._auth)))
+
+    async def run(self, stub: pb_grpc.ArenaServiceStub) -> str:
+        """Play on one ``Play`` call; return "shutdown" or "restarting" when the
+        arena says goodbye, raise ``RejectedError``, ``TransientError`` or
+        ``grpc.aio.AioRpcError`` otherwise."""
         call = stub.Play()
         try:
             await call.write(self.hello())
             while True:
                 msg = await call.read()
                 if msg is grpc.aio.EOF:
-                    raise _TransientError("the arena closed the stream")
+                    raise TransientError("the arena closed the stream without a closing Status")
                 assert isinstance(msg, pb.PlayResponse)
                 if self.recorder is not None:
                     self.recorder.write(self.index, msg)
-                if await self.handle(msg, call) == "shutdown":
+                said = await self.handle(msg, call)
+                if said in ("shutdown", "restarting"):
                     await self._close(call)
-                    return
+                    return said
         finally:
             call.cancel()
 
@@ -192,7 +213,14 @@ class StreamSession:
                     # The arena already ended the call (e.g. a shutdown while we
                     # were thinking); the reads that follow say how it ended.
                     break
+        elif kind == "challenge":
+            await call.write(self.proof(msg.challenge))
         elif kind == "welcome":
+            if self._auth is None or not handshake.server_signature_ok(
+                    self.settings.token, self._auth, msg.welcome.server_signature):
+                raise ImpostorError(
+                    f"{self.settings.address} answered without proving it holds this bot's token verifier: "
+                    f"not the arena (or a token it does not know)")
             self.connected = True
         elif kind == "game_start":
             g = msg.game_start
@@ -212,7 +240,7 @@ class StreamSession:
             s = msg.status
             code = pb.StatusCode.Name(s.code).removeprefix("STATUS_CODE_")
             if s.code == pb.STATUS_CODE_SHUTDOWN:
-                return "shutdown"
+                return "restarting" if s.restarting else "shutdown"
             if s.closing:
                 raise RejectedError(code, s.message)
             print(f"{self.name}[{self.index}]: arena: {code}: {s.message}", file=sys.stderr, flush=True)
@@ -245,6 +273,11 @@ class StreamSession:
         return obs.legal[0]
 
 
+class ImpostorError(TransientError):
+    """The peer welcomed the bot without the arena's signature: an impostor on
+    the address (or a stale arena). Nothing reusable was sent; retry later."""
+
+
 SessionFactory = Callable[..., StreamSession]
 
 
@@ -253,28 +286,35 @@ async def _keep_stream(
     make_session: Callable[[], StreamSession],
     settings: Settings,
 ) -> None:
-    """Run sessions on one stream slot, reconnecting with backoff."""
+    """Run sessions on one stream slot, reconnecting with backoff after every
+    failure that is not a refusal (``RejectedError`` propagates)."""
     stub = pb_grpc.ArenaServiceStub(channel)  # type: ignore[no-untyped-call]
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + settings.retry_for
-    backoff = 0.2
+    window = settings.retry_for
+    deadline = loop.time() + window
+    backoff = BACKOFF_FIRST
     while True:
         session = make_session()
         try:
-            await session.run(stub)
-            return
-        except grpc.aio.AioRpcError as exc:
-            if exc.code() not in _RETRYABLE:
-                raise
-            why = f"{exc.code().name}: {exc.details()}"
-        except _TransientError as exc:
-            why = str(exc)
-        if session.connected:  # it worked until now: a fresh retry window
-            deadline, backoff = loop.time() + settings.retry_for, 0.2
+            if await session.run(stub) == "shutdown":
+                return
+            why, fresh = "the arena is restarting", True
+        except grpc.aio.AioRpcError as exc:  # any code: INTERNAL from a dying arena too
+            why, fresh = f"{exc.code().name}: {exc.details()}", session.connected
+        except ImpostorError as exc:  # said nothing reusable; say why, then keep looking for the arena
+            why, fresh = str(exc), False
+            print(f"{session.name}[{session.index}]: {why}", file=sys.stderr, flush=True)
+        except TransientError as exc:
+            why, fresh = str(exc), session.connected
+        if fresh:  # it worked until now: a fresh window, and the arena is probably back soon
+            window = settings.reconnect_for
+            deadline, backoff = loop.time() + window, BACKOFF_FIRST
+            if session.index == 0:
+                print(f"{session.name}: {why}; reconnecting", file=sys.stderr, flush=True)
         if loop.time() + backoff > deadline:
-            raise GaveUpError(f"cannot reach the arena at {settings.address} ({why}); gave up after {settings.retry_for:g} s")
-        await asyncio.sleep(backoff)
-        backoff = min(backoff * 2, 5.0)
+            raise GaveUpError(f"cannot reach the arena at {settings.address} ({why}); gave up after {window:g} s")
+        await asyncio.sleep(backoff * random.uniform(0.8, 1.0))  # jitter: bots do not all come back at once
+        backoff = min(backoff * 2, BACKOFF_MAX)
 
 
 class _ParentGoneError(Exception):
@@ -299,13 +339,16 @@ async def run_async(
     threaded: bool | None = None,
     record: str | Path | None = None,
     retry_for: float = 30.0,
+    reconnect_for: float = math.inf,
     protocol_version: int = PROTOCOL_VERSION,
     session_cls: SessionFactory = StreamSession,
     tls: bool = False,
     ca: str | Path | None = None,
 ) -> None:
-    """Play until the arena shuts down. ``bot`` is one instance shared by all
-    streams, or a zero-argument factory called once per stream. With ``tls``
+    """Play until the arena shuts down for good. ``bot`` is one instance shared by all
+    streams, or a zero-argument factory called once per stream. ``retry_for``
+    bounds the tries until the first Welcome, ``reconnect_for`` those after
+    a lost connection or a restarting arena (default: forever). With ``tls``
     (or a ``ca`` file of PEM root certificates to trust instead of the
     system's) the connection is encrypted and the arena's certificate checked.
     Raises ``RejectedError`` or ``GaveUpError``; an exception in the bot propagates."""
@@ -313,7 +356,8 @@ async def run_async(
         raise ValueError(f"streams must be >= 1, got {streams}")
     threaded = streams > 1 if threaded is None else threaded
     ca_pem = Path(ca).read_bytes() if ca is not None else None
-    settings = Settings(address, token, name, protocol_version, threaded, retry_for, tls or ca_pem is not None, ca_pem)
+    settings = Settings(address, token, name, protocol_version, threaded, retry_for, reconnect_for,
+                        tls or ca_pem is not None, ca_pem)
     recorder = Recorder(record) if record else None
     executor = concurrent.futures.ThreadPoolExecutor(max_workers=streams) if threaded else None
     bots = [bot if isinstance(bot, Bot) else bot() for _ in range(streams)]

@@ -29,6 +29,16 @@ def load_results(db: Path) -> tuple[list[GameRecord], Any, dict[str, str]]:
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
 
 
+def load_owners(db: Path) -> dict[str, str]:
+    """Each bot's owner as a league recorded it (``meta.league_owners``); none for a tournament."""
+    try:
+        with ResultsStore.open_existing(db) as store:
+            owners = store.get_meta("league_owners")
+    except StoreError as exc:
+        raise fail(str(exc), DOMAIN_ERROR) from None
+    return {str(k): str(v) for k, v in owners.items()} if isinstance(owners, dict) else {}
+
+
 def rules_played(raw_config: Any) -> dict[str, Any] | None:
     """The variant and options a stored config (tournament or league) was played with, or None if it cannot be read."""
     try:
@@ -77,7 +87,7 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
     if anchor is not None and anchor not in {r.bot_a for r in records} | {r.bot_b for r in records}:
         raise click.BadParameter(f"no bot named {anchor!r} in this database", param_hint="--anchor")
     try:
-        tables = views(records, names, anchor=anchor, bootstrap=bootstrap, versions=versions)
+        tables = views(records, names, anchor=anchor, bootstrap=bootstrap, versions=versions, owners=load_owners(db))
     except ValueError as exc:  # rows that contradict each other, e.g. a duplicate pair without swapped seats
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
     plan = match_plan_of(raw_config)

@@ -10,6 +10,7 @@ import click
 
 from ..league import LeagueDatabaseError, load_league_config, serve_league
 from ..server import TokenFileError, load_tokens, mint_token
+from ..server.tokens import read_entries, revoke_token
 from ..tournament.config import ConfigError
 from ..tournament.runlock import RunLockError
 from ..web.option import missing_extra, split_address
@@ -55,13 +56,16 @@ def serve(address: str, tokens_path: Path, db_path: Path, config_path: Path | No
         config = load_league_config(config_path)
     except ConfigError as exc:
         raise fail(f"{config_path}: {exc}", USAGE_ERROR) from None
+    _check_http(http)
+    if not tokens_path.exists():
+        raise fail(f"--tokens {tokens_path}: no such file (nobody could join); mint a token first: "
+                   f"truco-arena token mint NAME --tokens {tokens_path}", USAGE_ERROR)
     try:
         load_tokens(tokens_path)
     except TokenFileError as exc:
         raise fail(str(exc), USAGE_ERROR) from None
     except UnicodeDecodeError:
         raise fail(f"{tokens_path}: not a token file (not UTF-8 text)", USAGE_ERROR) from None
-    _check_http(http)
     try:
         recorded = asyncio.run(
             serve_league(address, tokens_path, db_path, config, tls_cert=tls_cert, tls_key=tls_key, http=http))
@@ -93,19 +97,71 @@ def token() -> None:
 @click.argument("name")
 @click.option("--tokens", "tokens_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="Token file to write (created if missing).")
-def mint(name: str, tokens_path: Path) -> None:
+@click.option("--owner", help="Who enters the bot (default: NAME). A league never pairs two bots of one owner.")
+def mint(name: str, tokens_path: Path, owner: str | None) -> None:
     """Give bot NAME a new token, print it once, and keep only its hash.
 
     The token is printed once and never stored: hand it to the bot's owner
-    now. Minting again replaces NAME's earlier token (rotation).
+    now. Minting again replaces NAME's earlier token (rotation). Give all
+    the bots of one person or team the same --owner: a league then never
+    pairs them with each other, so one cannot feed the other rating.
 
     \b
     Example:
-      truco-arena token mint mybot --tokens tokens.txt
+      truco-arena token mint mybot --tokens tokens.txt --owner alice
     """
     try:
-        click.echo(mint_token(tokens_path, name))
+        click.echo(mint_token(tokens_path, name, owner))
     except UnicodeDecodeError:
         raise fail(f"{tokens_path}: not a token file (not UTF-8 text)", USAGE_ERROR) from None
     except (ValueError, TokenFileError) as exc:
         raise fail(str(exc), USAGE_ERROR) from None
+
+
+@token.command("list")
+@click.option("--tokens", "tokens_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Token file to read.")
+def list_tokens(tokens_path: Path) -> None:
+    """List the bots of a token file: name, owner, and how many tokens each has.
+
+    Tokens themselves are never stored, so they cannot be shown; the hash
+    prefix tells two tokens of one bot apart.
+    """
+    try:
+        entries = read_entries(tokens_path)
+    except FileNotFoundError:
+        raise fail(f"{tokens_path}: no such token file", USAGE_ERROR) from None
+    except UnicodeDecodeError:
+        raise fail(f"{tokens_path}: not a token file (not UTF-8 text)", USAGE_ERROR) from None
+    except TokenFileError as exc:
+        raise fail(str(exc), USAGE_ERROR) from None
+    if not entries:
+        click.echo(f"{tokens_path}: no tokens", err=True)
+        return
+    width = max(len(e.name) for e in entries)
+    owner_width = max(len(e.owner) for e in entries)
+    click.echo(f"{'bot':<{width}}  {'owner':<{owner_width}}  token hash")
+    for e in sorted(entries, key=lambda e: e.name):
+        click.echo(f"{e.name:<{width}}  {e.owner:<{owner_width}}  {e.stored[:15]}...")
+
+
+@token.command("revoke")
+@click.argument("name")
+@click.option("--tokens", "tokens_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Token file to change.")
+def revoke(name: str, tokens_path: Path) -> None:
+    """Remove every token of bot NAME. A running league or arena re-reads the
+    file within a second and disconnects the bot at once (a game it is in is
+    its loss by disconnect); it cannot connect again until a new token is minted.
+    """
+    try:
+        removed = revoke_token(tokens_path, name)
+    except FileNotFoundError:
+        raise fail(f"{tokens_path}: no such token file", USAGE_ERROR) from None
+    except UnicodeDecodeError:
+        raise fail(f"{tokens_path}: not a token file (not UTF-8 text)", USAGE_ERROR) from None
+    except (ValueError, TokenFileError) as exc:
+        raise fail(str(exc), USAGE_ERROR) from None
+    if not removed:
+        raise fail(f"{tokens_path}: no token for bot {name!r}", DOMAIN_ERROR)
+    click.echo(f"revoked every token of {name}", err=True)

@@ -7,7 +7,7 @@ import dataclasses
 import json
 import signal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -42,6 +42,9 @@ from .formatting import output_options, pick_format
 from .interim import DEFAULT_EVERY, InterimStandings
 from .verify import verify_or_fail
 
+if TYPE_CHECKING:  # the live page needs the report extra; imported only when asked for
+    from ..web.server import LiveHook
+
 
 @click.group()
 def tournament() -> None:
@@ -56,7 +59,8 @@ def default_db(config_path: Path) -> Path:
 
 
 def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: bool = False,
-         http: str | None = None, kept: bool = True, standings_every: int = 0) -> RunSummary:
+         http: str | None = None, kept: bool = True, standings_every: int = 0,
+         http_linger: float | None = None) -> RunSummary:
     """Run the missing games of ``config`` into ``db`` and print the standings.
 
     One process per database (a lock next to it); Ctrl-C or SIGTERM stop the
@@ -102,6 +106,8 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     if config.match is not None:  # the verdicts, in the same output and format as the tables
         tables.append(verdict_table(config.match, rows))
     click.echo(render(tables, fmt))
+    if live is not None:  # the finished page stays up until Ctrl-C (or --http-linger)
+        live.wait_and_close(http_linger)
     return summary
 
 
@@ -126,7 +132,7 @@ def _start_afresh(store: ResultsStore, config: TournamentConfig, db: Path) -> No
     store.set_meta(SECRET_META, None)
 
 
-def _live_hook(http: str | None, db: Path) -> ArenaHook | None:
+def _live_hook(http: str | None, db: Path) -> LiveHook | None:
     """The hook that starts the live page on ``http`` (HOST:PORT), if asked for."""
     if http is None:
         return None
@@ -179,13 +185,17 @@ async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, pro
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show the progress bar on stderr.")
 @click.option("--http", metavar="HOST:PORT",
               help="Serve the live page (report, games in progress) here. It shows the games played in this "
-                   "process, so with it --workers defaults to 1.")
+                   "process, so with it --workers defaults to 1. When the run ends the page says so and stays "
+                   "up until Ctrl-C (or --http-linger).")
+@click.option("--http-linger", type=click.FloatRange(min=0), metavar="SECONDS",
+              help="With --http: keep the finished page up this long (default: until Ctrl-C).")
 @click.option("--standings-every", type=click.IntRange(0), default=DEFAULT_EVERY, show_default=True, metavar="N",
               help="Print the standings so far on stderr every N recorded games (0: only at the end; a match "
                    "shows its live line instead).")
 @output_options
 def run(config_path: Path, db: Path | None, concurrency: int | None, workers: int | None, ray_address: str | None,
-        seed: int | None, progress: bool, http: str | None, standings_every: int, fmt: str, as_json: bool,
+        seed: int | None, progress: bool, http: str | None, http_linger: float | None, standings_every: int,
+        fmt: str, as_json: bool,
         as_csv: bool) -> None:
     """Run the tournament described by the TOML file CONFIG and print the standings.
 
@@ -221,7 +231,7 @@ def run(config_path: Path, db: Path | None, concurrency: int | None, workers: in
     except ConfigError as exc:
         raise fail(f"{config_path}: {exc}", USAGE_ERROR) from None
     play(config, db or default_db(config_path), progress, pick_format(fmt, as_json, as_csv), new=True, http=http,
-         standings_every=standings_every)
+         standings_every=standings_every, http_linger=http_linger)
 
 
 def _stored_config(db: Path) -> TournamentConfig:
@@ -249,12 +259,14 @@ def _stored_config(db: Path) -> TournamentConfig:
 @click.option("--ray", "ray_address", metavar="ADDRESS", help="Play on the Ray cluster at ADDRESS for this run.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show the progress bar on stderr.")
 @click.option("--http", metavar="HOST:PORT", help="Serve the live page (report, games in progress) here.")
+@click.option("--http-linger", type=click.FloatRange(min=0), metavar="SECONDS",
+              help="With --http: keep the finished page up this long (default: until Ctrl-C).")
 @click.option("--standings-every", type=click.IntRange(0), default=DEFAULT_EVERY, show_default=True, metavar="N",
               help="Print the standings so far on stderr every N recorded games (0: only at the end; a match "
                    "shows its live line instead).")
 @output_options
 def resume(db: Path, workers: int | None, ray_address: str | None, progress: bool, http: str | None,
-           standings_every: int, fmt: str, as_json: bool, as_csv: bool) -> None:
+           http_linger: float | None, standings_every: int, fmt: str, as_json: bool, as_csv: bool) -> None:
     """Continue the tournament recorded in DB: play exactly the games that are
     not recorded yet (none lost, none twice), then print the standings.
 
@@ -272,7 +284,8 @@ def resume(db: Path, workers: int | None, ray_address: str | None, progress: boo
                                     ray_address=ray_address or config.scale.ray_address)
         # Asked for on this command line: taken as given, as `run` takes --workers.
         config = dataclasses.replace(config, scale=scale, raw={**config.raw, "workers": scale.workers})
-    play(config, db, progress, pick_format(fmt, as_json, as_csv), http=http, standings_every=standings_every)
+    play(config, db, progress, pick_format(fmt, as_json, as_csv), http=http, standings_every=standings_every,
+         http_linger=http_linger)
 
 
 @tournament.command("status")

@@ -13,6 +13,10 @@ class Termination(enum.Enum):
     DISCONNECT = "disconnect"
     ILLEGAL_ACTION = "illegal_action"
     PROTOCOL_ERROR = "protocol_error"
+    # Forfeits of a game that never started: the bot was not connected, or
+    # (a launched bot) crashed more often than it is restarted.
+    ABSENT = "absent"
+    CRASH = "crash"
     # The arena shut down; the game has no winner.
     INTERRUPTED = "interrupted"
 

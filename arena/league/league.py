@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..ratings import GameRecord, fit_ratings
-from ..server import Arena
+from ..server import Arena, PlayedGame
 from ..tournament.schedule import Pairing
 from ..tournament.store import StoreError
 from .config import LeagueConfig
@@ -28,6 +28,14 @@ from .status import BotLine, GameLine, LeagueStatus
 log = logging.getLogger("arena.league")
 UNRATED = 1500.0
 STATUS_PERIOD = 1.0  # seconds between two status records
+PACE_WEIGHT = 0.3  # of the latest game in a bot's pace
+OWNERS_META = "league_owners"  # {bot: owner} of every bot seen connected, for the standings
+
+
+def _stored_owners(value: object) -> dict[str, str]:
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): str(v) for k, v in value.items()}
 
 
 def ratings_of(results: list[GameRecord]) -> dict[str, float]:
@@ -54,6 +62,8 @@ class League:
         self.played: Counter[Pair] = Counter(pair_of(r.bot_a, r.bot_b) for r in self.results)  # games per pair
         self.ratings = ratings_of(self.results)
         self.since_fit = 0
+        self.owners = _stored_owners(db.store.get_meta(OWNERS_META))  # bot -> owner, as recorded
+        self.paces: dict[str, float] = {}  # seconds per move, a moving average over each bot's games
         self.in_use: Counter[str] = Counter()  # streams each bot has in league games
         self.running: dict[int, _Running] = {}  # by match number
         self.tasks: set[asyncio.Task[None]] = set()
@@ -111,8 +121,10 @@ class League:
         capacity = self.config.concurrency - len(self.running)  # a match plays one game at a time
         if capacity <= 0:
             return
+        waits = self._waits()
         entrants = [
-            Entrant(name, status.streams - self.in_use[name], self.ratings.get(name, UNRATED))
+            Entrant(name, status.streams - self.in_use[name], self.ratings.get(name, UNRATED),
+                    self._pace(name), waits.get(name, 0.0), self.arena.tokens.owner_of(name))
             for name, status in self.arena.bots().items() if status.streams > 0
         ]
         counts = Counter(self.played)
@@ -123,6 +135,32 @@ class League:
         for pair in chosen.start:
             self._start(pair, counts[pair])
             counts[pair] += self.games_per_match
+
+    def _pace(self, name: str) -> float:
+        """Seconds per move ``name`` took lately; a bot not seen playing yet
+        counts as slow as the clock allows, so nobody waits for it."""
+        return self.paces.get(name, self.config.time_control.move_time)
+
+    def _waits(self) -> dict[str, float]:
+        """Per busy bot, the pace of its soonest-ending running game: the
+        slower of that game's two bots."""
+        waits: dict[str, float] = {}
+        for match in self.running.values():
+            pace = max(self._pace(match.pair[0]), self._pace(match.pair[1]))
+            for name in match.pair:
+                waits[name] = min(waits.get(name, pace), pace)
+        return waits
+
+    def _learn_paces(self, rec: PlayedGame) -> None:
+        """Fold each bot's mean seconds per move in ``rec`` into its pace."""
+        spent: dict[str, list[float]] = {}
+        for action, took in zip(rec.actions, rec.move_times, strict=False):
+            seat = int(action.split(" ", 1)[0])
+            spent.setdefault(rec.bots[seat], []).append(took)
+        for name, times in spent.items():
+            mean = sum(times) / len(times)
+            old = self.paces.get(name)
+            self.paces[name] = mean if old is None else old + PACE_WEIGHT * (mean - old)
 
     def _start(self, pair: Pair, games_so_far: int) -> None:
         number = self.db.take_match_number()
@@ -143,7 +181,8 @@ class League:
             log.info("game start %s: %s vs %s", game.key, game.bot0, game.bot1)
 
         try:
-            result = await play_match(self.arena, games, self.db.secret, self.settings, self._version, started)
+            result = await play_match(self.arena, games, self.db.secret, self.settings, self._version, started,
+                                      self._learn_paces)
             self._guarded(lambda: self._record(result))
         except Exception:  # a bug must not stop the league; the match is lost, not half-recorded
             log.exception("match %d failed", number)
@@ -158,6 +197,7 @@ class League:
             self.db.record_interrupted(result.interrupted, result.reason)
             for key in result.interrupted:
                 log.info("game end %s: interrupted (%s)", key, result.reason)
+        if not result.rows:
             return
         self.results.extend(self.db.record(result.rows))
         for row in result.rows:
@@ -192,3 +232,14 @@ class League:
         )
         status = LeagueStatus(time.time(), os.getpid(), stopped, bots, games)
         self.db.write_status(status.to_json())
+        self._record_owners()
+
+    def _record_owners(self) -> None:
+        """Keep each connected bot's owner in ``meta.league_owners`` for the
+        standings (only when one changed: most status records change nothing)."""
+        owners = dict(self.owners)
+        for name in self.arena.bots():
+            owners[name] = self.arena.tokens.owner_of(name)
+        if owners != self.owners:
+            self.owners = owners
+            self.db.store.set_meta(OWNERS_META, owners)

@@ -20,8 +20,8 @@ def played_row(game: LeagueGame, rec: PlayedGame, versions: tuple[str, str]) -> 
 
 
 def forfeit_row(game: LeagueGame, seed: int, absent: str, waited: float, versions: tuple[str, str]) -> GameRow:
-    """The row of a game ``absent`` lost by not being connected: a loss by
-    disconnect, as if it had dropped at the first decision."""
+    """The row of a game ``absent`` lost by not being connected: a forfeit,
+    termination ``absent``, no hand dealt."""
     winner_seat = 1 if absent == game.bot0 else 0
     return GameRow(
         game_key=game.key,
@@ -36,7 +36,7 @@ def forfeit_row(game: LeagueGame, seed: int, absent: str, waited: float, version
         score1=0,
         winner=game.bot1 if winner_seat else game.bot0,
         winner_seat=winner_seat,
-        termination=Termination.DISCONNECT.value,
+        termination=Termination.ABSENT.value,
         faulty_bot=absent,
         hands=0,
         duration=0.0,

@@ -60,7 +60,7 @@ async def serve_league(
                 if live is not None:
                     await live.stop()
     finally:
-        await arena.stop(grace=0)
+        await arena.stop(grace=0, restarting=True)
 
 
 async def _until_signal(arena: Arena, league: League) -> int:
@@ -74,7 +74,8 @@ async def _until_signal(arena: Arena, league: League) -> int:
         await asyncio.wait({job, stopper}, return_when=asyncio.FIRST_COMPLETED)
         stopper.cancel()
         # Stop the arena first: running games end as interrupted and the league records them so.
-        await arena.stop(grace=0)
+        # A league is expected back: its bots keep trying to reconnect.
+        await arena.stop(grace=0, restarting=True)
         return await job
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -47,7 +47,8 @@ class FailedGame:
     reason: str
 
 
-_KIND_INDEX = {"timeout": 0, "disconnect": 1, "illegal_action": 2, "protocol_error": 3}
+# A forfeit for being absent or crashed counts with the disconnects: the bot was not there to play.
+_KIND_INDEX = {"timeout": 0, "disconnect": 1, "illegal_action": 2, "protocol_error": 3, "absent": 1, "crash": 1}
 
 
 def _culprit(record: GameRecord) -> str | None:

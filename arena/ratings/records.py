@@ -16,9 +16,11 @@ TERMINATIONS = (
     "illegal_action",
     "protocol_error",
     "interrupted",
+    "absent",
+    "crash",
 )
 # Terminations caused by one bot failing; ``loser_fault`` names that bot.
-FAULT_TERMINATIONS = ("timeout", "disconnect", "illegal_action", "protocol_error")
+FAULT_TERMINATIONS = ("timeout", "disconnect", "illegal_action", "protocol_error", "absent", "crash")
 
 
 @dataclass(frozen=True, slots=True)

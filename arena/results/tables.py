@@ -80,8 +80,10 @@ def _r(x: float | None, nd: int = 1) -> float | None:
 
 
 def standings_table(records: Sequence[GameRecord], anchor: str | None = None,
-                    bootstrap: int = 0, seed: int = 0, versions: Mapping[str, str] | None = None) -> Table:
-    """The ratings table; with ``versions`` (bot -> latest version), a version column."""
+                    bootstrap: int = 0, seed: int = 0, versions: Mapping[str, str] | None = None,
+                    owners: Mapping[str, str] | None = None) -> Table:
+    """The ratings table; with ``versions`` (bot -> latest version), a version
+    column; with ``owners`` (bot -> owner, a league's), an owner column."""
     fit = fit_ratings(records, anchor=anchor)
     boot = bootstrap_intervals(records, replicates=bootstrap, seed=seed, anchor=anchor) if bootstrap else None
     table = standings(records, fit=fit, bootstrap=boot)
@@ -107,6 +109,9 @@ def standings_table(records: Sequence[GameRecord], anchor: str | None = None,
     if versions:
         headers = (*headers[:2], "version", *headers[2:])
         rows = tuple((*row[:2], versions.get(str(row[1]), ""), *row[2:]) for row in rows)
+    if owners:
+        headers = (*headers[:2], "owner", *headers[2:])
+        rows = tuple((*row[:2], owners.get(str(row[1]), str(row[1])), *row[2:]) for row in rows)
     return Table(
         "standings", "Standings",
         headers,
@@ -204,11 +209,12 @@ VIEWS = ("standings", "cross", "pairs", "failures", "ladder", "cpu")
 
 
 def views(records: Sequence[GameRecord], names: Sequence[str] = VIEWS, anchor: str | None = None,
-          bootstrap: int = 0, versions: Mapping[str, str] | None = None) -> list[Table]:
+          bootstrap: int = 0, versions: Mapping[str, str] | None = None,
+          owners: Mapping[str, str] | None = None) -> list[Table]:
     out: list[Table] = []
     for name in names:
         if name == "standings":
-            out.append(standings_table(records, anchor, bootstrap, versions=versions))
+            out.append(standings_table(records, anchor, bootstrap, versions=versions, owners=owners))
         elif name == "cross":
             out.append(cross_table_view(records))
         elif name == "pairs":

@@ -16,6 +16,7 @@ from arena.engine.options import Options
 from sdk.pb import arena_pb2 as pb
 
 from . import wire
+from .admission import AdmissionCaps
 from .connection import Connection
 from .convert import status_pb
 from .game import GameRun, new_game_id
@@ -26,10 +27,11 @@ from .servicer import ArenaServicer
 from .throttle import HelloThrottle, ThrottlePolicy
 from .tokens import TokenStore
 
-# Streams that have not said Hello yet, arena-wide. Each costs a few KiB here
-# and in gRPC; a bot needs one per game it plays at once, so a few hundred
-# bots reconnecting together stay well below it.
-MAX_WAITING_HELLOS = 1000
+# Streams that have not said Hello yet, per connection, per host and
+# arena-wide. Each costs a few KiB here and in gRPC; a bot needs one per game
+# it plays at once, so a few hundred bots reconnecting together stay well
+# below it. Past a cap the oldest of the fullest connection is evicted (admission.py).
+MAX_WAITING_HELLOS = AdmissionCaps().total
 HARD_RECEIVE_FACTOR = HARD_RECEIVE_BYTES // MAX_RECEIVE_BYTES  # gRPC's limit over the arena's (wire.py)
 
 log = logging.getLogger("arena.server")
@@ -69,7 +71,7 @@ class Arena:
         keepalive_timeout: float = 5.0,
         max_receive_bytes: int = MAX_RECEIVE_BYTES,
         close_grace: float = 3.0,
-        max_waiting_hellos: int = MAX_WAITING_HELLOS,
+        admission_caps: AdmissionCaps | None = None,
         max_streams_per_connection: int = MAX_STREAMS_PER_CONNECTION,
         throttle_policy: ThrottlePolicy = ThrottlePolicy(),
     ) -> None:
@@ -77,7 +79,7 @@ class Arena:
         self.hello_timeout = hello_timeout
         self.write_timeout = write_timeout  # a bot that stops reading is dropped after this
         self.close_grace = close_grace  # at shutdown, how long a stream may take to half-close
-        self.max_waiting_hellos = max_waiting_hellos  # beyond it new streams end at once (UNAVAILABLE)
+        self.admission_caps = admission_caps or AdmissionCaps()  # streams waiting for a Hello; past them the oldest are evicted
         self.throttle_policy = throttle_policy  # how repeated failed Hellos from one host are slowed
         self.max_receive_bytes = max_receive_bytes  # a bigger message from a bot closes its stream
         self.hard_receive_bytes = HARD_RECEIVE_FACTOR * max_receive_bytes  # gRPC's own limit (wire.py)
@@ -158,14 +160,15 @@ class Arena:
         return 0 if self._servicer is None else self._servicer.waiting
 
     @property
-    def busy_refusals(self) -> int:
-        """Streams ended at once because ``max_waiting_hellos`` were waiting."""
-        return 0 if self._servicer is None else self._servicer.busy_refusals
+    def evictions(self) -> int:
+        """Streams ended before their Hello to make room under ``admission_caps``."""
+        return 0 if self._servicer is None else self._servicer.room.evicted
 
-    async def stop(self, grace: float = 2.0) -> None:
+    async def stop(self, grace: float = 2.0, *, restarting: bool = False) -> None:
         """Shut down: no new games; running games get ``grace`` seconds to end,
         then are recorded as INTERRUPTED; every stream gets a SHUTDOWN Status
-        and closes."""
+        and closes. ``restarting`` tells the bots the arena will be back on
+        the same address (a standing league), so they reconnect instead of exiting."""
         if self._server is None or self.closing:
             return
         self.closing = True
@@ -185,7 +188,9 @@ class Arena:
                 await no_games.wait()
         except TimeoutError:
             log.warning("%d game(s) did not stop in time", len(self._games))
-        bye = status_pb(pb.STATUS_CODE_SHUTDOWN, "the arena is shutting down", closing=True)
+        bye = status_pb(pb.STATUS_CODE_SHUTDOWN,
+                        "the arena is restarting" if restarting else "the arena is shutting down",
+                        closing=True, restarting=restarting)
 
         async def close(conn: Connection) -> None:
             await conn.send_quietly(bye)
@@ -198,15 +203,27 @@ class Arena:
 
     async def _watch_writes(self) -> None:
         """Drop streams whose write has been blocked for ``write_timeout``: a
-        bot that stopped reading. One timer for the arena, not one per message."""
+        bot that stopped reading. One timer for the arena, not one per message.
+        The same timer re-reads the token file: a bot whose token was revoked
+        is disconnected at once (its game, if any, is its loss by disconnect)."""
         loop = asyncio.get_running_loop()
-        period = min(1.0, self.write_timeout / 4)
+        period = min(0.5, self.write_timeout / 4)
         while True:
             await asyncio.sleep(period)
             now = loop.time()
             for conn in self.pool.connections():
                 if conn.alive and conn.write_blocked_for(now) > self.write_timeout:
                     conn.drop(f"a write blocked for {self.write_timeout:g} s")
+            if self.tokens.reload():
+                self._drop_revoked()
+
+    def _drop_revoked(self) -> None:
+        bye = status_pb(pb.STATUS_CODE_UNAUTHENTICATED, "your token was revoked", closing=True)
+        for conn in self.pool.connections():
+            if conn.alive and not self.tokens.admits(conn.token, conn.name):
+                log.warning("bot %s disconnected: its token was revoked", conn.name)
+                conn.post_quietly(bye)
+                conn.close("its token was revoked")
 
     async def __aenter__(self) -> Arena:
         if self._server is None:

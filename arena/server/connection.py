@@ -112,8 +112,11 @@ class Connection:
         self.close_reason = ""
         self.graceful = False  # closed (or being closed) by the arena with a closing Status
         self.fault: WireFault | None = None  # what the bot sent that ended the stream, told in the call's status
+        self.evicted = False  # ended before its Hello to make room for newer streams (admission.py)
         self.closed = asyncio.Event()
         self.hello: asyncio.Future[pb.Hello | None] = asyncio.get_running_loop().create_future()
+        # The answer to the Challenge: the second message (None if it is not a Proof).
+        self.proof: asyncio.Future[pb.Proof | None] = asyncio.get_running_loop().create_future()
         self.inbox: asyncio.Queue[InboxItem] | None = None  # the game's, while in one
         self.outstanding: tuple[str, int] | None = None  # the Decision awaiting a Move
         self._seq = 0
@@ -269,8 +272,12 @@ class Connection:
         if not self.hello.done():
             self.hello.set_result(req.hello if req.WhichOneof("kind") == "hello" else None)
             return
+        if not self.proof.done():
+            self.proof.set_result(req.proof if req.WhichOneof("kind") == "proof" else None)
+            return
         if req.WhichOneof("kind") != "move":
-            what = "a second Hello" if req.HasField("hello") else "an empty PlayRequest"
+            what = {"hello": "a second Hello", "proof": "a second Proof"}.get(req.WhichOneof("kind") or "",
+                                                                             "an empty PlayRequest")
             self._bad(f"expected a Move, got {what}")
             return
         m = req.move
@@ -311,6 +318,8 @@ class Connection:
         log.info("%r closed: %s", self, reason)
         if not self.hello.done():
             self.hello.set_result(None)
+        if not self.proof.done():
+            self.proof.set_result(None)
         self._inbox_put(Gone(self))
         self.closed.set()
 

@@ -179,6 +179,8 @@ def game_end_pb(game_id: str, end: GameEnd, reason: str) -> pb.PlayResponse:
 
 
 def status_pb(
-    code: pb.StatusCode, message: str, *, game_id: str = "", seq: int = 0, closing: bool = False
+    code: pb.StatusCode, message: str, *, game_id: str = "", seq: int = 0, closing: bool = False,
+    restarting: bool = False,
 ) -> pb.PlayResponse:
-    return pb.PlayResponse(status=pb.Status(code=code, message=clip(message), game_id=game_id, seq=seq, closing=closing))
+    return pb.PlayResponse(status=pb.Status(code=code, message=clip(message), game_id=game_id, seq=seq, closing=closing,
+                                            restarting=restarting))

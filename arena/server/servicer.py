@@ -3,32 +3,37 @@ parks it in the pool, and keeps the RPC open until the stream ends. It only
 translates; games are run by ``GameRun``.
 
 Streams that have not said Hello yet cost memory and are free to open, so
-they are capped arena-wide (``Arena.max_waiting_hellos``): past the cap a new
-stream ends at once with gRPC status UNAVAILABLE, which a well-behaved client
-retries with backoff. Every waiting stream has the Hello deadline. Each
-refused Hello is logged at WARNING with the peer's address, and repeated
-refusals from one host are slowed down (``throttle.py``).
+they are capped, per connection, per host and arena-wide (``admission.py``):
+a new stream is never refused for a cap; the oldest waiting stream of the
+fullest connection is evicted instead and ends with gRPC status UNAVAILABLE,
+which a well-behaved client retries with backoff. Every waiting stream has
+the Hello deadline. Each refused Hello is logged at WARNING with the peer's
+address, and repeated refusals from one host are slowed down (``throttle.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import itertools
 import logging
+import re
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 
 import grpc
 
 import arena
+from sdk.handshake import MAX_NONCE_BYTES, MIN_NONCE_BYTES, auth_message, new_nonce
 from sdk.pb import PROTOCOL_VERSION
 from sdk.pb import arena_pb2 as pb
 from sdk.pb import arena_pb2_grpc as pb_grpc
 
+from .admission import WaitingRoom
 from .connection import Connection
 from .convert import clip, status_pb
 from .throttle import HelloThrottle, peer_host
-from .tokens import token_hash
+from .tokens import NAME_RE
 
 if TYPE_CHECKING:
     from .arena import Arena
@@ -39,7 +44,9 @@ log = logging.getLogger("arena.server")
 # down when they repeat. (A missing Hello already cost its sender the deadline;
 # a wrong protocol version or a taken name is a mistake, not a guess.)
 _THROTTLED = frozenset({pb.STATUS_CODE_UNAUTHENTICATED, pb.STATUS_CODE_BAD_HELLO})
-_BUSY_LOG_EVERY = 1000  # at most one log line per this many streams refused for the cap
+MAX_VERSION = 64  # characters of a bot_version: it is stored with every game and shown in every table
+VERSION_RE = re.compile(rf"[A-Za-z0-9._+:~\-]{{0,{MAX_VERSION}}}")
+_EVICT_LOG_EVERY = 1000  # at most one log line per this many streams evicted
 
 
 def cancelled_reason(hard_limit: int) -> str:
@@ -55,28 +62,27 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
     def __init__(self, arena_: Arena) -> None:
         self.arena = arena_
         self._ids = itertools.count(1)
-        self.waiting = 0  # streams that have not been admitted or refused yet
-        self.busy_refusals = 0  # streams ended at once because ``waiting`` was at the cap
+        self.room: WaitingRoom[Connection] = WaitingRoom(arena_.admission_caps)  # streams before their Hello
         self.throttle = HelloThrottle(arena_.throttle_policy)
         self._cancelled = cancelled_reason(arena_.hard_receive_bytes)
 
     async def Play(  # noqa: N802 - the RPC's name
         self, request_iterator: AsyncIterator[pb.PlayRequest], context: grpc.aio.ServicerContext
     ) -> None:
-        if self.waiting >= self.arena.max_waiting_hellos:
-            self._refuse_busy(context)
-            return
-        self.waiting += 1
-        waiting = True
         conn = Connection(context, f"s{next(self._ids)}", self.arena.write_timeout)
+        for old in self.room.add(conn, conn.peer):
+            self._evict(old)
         loop = asyncio.get_running_loop()
         reader = loop.create_task(conn.read_loop(), name=f"reader-{conn.stream_id}")
         writer = loop.create_task(conn.write_loop(), name=f"writer-{conn.stream_id}")
         try:
             admitted = await self._admit(conn)
-            self.waiting -= 1
-            waiting = False
-            if admitted:
+            self.room.remove(conn)
+            if conn.evicted:
+                context.set_code(grpc.StatusCode.UNAVAILABLE)
+                context.set_details("evicted before its Hello: the arena had too many streams waiting for one "
+                                    "from this connection or host; retry later")
+            elif admitted:
                 await conn.closed.wait()
                 if conn.graceful and not reader.done():
                     # Closed by the arena (shutdown): let the bot finish a write
@@ -96,32 +102,42 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
             conn.drop(self._cancelled)
             raise
         finally:
-            if waiting:
-                self.waiting -= 1
+            self.room.remove(conn)
             conn.drop("stream ended")
             self.arena.pool.remove(conn)
             reader.cancel()
             writer.cancel()
 
-    def _refuse_busy(self, context: grpc.aio.ServicerContext) -> None:
-        cap = self.arena.max_waiting_hellos
-        if self.busy_refusals % _BUSY_LOG_EVERY == 0:
+    def _evict(self, conn: Connection) -> None:
+        """End a stream still waiting for its Hello, to make room for a newer one."""
+        if self.room.evicted % _EVICT_LOG_EVERY == 1:
+            caps = self.room.caps
             log.warning(
-                "%d streams are waiting for a Hello (the cap): refusing new streams (%d so far; latest from %s)",
-                cap, self.busy_refusals + 1, context.peer(),
+                "too many streams waiting for a Hello (caps: %d per connection, %d per host, %d in all): "
+                "evicting the oldest of the fullest connection (%d so far; latest from %s)",
+                caps.per_connection, caps.per_host, caps.total, self.room.evicted, conn.peer,
             )
-        self.busy_refusals += 1
-        context.set_code(grpc.StatusCode.UNAVAILABLE)
-        context.set_details(f"the arena has {cap} streams waiting for a Hello already; retry later")
+        conn.evicted = True
+        conn.drop("evicted before its Hello: too many streams waiting")
+
+    @property
+    def waiting(self) -> int:
+        """Streams that have not been admitted or refused yet."""
+        return len(self.room)
 
     async def _admit(self, conn: Connection) -> bool:
+        """Hello, Challenge, Proof, then Welcome or a closing Status, all within
+        the Hello deadline (docs/protocol.md, "Authentication")."""
+        deadline = asyncio.get_running_loop().time() + self.arena.hello_timeout
         try:
-            async with asyncio.timeout(self.arena.hello_timeout):
+            async with asyncio.timeout_at(deadline):
                 hello = await conn.hello
         except TimeoutError:
             return await self._reject(conn, pb.STATUS_CODE_BAD_HELLO, f"no Hello within {self.arena.hello_timeout:g} s",
                                       throttle=False)
         if hello is None:
+            if conn.evicted:
+                return False
             if not conn.alive:
                 log.warning("hello failed from %s: the stream ended before a Hello (%s)", conn.peer, conn.close_reason)
                 return False
@@ -129,12 +145,44 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
         rejection = self._judge(hello)
         if rejection is not None:
             return await self._reject(conn, *rejection)
+        verifiers, legacy = self.arena.tokens.verifiers(hello.bot_name)
+        if not verifiers:
+            why = (f"the token of bot {hello.bot_name!r} was minted before the challenge-response Hello; ask the "
+                   f"operator to re-mint it (truco-arena token mint {hello.bot_name})" if legacy
+                   else f"no token is issued for bot {hello.bot_name!r}")
+            return await self._reject(conn, pb.STATUS_CODE_UNAUTHENTICATED, why)
+        server_nonce = new_nonce()
+        if not conn.post_quietly(pb.PlayResponse(challenge=pb.Challenge(server_nonce=server_nonce))):
+            return False
+        try:
+            async with asyncio.timeout_at(deadline):
+                proof = await conn.proof
+        except TimeoutError:
+            return await self._reject(conn, pb.STATUS_CODE_BAD_HELLO,
+                                      f"no Proof within {self.arena.hello_timeout:g} s of the stream's start",
+                                      throttle=False)
+        if proof is None:
+            if not conn.alive:
+                return False
+            return await self._reject(conn, pb.STATUS_CODE_BAD_HELLO, "the second message must be a Proof")
+        auth = auth_message(hello.bot_name, hello.client_nonce, server_nonce)
+        matched = next((v for v in verifiers if v[1].check(auth, proof.client_proof)), None)
+        if matched is None:
+            return await self._reject(conn, pb.STATUS_CODE_UNAUTHENTICATED,
+                                      f"the proof matches no token of bot {hello.bot_name!r} (wrong token?)")
+        digest, verifier = matched
+        holder = self.arena.pool.token_of(hello.bot_name)
+        if holder is not None and not self.arena.tokens.same_bot(holder, digest):
+            return await self._reject(conn, pb.STATUS_CODE_NAME_TAKEN,
+                                      f"bot name {hello.bot_name!r} is already connected with another token")
+        if self.arena.closing:
+            return await self._reject(conn, pb.STATUS_CODE_SHUTDOWN, "the arena is shutting down")
         self.throttle.forgive(peer_host(conn.peer))
-        conn.name, conn.version, conn.token = hello.bot_name, hello.bot_version, token_hash(hello.token)
+        conn.name, conn.version, conn.token = hello.bot_name, hello.bot_version, digest
         if conn.peer.startswith("unix:"):
             # A Unix socket has no client address: a launched bot's processes
             # are told apart by their tokens, one per process.
-            conn.peer = f"unix:{conn.token.removeprefix('sha256:')[:16]}"
+            conn.peer = f"unix:{hashlib.sha256(digest.encode()).hexdigest()[:16]}"
         # Pool first, Welcome second: no await in between, so the name check
         # above still holds; the stream's write lock keeps Welcome first on the wire.
         self.arena.pool.add(conn)
@@ -143,6 +191,7 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
             bot_name=conn.name,
             stream_id=conn.stream_id,
             arena_version=arena.__version__,
+            server_signature=verifier.signature(auth),
         )
         return await conn.send_quietly(pb.PlayResponse(welcome=welcome))
 
@@ -153,14 +202,17 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
                 pb.STATUS_CODE_PROTOCOL_VERSION,
                 f"protocol version {hello.protocol_version} is not supported: this arena speaks {PROTOCOL_VERSION}",
             )
-        owner = self.arena.tokens.name_for(hello.token)
-        if owner is None:
-            return pb.STATUS_CODE_UNAUTHENTICATED, "unknown token"
-        if owner != hello.bot_name:
-            return pb.STATUS_CODE_UNAUTHENTICATED, f"this token is for bot {owner!r}, not {clip(hello.bot_name, 80)!r}"
-        holder = self.arena.pool.token_of(hello.bot_name)
-        if holder is not None and not self.arena.tokens.same_bot(holder, token_hash(hello.token)):
-            return pb.STATUS_CODE_NAME_TAKEN, f"bot name {hello.bot_name!r} is already connected with another token"
+        if not NAME_RE.fullmatch(hello.bot_name):
+            return pb.STATUS_CODE_BAD_HELLO, (
+                f"bot_name {clip(hello.bot_name, 40)!r} is not allowed: use 1-64 letters, digits, '_', '.' or '-', "
+                f"starting with a letter or digit")
+        if not VERSION_RE.fullmatch(hello.bot_version):
+            return pb.STATUS_CODE_BAD_HELLO, (
+                f"bot_version {clip(hello.bot_version, 40)!r} is not allowed: use at most {MAX_VERSION} letters, "
+                f"digits, '.', '_', '-', '+', ':' or '~'")
+        if not MIN_NONCE_BYTES <= len(hello.client_nonce) <= MAX_NONCE_BYTES:
+            return pb.STATUS_CODE_BAD_HELLO, (
+                f"client_nonce must be {MIN_NONCE_BYTES} to {MAX_NONCE_BYTES} random bytes, got {len(hello.client_nonce)}")
         if self.arena.closing:
             return pb.STATUS_CODE_SHUTDOWN, "the arena is shutting down"
         return None

@@ -1,30 +1,37 @@
 """Access tokens: which token lets which bot name into the arena.
 
-The token file keeps only a SHA-256 hash of each token, never the token
-itself, one bot per line, ``NAME sha256:HEX`` separated by white space; blank
-lines and lines starting with ``#`` are ignored::
+The token file keeps a *verifier* of each token, never the token itself,
+one bot per line, ``NAME scram:STORED:SERVER`` (two SHA-256 sized keys in
+hex, sdk/handshake.py) and optionally ``owner=OWNER``, separated by white
+space; blank lines and lines starting with ``#`` are ignored::
 
     # truco-arena tokens (keep this file private: chmod 600)
-    heuristic  sha256:5d41402abc4b2a76b9719d911017c592...
-    random     sha256:7d793037a0760186574b0282f2f435e7...
+    heuristic  scram:5d41402abc4b2a76...:7d793037a0760186...  owner=alice
+    random     scram:0cc175b9c0f1b6a8...:92eb5ffee6ae2fec...
+
+A verifier checks a bot's answer to the arena's challenge (docs/protocol.md,
+"Authentication"), so the token never travels, and whoever reads the file
+cannot log in with it. Derived keys without salt are enough because tokens
+are 128 random bits: there is no dictionary to try.
+
+A bot's *owner* (default: the bot's own name) is the person or team behind
+it: a league never pairs two bots of one owner (docs/league.md).
 
 ``truco-arena token mint NAME --tokens FILE`` makes a fresh token, prints it
-once and stores only its hash; whoever reads the file cannot log in with it.
-A plain SHA-256 without salt is enough because tokens are 128 random bits:
-there is no dictionary to try.
+once and stores only its verifier.
 
-The old format, ``NAME TOKEN`` with the token in plain text, is refused: the
+Older formats: ``NAME TOKEN`` with the token in plain text is refused (the
 error names the line and says to re-mint that bot's token with
-``truco-arena token mint NAME --tokens FILE`` (which replaces the old line;
-the bot then needs its new token).
+``truco-arena token mint NAME --tokens FILE``, which replaces the old line;
+the bot then needs its new token). ``NAME sha256:HEX`` lines (a hash, the
+format before the challenge-response) are read, but cannot answer a
+challenge: such a bot is refused with the same advice.
 
 A token admits exactly the bot name on its line. A name may have several
 tokens (e.g. while rotating one); a token may not belong to two names. The
 file is re-read when it changes, so tokens minted while the arena runs work
-at once. Tokens given in memory (``TokenStore.add``) live as long as the store.
-
-A presented token is looked up by its hash, so the time the lookup takes does
-not depend on how many characters of a real token it got right.
+at once, and revoked ones stop at once. Tokens given in memory
+(``TokenStore.add``) live as long as the store.
 """
 
 from __future__ import annotations
@@ -36,11 +43,15 @@ import os
 import re
 import secrets
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
+
+from sdk.handshake import Verifier
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
 HASH_PREFIX = "sha256:"
-_HASH_RE = re.compile(r"sha256:[0-9a-f]{64}")
+_HASH_RE = re.compile(r"sha256:[0-9a-f]{64}")  # before the challenge-response: read, not usable
+_SCRAM_RE = re.compile(r"scram:[0-9a-f]{64}:[0-9a-f]{64}")
 log = logging.getLogger("arena.server")
 _HEADER = "# truco-arena tokens: NAME sha256:HASH per line; only hashes are kept (keep this file private)"
 
@@ -55,83 +66,154 @@ def new_token() -> str:
     return secrets.token_hex(16)
 
 
+def token_verifier(token: str) -> str:
+    """What the token file keeps of ``token``: ``scram:STORED:SERVER``."""
+    return Verifier.of(token).text()
+
+
+def parse_verifier(stored: str) -> Verifier | None:
+    """The verifier of a token file entry; None for an old ``sha256:`` hash."""
+    if not stored.startswith("scram:"):
+        return None
+    _, stored_key, server_key = stored.split(":")
+    return Verifier(bytes.fromhex(stored_key), bytes.fromhex(server_key))
+
+
 def token_hash(token: str) -> str:
     """What the token file keeps of ``token``: ``sha256:`` and 64 hex digits."""
     return HASH_PREFIX + hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def check_name(name: str) -> str:
+def check_name(name: str, what: str = "bot name") -> str:
     if not NAME_RE.fullmatch(name):
         raise ValueError(
-            f"bad bot name {name!r}: use 1-64 letters, digits, '_', '.' or '-', starting with a letter or digit"
+            f"bad {what} {clip_text(name)!r}: use 1-64 letters, digits, '_', '.' or '-', "
+            f"starting with a letter or digit"
         )
     return name
 
 
-def _parse_line(line: str, where: str, mint_hint: str) -> tuple[str, str]:
-    """(name, hash) of one non-comment line."""
+def _parse_line(line: str, where: str, mint_hint: str) -> tuple[str, str, str]:
+    """(name, hash, owner) of one non-comment line."""
     parts = line.split()
-    if len(parts) != 2:
-        raise TokenFileError(f"{where}: expected 'NAME sha256:HASH', got {len(parts)} fields")
-    name, stored = parts
+    if len(parts) not in (2, 3):
+        raise TokenFileError(f"{where}: expected 'NAME sha256:HASH [owner=OWNER]', got {len(parts)} fields")
+    name, stored = parts[:2]
+    owner = name
     try:
         check_name(name)
+        if len(parts) == 3:
+            key, _, owner = parts[2].partition("=")
+            if key != "owner":
+                raise ValueError(f"unknown field {clip_text(parts[2])!r} (expected owner=OWNER)")
+            check_name(owner, "owner")
     except ValueError as exc:
         raise TokenFileError(f"{where}: {exc}") from None
-    if not _HASH_RE.fullmatch(stored):
+    if not _HASH_RE.fullmatch(stored) and not _SCRAM_RE.fullmatch(stored):
+        if stored.startswith("scram:"):
+            raise TokenFileError(f"{where}: malformed verifier: expected 'scram:' and two times 64 lower-case "
+                                 f"hex digits separated by ':'")
         if stored.startswith(HASH_PREFIX):
             raise TokenFileError(f"{where}: malformed hash: expected 'sha256:' and 64 lower-case hex digits")
         raise TokenFileError(
             f"{where}: the token of {name!r} is stored in plain text (an old token file); "
             f"re-mint it with `truco-arena token mint {name} --tokens {mint_hint}` and give the bot its new token"
         )
-    return name, stored
+    return name, stored, owner
 
 
-def parse_tokens(text: str, source: str = "tokens") -> dict[str, str]:
-    """Parse token file text into {token hash: name}."""
+def clip_text(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+@dataclass(frozen=True, slots=True)
+class TokenEntry:
+    """One line of a token file."""
+
+    name: str
+    stored: str  # what is kept of the token
+    owner: str
+
+
+def parse_entries(text: str, source: str = "tokens") -> list[TokenEntry]:
+    """The lines of token file text, in order."""
+    entries: list[TokenEntry] = []
     by_hash: dict[str, str] = {}
+    owners: dict[str, str] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        name, stored = _parse_line(line, f"{source}:{number}", source)
-        owner = by_hash.get(stored)
-        if owner is not None and owner != name:
-            raise TokenFileError(f"{source}:{number}: this token already belongs to {owner!r}")
-        by_hash[stored] = name
-    return by_hash
+        name, stored, owner = _parse_line(line, f"{source}:{number}", source)
+        holder = by_hash.get(stored)
+        if holder is not None and holder != name:
+            raise TokenFileError(f"{source}:{number}: this token already belongs to {holder!r}")
+        if owners.get(name, owner) != owner:
+            raise TokenFileError(f"{source}:{number}: {name!r} has owner {owners[name]!r} on an earlier line")
+        by_hash[stored], owners[name] = name, owner
+        entries.append(TokenEntry(name, stored, owner))
+    return entries
+
+
+def parse_tokens(text: str, source: str = "tokens") -> dict[str, str]:
+    """Parse token file text into {token hash: name}."""
+    return {e.stored: e.name for e in parse_entries(text, source)}
+
+
+def read_entries(path: str | Path) -> list[TokenEntry]:
+    """The lines of the token file at ``path``. FileNotFoundError if it is missing."""
+    p = Path(path)
+    return parse_entries(p.read_text(), str(p))
 
 
 def load_tokens(path: str | Path) -> dict[str, str]:
     """Read a token file into {token hash: name}; a missing file has no tokens."""
-    p = Path(path)
     try:
-        text = p.read_text()
+        return {e.stored: e.name for e in read_entries(path)}
     except FileNotFoundError:
         return {}
-    return parse_tokens(text, str(p))
 
 
-def mint_token(path: str | Path, name: str) -> str:
+def mint_token(path: str | Path, name: str, owner: str | None = None) -> str:
     """Give ``name`` a new token in the file at ``path`` and return it; the
     file keeps only its hash, so this is the one time the token is seen.
 
     Earlier tokens of ``name`` are replaced (this is also how a token is
     rotated, and how a plain-text line of the old format is replaced); other
-    lines and comments are kept. The file is created with mode 600 and
-    replaced atomically, so a running arena never reads half of it.
+    lines and comments are kept. ``owner`` defaults to ``name``. The file is
+    created with mode 600 and replaced atomically, so a running arena never
+    reads half of it.
     """
     check_name(name)
-    p = Path(path)
+    if owner is not None:
+        check_name(owner, "owner")
     token = new_token()
+    suffix = "" if owner is None or owner == name else f" owner={owner}"
+    _rewrite(path, name, f"{name} {token_verifier(token)}{suffix}")
+    return token
+
+
+def revoke_token(path: str | Path, name: str) -> bool:
+    """Remove every token of ``name`` from the file; False if it had none.
+    FileNotFoundError if the file is missing."""
+    check_name(name)
+    if not any(e.name == name for e in read_entries(path)):
+        return False
+    _rewrite(path, name, None)
+    return True
+
+
+def _rewrite(path: str | Path, name: str, line: str | None) -> None:
+    """Replace ``name``'s lines with ``line`` (none if None), atomically, mode 600."""
+    p = Path(path)
     try:
         lines = p.read_text().splitlines()
     except FileNotFoundError:
         lines = [_HEADER]
     kept = [ln for ln in lines if ln.split()[:1] != [name]]
     parse_tokens("\n".join(kept), str(p))  # refuse to write a file we cannot read back
-    kept.append(f"{name} {token_hash(token)}")
+    if line is not None:
+        kept.append(line)
     p.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.")  # mkstemp creates it with mode 600
     try:
@@ -142,17 +224,17 @@ def mint_token(path: str | Path, name: str) -> str:
     except BaseException:
         os.unlink(tmp)
         raise
-    return token
 
 
 class TokenStore:
     """Tokens from an operator's file (re-read when it changes) plus in-memory
-    ones; both kept as hashes."""
+    ones; both kept as verifiers (the file's old hashes as they are)."""
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else None
-        self._memory: dict[str, str] = {}  # token hash -> name
-        self._file: dict[str, str] = {}  # token hash -> name
+        self._memory: dict[str, str] = {}  # verifier text -> name
+        self._file: dict[str, str] = {}  # verifier text (or an old sha256: hash) -> name
+        self._owners: dict[str, str] = {}  # name -> owner, from the file (others own themselves)
         self._stamp: tuple[int, int] | None = None
         self._reload(strict=True)  # fail at start-up, not at the first Hello, on a bad file
 
@@ -160,7 +242,7 @@ class TokenStore:
         """Admit ``name`` with ``token`` (a fresh one by default), in memory only."""
         check_name(name)
         token = token or new_token()
-        digest = token_hash(token)
+        digest = token_verifier(token)
         owner = self._memory.get(digest) or self._file.get(digest)
         if owner is not None and owner != name:
             raise ValueError(f"this token already belongs to {owner!r}")
@@ -175,17 +257,53 @@ class TokenStore:
             return True
         name = self._memory.get(digest_a)
         return name is not None and self._memory.get(digest_b) == name
+    def owner_of(self, name: str) -> str:
+        """Who ``name`` belongs to: its token file line's owner, else itself."""
+        return self._owners.get(name, name)
+
+    def names(self) -> set[str]:
+        """Every bot name with a token now (the file re-read if it changed)."""
+        self._reload()
+        return set(self._memory.values()) | set(self._file.values())
 
     def name_for(self, token: str) -> str | None:
-        """The bot name ``token`` admits, or None for an unknown token."""
+        """The bot name ``token`` admits, or None for an unknown token (an
+        operator's check: the arena itself never sees tokens)."""
         if not token:
             return None
-        digest = token_hash(token)
-        name = self._memory.get(digest)
-        if name is not None:
-            return name
         self._reload()
-        return self._file.get(digest)
+        for digest in (token_verifier(token), token_hash(token)):
+            name = self._memory.get(digest) or self._file.get(digest)
+            if name is not None:
+                return name
+        return None
+
+    def verifiers(self, name: str) -> tuple[list[tuple[str, Verifier]], bool]:
+        """The verifiers of ``name``'s tokens (with their text, the token's
+        identity), and whether it also has old hashes that cannot answer a challenge."""
+        self._reload()
+        found: list[tuple[str, Verifier]] = []
+        legacy = False
+        for table in (self._memory, self._file):
+            for digest, owner in table.items():
+                if owner != name:
+                    continue
+                verifier = parse_verifier(digest)
+                if verifier is None:
+                    legacy = True
+                else:
+                    found.append((digest, verifier))
+        return found, legacy
+
+    def admits(self, digest: str, name: str) -> bool:
+        """Whether the token with verifier ``digest`` still admits ``name`` (False once revoked)."""
+        return self._memory.get(digest, self._file.get(digest)) == name
+
+    def reload(self) -> bool:
+        """Re-read the file if it changed; True if it did."""
+        before = self._stamp
+        self._reload()
+        return self._stamp != before
 
     def _reload(self, strict: bool = False) -> None:
         """Re-read the file if it changed. A file broken while the arena runs
@@ -195,13 +313,17 @@ class TokenStore:
         try:
             st = self.path.stat()
         except FileNotFoundError:
-            self._file, self._stamp = {}, None
+            self._file, self._owners, self._stamp = {}, {}, None
             return
         stamp = (st.st_mtime_ns, st.st_size)
         if stamp != self._stamp:
             self._stamp = stamp
             try:
-                self._file = load_tokens(self.path)
+                entries = read_entries(self.path)
+                self._file = {e.stored: e.name for e in entries}
+                self._owners = {e.name: e.owner for e in entries}
+            except FileNotFoundError:
+                self._file, self._owners, self._stamp = {}, {}, None
             except TokenFileError as exc:
                 if strict:
                     raise

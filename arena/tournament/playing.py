@@ -29,8 +29,8 @@ def seats_of(game: ScheduledGame, seats: int) -> tuple[str, ...]:
 
 def forfeit_row(game: ScheduledGame, seq: int, seed: int, forfeit: Forfeit, finished_at: float) -> GameRow:
     """The result of a game ``forfeit.bot`` could not play: a loss, 0 to 0, no
-    hand dealt. Stored with termination ``disconnect`` (the bot was not
-    connected to play it), the bot as ``faulty_bot`` and a reason starting
+    hand dealt. Stored with termination ``absent`` or ``crash`` (the
+    forfeit's cause), the bot as ``faulty_bot`` and a reason starting
     ``forfeit (absent)`` or ``forfeit (crash)``; it counts in the ratings as
     any loss and in the failures view as a disconnect."""
     winner_team = 1 if forfeit.bot == game.bot0 else 0
@@ -38,7 +38,7 @@ def forfeit_row(game: ScheduledGame, seq: int, seed: int, forfeit: Forfeit, fini
         game_key=game.key, seq=seq, pairing=game.pairing, pair_index=game.pair_index,
         bot0=game.bot0, bot1=game.bot1, mano=0, seed=seed, score0=0, score1=0,
         winner=game.bot1 if winner_team else game.bot0, winner_seat=winner_team,
-        termination=Termination.DISCONNECT.value, faulty_bot=forfeit.bot, hands=0, duration=0.0,
+        termination=Termination(forfeit.cause.value).value, faulty_bot=forfeit.bot, hands=0, duration=0.0,
         actions=(), reason=forfeit.reason, finished_at=finished_at,
     )
 

@@ -4,8 +4,11 @@ request per connection, everything bounded.
 Limits: a request line and each header line at most ``MAX_LINE`` bytes, at
 most ``MAX_HEADERS`` headers, the whole head read within ``READ_DEADLINE``
 seconds (a slow client is cut off), no request body, at most
-``MAX_CONNECTIONS`` connections at once (more get 503), and a response that
-the client does not read within ``WRITE_DEADLINE`` seconds is dropped. Paths
+``MAX_CONNECTIONS`` connections at once, and a response that the client does
+not read within ``WRITE_DEADLINE`` seconds is dropped. A connection past the
+cap evicts the oldest connection still waiting for its request (so a
+slowloris of idle connections cannot lock the page: it only evicts itself);
+only when every connection is being answered does it get 503. Paths
 are looked up in a routing function; nothing maps a path to a file.
 """
 
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from http import HTTPStatus
@@ -99,8 +103,10 @@ class HttpServer:
         self.max_connections = max_connections
         self.read_deadline = read_deadline
         self.open = 0
+        self.evicted = 0  # idle connections closed to make room
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._idle: OrderedDict[asyncio.Task[None], None] = OrderedDict()  # waiting for a request, oldest first
 
     async def start(self, host: str, port: int) -> int:
         """Listen; return the bound port (``port`` 0 picks a free one). OSError if it cannot bind."""
@@ -124,9 +130,14 @@ class HttpServer:
         self.open += 1
         try:
             if self.open > self.max_connections:
-                await self._refuse(reader, writer)
-                return
-            await self._serve_one(reader, writer)
+                if not self._idle:
+                    await self._refuse(reader, writer)
+                    return
+                oldest = next(iter(self._idle))
+                del self._idle[oldest]
+                oldest.cancel()  # it closes: an idle connection makes room for a new one
+                self.evicted += 1
+            await self._serve_one(reader, writer, task)
         except asyncio.CancelledError:
             pass  # the server is stopping: this connection just closes (asyncio would log a cancelled handler)
         except Exception:  # a bug in a page must not take the arena down
@@ -134,6 +145,7 @@ class HttpServer:
         finally:
             self.open -= 1
             self._tasks.discard(task)
+            self._idle.pop(task, None)
             writer.close()
 
     async def _refuse(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -147,7 +159,9 @@ class HttpServer:
             pass
         await _send(writer, text_response(HTTPStatus.SERVICE_UNAVAILABLE, "too many connections"), False)
 
-    async def _serve_one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _serve_one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                         task: asyncio.Task[None]) -> None:
+        self._idle[task] = None
         try:
             async with asyncio.timeout(self.read_deadline):
                 method, path = await read_head(reader)
@@ -160,6 +174,8 @@ class HttpServer:
             return
         except (ConnectionError, OSError):
             return
+        finally:
+            self._idle.pop(task, None)
         try:
             response = await self.handler(path)
         except Exception:

@@ -1,9 +1,11 @@
 """The report's pages, rendered on demand from the results database.
 
-The database is opened read-only (``ResultsStore.open_existing``) for each
-rendering, in a worker thread so the arena's games never wait on it. The
-front page is cached until the number of recorded games changes; a replay
-viewer page is rendered when asked for. A game's replay shows every card of
+The database is opened read-only (``ResultsStore.open_existing``), in a
+worker thread of the page's own loop, and read at most once every
+``SNAPSHOT_MAX_AGE`` seconds however many requests come; the front page is
+rendered again at most every ``INDEX_MAX_AGE`` seconds (its live section
+updates in place meanwhile, from ``latest``); a replay viewer page is
+rendered when asked for. A game's replay shows every card of
 its deal, which its duplicate twin shares, so it is held back until the twin
 is recorded too: a bot that reads the page learns nothing of a deal it has
 still to play.
@@ -12,7 +14,9 @@ still to play.
 from __future__ import annotations
 
 import asyncio
+import heapq
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,6 +51,16 @@ def twin_recorded(row: GameRow, rows: tuple[GameRow, ...]) -> bool:
     return pair is None or sum(1 for r in rows if r.pair_id == pair) >= 2
 
 
+SNAPSHOT_MAX_AGE = 2.0  # seconds a read of the database serves every request
+INDEX_MAX_AGE = 10.0  # seconds before the front page is rendered again for new games
+LATEST = 10  # results listed in the live section
+
+
+def result_line(row: GameRow) -> dict[str, Any]:
+    return {"key": row.game_key, "bots": [row.bot0, row.bot1], "winner": row.winner,
+            "scores": [row.score0, row.score1], "termination": row.termination, "page": page_name(row)}
+
+
 class ReportPages:
     """Pages of the database at ``db`` (None: no database, live games only)."""
 
@@ -54,9 +68,33 @@ class ReportPages:
         self.db = db
         self.env = environment()
         self._lock = threading.Lock()  # one rendering at a time: a burst of requests costs one
-        self._index: tuple[int, str] | None = None  # (recorded games, page)
+        self._index: tuple[int, float, str] | None = None  # (recorded games, monotonic time, page)
+        self._read_lock = threading.Lock()
+        self._read: tuple[float, Snapshot | None] | None = None  # (monotonic time, snapshot)
+        self._latest_of: tuple[Snapshot, list[dict[str, Any]]] | None = None
 
     def _snapshot(self) -> Snapshot | None:
+        with self._read_lock:
+            now = time.monotonic()
+            if self._read is None or now - self._read[0] >= SNAPSHOT_MAX_AGE:
+                self._read = (now, self._read_db())
+            return self._read[1]
+
+    async def latest(self) -> tuple[int | None, list[dict[str, Any]]]:
+        """Games recorded (None without a database) and the latest results, newest first."""
+        return await asyncio.to_thread(self._latest)
+
+    def _latest(self) -> tuple[int | None, list[dict[str, Any]]]:
+        snapshot = self._snapshot()
+        if snapshot is None:
+            return (None if self.db is None or not self.db.exists() else 0), []
+        cached = self._latest_of
+        if cached is None or cached[0] is not snapshot:  # once per read of the database, not per request
+            newest = heapq.nlargest(LATEST, snapshot.rows, key=lambda r: r.finished_at)
+            cached = self._latest_of = (snapshot, [result_line(r) for r in newest])
+        return len(snapshot.rows), cached[1]
+
+    def _read_db(self) -> Snapshot | None:
         if self.db is None or not self.db.exists():
             return None
         try:
@@ -91,14 +129,15 @@ class ReportPages:
             snapshot = self._snapshot()
             if snapshot is None:
                 return self.env.get_template("live_only.html.j2").render(recorded=-1)
-            if self._index is not None and self._index[0] == len(snapshot.rows):
-                return self._index[1]
+            if self._index is not None and (self._index[0] == len(snapshot.rows)
+                                            or time.monotonic() - self._index[1] < INDEX_MAX_AGE):
+                return self._index[2]
             raw = snapshot.config
             summary = summarize(snapshot.rows, str(raw.get("name") or "tournament"), options_of(raw).variant)
             page = self.env.get_template("live.html.j2").render(
                 s=summary, charts={k: Markup(v) for k, v in charts(summary).items()},
                 charts_notice=None if charts_available() else CHARTS_NOTICE, recorded=len(snapshot.rows))
-            self._index = (len(snapshot.rows), page)
+            self._index = (len(snapshot.rows), time.monotonic(), page)
             return page
 
     def _render_game(self, page: str) -> str | None:

@@ -6,4 +6,4 @@ nothing generated, so regeneration works even when they are missing.
 """
 
 # The protocol version these files speak (Hello.protocol_version).
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2

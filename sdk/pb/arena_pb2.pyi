@@ -47,40 +47,56 @@ STATUS_CODE_PROTOCOL_ERROR: StatusCode
 STATUS_CODE_SHUTDOWN: StatusCode
 
 class PlayRequest(_message.Message):
-    __slots__ = ("hello", "move")
+    __slots__ = ("hello", "move", "proof")
     HELLO_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
+    PROOF_FIELD_NUMBER: _ClassVar[int]
     hello: Hello
     move: Move
-    def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., move: _Optional[_Union[Move, _Mapping]] = ...) -> None: ...
+    proof: Proof
+    def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., proof: _Optional[_Union[Proof, _Mapping]] = ...) -> None: ...
 
 class PlayResponse(_message.Message):
-    __slots__ = ("welcome", "game_start", "decision", "hand_end", "game_end", "status")
+    __slots__ = ("welcome", "game_start", "decision", "hand_end", "game_end", "status", "challenge")
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     GAME_START_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     HAND_END_FIELD_NUMBER: _ClassVar[int]
     GAME_END_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
+    CHALLENGE_FIELD_NUMBER: _ClassVar[int]
     welcome: Welcome
     game_start: GameStart
     decision: Decision
     hand_end: HandEnd
     game_end: GameEnd
     status: Status
-    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., game_start: _Optional[_Union[GameStart, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., hand_end: _Optional[_Union[HandEnd, _Mapping]] = ..., game_end: _Optional[_Union[GameEnd, _Mapping]] = ..., status: _Optional[_Union[Status, _Mapping]] = ...) -> None: ...
+    challenge: Challenge
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., game_start: _Optional[_Union[GameStart, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., hand_end: _Optional[_Union[HandEnd, _Mapping]] = ..., game_end: _Optional[_Union[GameEnd, _Mapping]] = ..., status: _Optional[_Union[Status, _Mapping]] = ..., challenge: _Optional[_Union[Challenge, _Mapping]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("bot_name", "bot_version", "protocol_version", "token")
+    __slots__ = ("bot_name", "bot_version", "protocol_version", "client_nonce")
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_VERSION_FIELD_NUMBER: _ClassVar[int]
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
-    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    CLIENT_NONCE_FIELD_NUMBER: _ClassVar[int]
     bot_name: str
     bot_version: str
     protocol_version: int
-    token: str
-    def __init__(self, bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., token: _Optional[str] = ...) -> None: ...
+    client_nonce: bytes
+    def __init__(self, bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., protocol_version: _Optional[int] = ..., client_nonce: _Optional[bytes] = ...) -> None: ...
+
+class Challenge(_message.Message):
+    __slots__ = ("server_nonce",)
+    SERVER_NONCE_FIELD_NUMBER: _ClassVar[int]
+    server_nonce: bytes
+    def __init__(self, server_nonce: _Optional[bytes] = ...) -> None: ...
+
+class Proof(_message.Message):
+    __slots__ = ("client_proof",)
+    CLIENT_PROOF_FIELD_NUMBER: _ClassVar[int]
+    client_proof: bytes
+    def __init__(self, client_proof: _Optional[bytes] = ...) -> None: ...
 
 class Move(_message.Message):
     __slots__ = ("game_id", "seq", "action", "fallback")
@@ -95,16 +111,18 @@ class Move(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., action: _Optional[str] = ..., fallback: _Optional[bool] = ...) -> None: ...
 
 class Welcome(_message.Message):
-    __slots__ = ("protocol_version", "bot_name", "stream_id", "arena_version")
+    __slots__ = ("protocol_version", "bot_name", "stream_id", "arena_version", "server_signature")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     STREAM_ID_FIELD_NUMBER: _ClassVar[int]
     ARENA_VERSION_FIELD_NUMBER: _ClassVar[int]
+    SERVER_SIGNATURE_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     bot_name: str
     stream_id: str
     arena_version: str
-    def __init__(self, protocol_version: _Optional[int] = ..., bot_name: _Optional[str] = ..., stream_id: _Optional[str] = ..., arena_version: _Optional[str] = ...) -> None: ...
+    server_signature: bytes
+    def __init__(self, protocol_version: _Optional[int] = ..., bot_name: _Optional[str] = ..., stream_id: _Optional[str] = ..., arena_version: _Optional[str] = ..., server_signature: _Optional[bytes] = ...) -> None: ...
 
 class VariantOptions(_message.Message):
     __slots__ = ("variant", "seats", "target", "flor", "falta_envido", "pico_a_pico")
@@ -321,15 +339,17 @@ class GameEnd(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., scores: _Optional[_Iterable[int]] = ..., winner_team: _Optional[int] = ..., won: _Optional[bool] = ..., termination: _Optional[_Union[Termination, str]] = ..., faulty_seat: _Optional[int] = ..., hands_played: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class Status(_message.Message):
-    __slots__ = ("code", "message", "game_id", "seq", "closing")
+    __slots__ = ("code", "message", "game_id", "seq", "closing", "restarting")
     CODE_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     CLOSING_FIELD_NUMBER: _ClassVar[int]
+    RESTARTING_FIELD_NUMBER: _ClassVar[int]
     code: StatusCode
     message: str
     game_id: str
     seq: int
     closing: bool
-    def __init__(self, code: _Optional[_Union[StatusCode, str]] = ..., message: _Optional[str] = ..., game_id: _Optional[str] = ..., seq: _Optional[int] = ..., closing: _Optional[bool] = ...) -> None: ...
+    restarting: bool
+    def __init__(self, code: _Optional[_Union[StatusCode, str]] = ..., message: _Optional[str] = ..., game_id: _Optional[str] = ..., seq: _Optional[int] = ..., closing: _Optional[bool] = ..., restarting: _Optional[bool] = ...) -> None: ...

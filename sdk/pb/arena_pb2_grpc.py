@@ -48,9 +48,10 @@ class ArenaServiceServicer:
     """
 
     def Play(self, request_iterator, context):
-        """Play carries one seat-slot: the bot sends a Hello, then one Move per
-        Decision; the arena sends Welcome (or a closing Status), then GameStart,
-        Decision, HandEnd, GameEnd and Status messages.
+        """Play carries one seat-slot: the bot sends a Hello, answers the arena's
+        Challenge with a Proof, then sends one Move per Decision; the arena sends
+        Challenge, Welcome (or a closing Status), then GameStart, Decision,
+        HandEnd, GameEnd and Status messages.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -93,6 +93,11 @@ class Harness:
         """Start ``coro`` on the arena's loop; ``.result(timeout)`` waits for it."""
         return asyncio.run_coroutine_threadsafe(coro, self.loop)
 
+    @property
+    def evictions(self) -> int:
+        """Streams the arena evicted before their Hello (read from the test's thread)."""
+        return self.arena.evictions
+
     def token(self, name: str, token: str | None = None) -> str:
         async def add() -> str:
             return self.arena.add_token(name, token)

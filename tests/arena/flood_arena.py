@@ -4,6 +4,8 @@ the arena's alone): an arena with two launched random bots.
 Prints JSON lines on stdout: {"port", "pid"} once listening, {"ready": true}
 once the bots are connected; then on "play N" from stdin it plays N games
 and prints {"games": [...]} (termination, reason, move times, move limit);
+on "join NAME" it launches one more random bot, NAME, and prints
+{"joined": seconds from its launch to the end of its first game, "game": ...};
 on "stats" it prints the arena's counters; it stops at the end of stdin.
 """
 
@@ -51,8 +53,15 @@ async def main() -> None:
                         games.append({"termination": r.termination.value, "reason": r.reason,
                                       "move_times": list(r.move_times), "move_limit": MOVE_LIMIT.move_time})
                     say({"games": games})
+                elif command == "join":
+                    launched = loop.time()
+                    bots.append(await launch(LaunchSpec(args[0], ("python", "-m", "sample_bots.random_bot")),
+                                             f"127.0.0.1:{port}", arena.add_token(args[0]), 1, Path(logs)))
+                    r = await arena.play_game(args[0], "good-a", make_options("argentino"), 0, MOVE_LIMIT,
+                                              acquire_timeout=30.0)
+                    say({"joined": loop.time() - launched, "game": {"termination": r.termination.value}})
                 elif command == "stats":
-                    say({"waiting": arena.streams_waiting_for_hello, "busy_refusals": arena.busy_refusals})
+                    say({"waiting": arena.streams_waiting_for_hello, "evictions": arena.evictions})
         finally:
             await arena.stop(grace=0.5)
             for bot in bots:

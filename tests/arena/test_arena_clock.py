@@ -21,6 +21,7 @@ import grpc
 from arena.engine.options import make_options
 from arena.engine.outcome import Termination
 from arena.server import Arena, PlayedGame, TimeControl
+from sdk.handshake import say_hello
 from sdk.pb import arena_pb2 as pb
 from sdk.pb import arena_pb2_grpc as pb_grpc
 
@@ -40,7 +41,7 @@ async def raw_bot(
     options = ONE_BYTE_WINDOW if window else []
     async with grpc.aio.insecure_channel(address, options=options) as channel:
         call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
-        await call.write(pb.PlayRequest(hello=pb.Hello(bot_name=name, protocol_version=1, token=token)))
+        await say_hello(call, name, token)
         if "game_start" in pause_before:
             await asked.wait()
             await asyncio.sleep(PAUSE)
@@ -65,7 +66,7 @@ async def silent_bot(address: str, name: str, token: str) -> None:
     """Reads everything, answers nothing."""
     async with grpc.aio.insecure_channel(address) as channel:
         call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
-        await call.write(pb.PlayRequest(hello=pb.Hello(bot_name=name, protocol_version=1, token=token)))
+        await say_hello(call, name, token)
         while await call.read() is not grpc.aio.EOF:
             pass
 
@@ -76,7 +77,7 @@ async def trickling_bot(address: str, name: str, token: str, pause: float) -> No
     GameStart waits about twice as long."""
     async with grpc.aio.insecure_channel(address, options=ONE_BYTE_WINDOW) as channel:
         call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
-        await call.write(pb.PlayRequest(hello=pb.Hello(bot_name=name, protocol_version=1, token=token)))
+        await say_hello(call, name, token)
         while True:
             await asyncio.sleep(pause)
             msg = await call.read()

@@ -13,6 +13,7 @@ import grpc
 import pytest
 from arena_harness import Harness
 
+from sdk.handshake import say_hello
 from sdk.pb import arena_pb2 as pb
 from sdk.pb import arena_pb2_grpc as pb_grpc
 
@@ -28,7 +29,7 @@ async def _deaf_bot(address: str, name: str, token: str, junk: int, then_wait: i
     long_id = "x" * id_size
     async with grpc.aio.insecure_channel(address, options=_SMALL_WINDOW) as channel:
         call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
-        await call.write(pb.PlayRequest(hello=pb.Hello(bot_name=name, protocol_version=1, token=token)))
+        await say_hello(call, name, token)
         try:
             for i in range(junk):
                 if call.done():

@@ -34,9 +34,10 @@ hellos = st.builds(
     pb.Hello,
     bot_name=st.one_of(st.just(FUZZ_NAME), texts),
     bot_version=texts,
-    protocol_version=st.one_of(st.just(1), st.integers(0, 2**32 - 1)),
-    token=st.one_of(st.just(FUZZ_TOKEN), texts),
+    protocol_version=st.one_of(st.just(2), st.integers(0, 2**32 - 1)),
+    client_nonce=st.binary(max_size=80),
 )
+proofs = st.builds(pb.Proof, client_proof=st.binary(max_size=40))
 moves = st.builds(
     pb.Move,
     game_id=texts,
@@ -46,6 +47,7 @@ moves = st.builds(
 requests = st.one_of(
     st.builds(lambda h: pb.PlayRequest(hello=h), hellos),
     st.builds(lambda m: pb.PlayRequest(move=m), moves),
+    st.builds(lambda p: pb.PlayRequest(proof=p), proofs),
     st.just(pb.PlayRequest()),
 )
 
@@ -126,8 +128,9 @@ def test_arena_survives_arbitrary_requests(fuzz_harness: Harness, sequence: list
         or (over_hard_limit and code in (grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.CANCELLED))
     ), (code, got)
     kinds = [m.WhichOneof("kind") for m in got]
-    assert set(kinds) <= {"welcome", "status"}, kinds
-    assert kinds.count("welcome") <= 1 and ("welcome" not in kinds or kinds[0] == "welcome"), kinds
+    # Random bytes never make a valid Proof: at most a Challenge, never a Welcome.
+    assert set(kinds) <= {"challenge", "status"}, kinds
+    assert kinds.count("challenge") <= 1 and ("challenge" not in kinds or kinds[0] == "challenge"), kinds
     closing = [i for i, m in enumerate(got) if m.HasField("status") and m.status.closing]
     assert closing in ([], [len(got) - 1]), got
     assert all(len(m.status.message) <= 200 for m in got if m.HasField("status"))

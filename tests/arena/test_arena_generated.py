@@ -43,7 +43,7 @@ def test_check_sees_a_changed_proto(tmp_path: Path) -> None:
     proto = tmp_path / "proto" / regenerate.PROTO_FILE
     proto.parent.mkdir(parents=True)
     source = (regenerate.PROTO_ROOT / regenerate.PROTO_FILE).read_text()
-    proto.write_text(source.replace("bool closing = 5;", "bool closing = 5;\n  string hint = 6;"))
+    proto.write_text(source.replace("bool closing = 5;", "bool closing = 5;\n  string hint = 99;"))
     changed = regenerate.generate(tmp_path / "out", proto_root=tmp_path / "proto")
     committed = (regenerate.PACKAGE_DIR / "arena_pb2.py").read_text()
     assert _normal(committed) != _normal(changed["arena_pb2.py"])

@@ -9,6 +9,7 @@ from pathlib import Path
 import grpc
 from arena_harness import Harness
 
+from sdk.handshake import say_hello
 from sdk.pb import arena_pb2 as pb
 from sdk.pb import arena_pb2_grpc as pb_grpc
 
@@ -17,21 +18,22 @@ def test_unknown_token_is_rejected(harness: Harness) -> None:
     proc = harness.spawn("sample_bots.random_bot", "intruder", token="not-a-token")
     assert proc.wait() == 2
     err = proc.stderr().strip()
-    assert err == "random_bot: rejected by the arena: unknown token", err
+    assert err == "random_bot: rejected by the arena: no token is issued for bot 'intruder'", err
 
 
 def test_token_of_another_bot_is_rejected(harness: Harness) -> None:
     token = harness.token("owner")
+    harness.token("impostor")
     proc = harness.spawn("sample_bots.random_bot", "impostor", token=token)
     assert proc.wait() == 2
-    assert "this token is for bot 'owner', not 'impostor'" in proc.stderr()
+    assert "the proof matches no token of bot 'impostor' (wrong token?)" in proc.stderr()
 
 
 def test_wrong_protocol_version_is_rejected(harness: Harness) -> None:
     proc = harness.spawn("sample_bots.misbehaving", "old-timer", "--mode", "bad_version")
     assert proc.wait() == 2
     err = proc.stderr().strip()
-    assert "rejected by the arena: protocol version 99 is not supported: this arena speaks 1" in err, err
+    assert "rejected by the arena: protocol version 99 is not supported: this arena speaks 2" in err, err
     assert len(err.splitlines()) == 1
 
 
@@ -71,15 +73,14 @@ def test_unsolicited_move_outside_a_game_is_only_a_warning(harness: Harness) -> 
     async def talk() -> tuple[pb.PlayResponse, pb.PlayResponse]:
         async with grpc.aio.insecure_channel(harness.address) as channel:
             call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
-            await call.write(pb.PlayRequest(hello=pb.Hello(bot_name="chatty", protocol_version=1, token=token)))
-            welcome = await call.read()
+            welcome = await say_hello(call, "chatty", token)
             await call.write(pb.PlayRequest(move=pb.Move(game_id="g", seq=7, action="mazo")))
             warning = await call.read()
             call.cancel()
             return welcome, warning
 
     welcome, warning = asyncio.run(talk())
-    assert welcome.welcome.bot_name == "chatty" and welcome.welcome.protocol_version == 1
+    assert welcome.welcome.bot_name == "chatty" and welcome.welcome.protocol_version == 2
     assert warning.status.code == pb.STATUS_CODE_PROTOCOL_ERROR and not warning.status.closing
     assert "no game in progress" in warning.status.message
 
@@ -97,3 +98,31 @@ def test_silent_stream_gets_a_bad_hello_after_the_hello_timeout(log_dir: Path) -
         assert replies[0].status.message == "no Hello within 0.3 s" and replies[0].status.closing
     finally:
         h.close()
+
+
+def _hello_reply(address: str, name: str, version: str, token: str) -> pb.PlayResponse:
+    async def talk() -> pb.PlayResponse:
+        async with grpc.aio.insecure_channel(address) as channel:
+            call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
+            reply = await say_hello(call, name, token, version)
+            call.cancel()
+            assert isinstance(reply, pb.PlayResponse)
+            return reply
+
+    return asyncio.run(talk())
+
+
+def test_names_and_versions_outside_the_limits_are_refused(harness: Harness) -> None:
+    token = harness.token("capped")
+    # 60 KB of terminal escapes as a version: refused, quoted short and harmless.
+    reply = _hello_reply(harness.address, "capped", "\x1b[2J\x1b[31m" * 6000, token)
+    assert reply.status.code == pb.STATUS_CODE_BAD_HELLO and reply.status.closing
+    assert reply.status.message.startswith("bot_version '\\x1b[2J") and "at most 64" in reply.status.message
+    assert len(reply.status.message) < 200 and "\x1b" not in reply.status.message
+    assert _hello_reply(harness.address, "capped", "v" * 65, token).status.code == pb.STATUS_CODE_BAD_HELLO
+    assert _hello_reply(harness.address, "capped", "1.0 beta", token).status.code == pb.STATUS_CODE_BAD_HELLO
+    long_name = _hello_reply(harness.address, "n" * 65, "1.0", token).status
+    assert long_name.code == pb.STATUS_CODE_BAD_HELLO and long_name.message.startswith("bot_name 'nnn")
+    # At the limits, with every allowed character: welcome.
+    assert _hello_reply(harness.address, "capped", "v1.2_3-rc+git:ab~" + "x" * 47, token).HasField("welcome")
+    assert _hello_reply(harness.address, "capped", "", token).HasField("welcome")

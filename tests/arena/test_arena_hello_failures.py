@@ -11,7 +11,9 @@ import grpc
 import pytest
 from arena_harness import Harness
 
+from arena.server.admission import AdmissionCaps
 from arena.server.throttle import HelloThrottle, ThrottlePolicy, peer_host
+from sdk.handshake import say_hello
 from sdk.pb import arena_pb2 as pb
 from sdk.pb import arena_pb2_grpc as pb_grpc
 
@@ -19,8 +21,7 @@ from sdk.pb import arena_pb2_grpc as pb_grpc
 async def _hello(address: str, name: str, token: str) -> pb.PlayResponse:
     async with grpc.aio.insecure_channel(address) as channel:
         call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
-        await call.write(pb.PlayRequest(hello=pb.Hello(bot_name=name, protocol_version=1, token=token)))
-        reply = await call.read()
+        reply = await say_hello(call, name, token)
         call.cancel()
         assert isinstance(reply, pb.PlayResponse)
         return reply
@@ -38,7 +39,7 @@ def test_failed_hellos_are_logged_with_the_peer_and_slowed(log_dir: Path, caplog
         failed = [r for r in caplog.records if r.getMessage().startswith("hello failed from ipv4:127.0.0.1:")]
         assert len(failed) == 4 and all(r.levelno == logging.WARNING for r in failed)
         messages = [r.getMessage() for r in failed]
-        assert all("UNAUTHENTICATED: unknown token" in m for m in messages)
+        assert all("UNAUTHENTICATED: no token is issued for bot 'guesser'" in m for m in messages)
         # The first two are refused at once; then the delay grows, up to the cap.
         assert ["refused after" in m for m in messages] == [False, False, True, True]
         assert "(refused after 0.05 s: repeated failures)" in messages[2]
@@ -102,30 +103,42 @@ def test_peer_host_drops_the_port() -> None:
     assert peer_host("unix:/tmp/sock") == "unix:/tmp/sock"
 
 
-def test_streams_past_the_waiting_cap_end_at_once(log_dir: Path) -> None:
-    h = Harness(log_dir, hello_timeout=1.0, max_waiting_hellos=2)
+def test_past_the_waiting_cap_the_oldest_silent_stream_makes_room(log_dir: Path) -> None:
+    caps = AdmissionCaps(per_connection=2, per_host=3, total=3)
+    h = Harness(log_dir, hello_timeout=5.0, admission_caps=caps)
     try:
-        async def flood() -> tuple[list[str], int]:
-            async with grpc.aio.insecure_channel(h.address) as channel:
-                stub = pb_grpc.ArenaServiceStub(channel)  # type: ignore[no-untyped-call]
-                waiting = [stub.Play(), stub.Play()]
-                await waiting[0].wait_for_connection()
-                await waiting[1].wait_for_connection()
-                while h.arena.streams_waiting_for_hello < 2:  # the arena runs on its own loop
-                    await asyncio.sleep(0.01)
-                extra = stub.Play()
-                with pytest.raises(grpc.aio.AioRpcError) as refused:
-                    await extra.read()
-                assert refused.value.code() is grpc.StatusCode.UNAVAILABLE
-                # The two waiting streams still get their Hello deadline.
-                endings = [pb.StatusCode.Name((await c.read()).status.code) for c in waiting]
-                return [str(refused.value.details()), *endings], h.arena.busy_refusals
+        good = h.token("good")
 
-        endings, refusals = asyncio.run(flood())
-        assert endings == [
-            "the arena has 2 streams waiting for a Hello already; retry later",
-            "STATUS_CODE_BAD_HELLO", "STATUS_CODE_BAD_HELLO",
-        ]
-        assert refusals == 1
+        async def ending(call: grpc.aio.StreamStreamCall) -> str:
+            try:
+                msg = await call.read()
+                return str(pb.StatusCode.Name(msg.status.code))
+            except grpc.aio.AioRpcError as exc:
+                return f"{exc.code().name}: {exc.details()}"
+
+        async def flood() -> tuple[str, list[str], int]:
+            # The silent streams on their own connection, the bot on another.
+            silent = grpc.aio.insecure_channel(h.address, options=[("grpc.use_local_subchannel_pool", 1)])
+            async with silent, grpc.aio.insecure_channel(h.address) as channel:
+                stub = pb_grpc.ArenaServiceStub(silent)  # type: ignore[no-untyped-call]
+                waiting = [stub.Play() for _ in range(3)]
+                for c in waiting:
+                    await c.wait_for_connection()
+                while h.evictions < 1:  # the arena runs on its own loop
+                    await asyncio.sleep(0.01)
+                call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
+                welcome = await say_hello(call, "good", good)
+                assert isinstance(welcome, pb.PlayResponse)
+                call.cancel()
+                # One silent stream made room for the third (two per connection);
+                # the two left still get their Hello deadline.
+                endings = sorted(await asyncio.gather(*(ending(c) for c in waiting)))
+                return welcome.WhichOneof("kind") or "", endings, h.evictions
+
+        kind, endings, evictions = asyncio.run(flood())
+        assert kind == "welcome"
+        assert endings[:2] == ["STATUS_CODE_BAD_HELLO", "STATUS_CODE_BAD_HELLO"]
+        assert endings[2].startswith("UNAVAILABLE: evicted before its Hello"), endings
+        assert evictions == 1
     finally:
         h.close()

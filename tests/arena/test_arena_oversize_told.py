@@ -9,6 +9,8 @@ import asyncio
 import grpc
 from arena_harness import Harness
 
+from sdk.handshake import auth_message, client_proof, new_nonce
+from sdk.pb import PROTOCOL_VERSION
 from sdk.pb import arena_pb2 as pb
 
 PLAY = "/truco.arena.v1.ArenaService/Play"
@@ -18,9 +20,11 @@ def _identity(data: bytes) -> bytes:
     return data
 
 
-async def _call(address: str, first: bytes, at_decision: bytes | None = None
+async def _call(address: str, first: bytes, at_decision: bytes | None = None, token: str | None = None
                 ) -> tuple[grpc.StatusCode, str, list[pb.PlayResponse]]:
-    """Write ``first``; at the first Decision write ``at_decision``; return how the call ended."""
+    """Write ``first`` (a Hello when ``token`` is given: the handshake then
+    answers the arena's Challenge); at the first Decision write
+    ``at_decision``; return how the call ended."""
     got: list[pb.PlayResponse] = []
     async with grpc.aio.insecure_channel(address) as channel:
         call = channel.stream_stream(PLAY, request_serializer=_identity, response_deserializer=pb.PlayResponse.FromString)()
@@ -30,6 +34,11 @@ async def _call(address: str, first: bytes, at_decision: bytes | None = None
                 while (msg := await call.read()) is not grpc.aio.EOF:
                     assert isinstance(msg, pb.PlayResponse)
                     got.append(msg)
+                    if msg.HasField("challenge") and token is not None:
+                        hello = pb.PlayRequest.FromString(first).hello
+                        auth = auth_message(hello.bot_name, hello.client_nonce, msg.challenge.server_nonce)
+                        proof = pb.PlayRequest(proof=pb.Proof(client_proof=client_proof(token, auth)))
+                        await call.write(proof.SerializeToString())
                     if msg.HasField("decision") and at_decision is not None:
                         await call.write(at_decision)
         except grpc.aio.AioRpcError as exc:
@@ -37,14 +46,14 @@ async def _call(address: str, first: bytes, at_decision: bytes | None = None
         return await call.code(), await call.details() or "", got
 
 
-def _hello(name: str, token: str, version: str = "") -> bytes:
-    data: bytes = pb.PlayRequest(hello=pb.Hello(bot_name=name, protocol_version=1, token=token,
-                                                bot_version=version)).SerializeToString()
+def _hello(name: str, version: str = "") -> bytes:
+    data: bytes = pb.PlayRequest(hello=pb.Hello(bot_name=name, protocol_version=PROTOCOL_VERSION,
+                                                client_nonce=new_nonce(), bot_version=version)).SerializeToString()
     return data
 
 
 def test_a_70_kib_hello_ends_the_call_resource_exhausted_with_the_reason(harness: Harness) -> None:
-    code, details, got = harness.submit(_call(harness.address, _hello("big", harness.token("big"), "v" * 70_000))
+    code, details, got = harness.submit(_call(harness.address, _hello("big", "v" * 70_000))
                                         ).result(60)
     assert code is grpc.StatusCode.RESOURCE_EXHAUSTED, (code, details)
     assert details.startswith("sent a message over 64 KiB (700"), details
@@ -58,7 +67,7 @@ def test_a_100_kib_move_ends_the_call_resource_exhausted_with_the_reason(harness
 
     async def bot() -> tuple[grpc.StatusCode, str, list[pb.PlayResponse]]:
         move = pb.PlayRequest(move=pb.Move(game_id="", seq=0, action="x" * 100_000)).SerializeToString()
-        return await _call(harness.address, _hello(name, token), move)
+        return await _call(harness.address, _hello(name), move, token=token)
 
     future = harness.submit(bot())
     harness.wait_for([name])

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import grpc
 from arena_harness import Harness
 
 from arena.engine.outcome import Termination
 from arena.server import PlayedGame
+from sdk.handshake import say_hello
 from sdk.pb import arena_pb2 as pb
 
 PLAY = "/truco.arena.v1.ArenaService/Play"
@@ -22,14 +24,26 @@ def _identity(data: bytes) -> bytes:
     return data
 
 
+class _Serialized:
+    """A raw call that ``say_hello`` can write messages to."""
+
+    def __init__(self, call: Any) -> None:
+        self.call = call
+
+    async def write(self, msg: pb.PlayRequest) -> None:
+        await self.call.write(msg.SerializeToString())
+
+    async def read(self) -> Any:
+        return await self.call.read()
+
+
 async def _raw_bot(address: str, name: str, token: str, act: Act) -> list[pb.PlayResponse]:
     """Say Hello, then at the first Decision do ``act``; return what was read
     (until the call ends, or a GameEnd)."""
     got: list[pb.PlayResponse] = []
     async with grpc.aio.insecure_channel(address) as channel:
         call = channel.stream_stream(PLAY, request_serializer=_identity, response_deserializer=pb.PlayResponse.FromString)()
-        hello = pb.PlayRequest(hello=pb.Hello(bot_name=name, protocol_version=1, token=token))
-        await call.write(hello.SerializeToString())
+        await say_hello(_Serialized(call), name, token)
         try:
             while True:
                 msg = await call.read()

@@ -30,7 +30,7 @@ def test_shutdown_interrupts_games_and_closes_streams(fresh_harness: Harness, tm
     assert r.reason == "the arena shut down"
     assert calm.wait() == 0 and slow.wait() == 0, calm.stderr() + slow.stderr()
     kinds = [next(iter(json.loads(line)["message"])) for line in record.read_text().splitlines()]
-    assert kinds[0] == "welcome" and kinds[-2:] == ["game_end", "status"]
+    assert kinds[:2] == ["challenge", "welcome"] and kinds[-2:] == ["game_end", "status"]
     last = [json.loads(line)["message"] for line in record.read_text().splitlines()][-2:]
     assert last[0]["game_end"]["termination"] == "TERMINATION_INTERRUPTED"
     assert last[1]["status"]["code"] == "STATUS_CODE_SHUTDOWN" and last[1]["status"]["closing"]

@@ -20,6 +20,7 @@ from tls_certs import CertFiles, self_signed
 from arena.cli import main
 from arena.engine.outcome import Termination
 from arena.tournament.store import ResultsStore
+from sdk.handshake import say_hello
 from sdk.pb import arena_pb2 as pb
 from sdk.pb import arena_pb2_grpc as pb_grpc
 
@@ -49,8 +50,7 @@ def test_sdk_bots_play_over_tls_and_plaintext_is_refused(log_dir: Path, certs: C
             async with grpc.aio.insecure_channel(h.address) as channel:
                 call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
                 with pytest.raises(grpc.aio.AioRpcError) as err:
-                    await call.write(pb.PlayRequest(hello=pb.Hello(bot_name="tls-a", protocol_version=1)))
-                    await call.read()
+                    await say_hello(call, "tls-a", "")
                 return err.value.code()
 
         assert asyncio.run(plaintext()) is grpc.StatusCode.UNAVAILABLE
@@ -123,8 +123,7 @@ def test_serve_command_serves_tls(tmp_path: Path, certs: CertFiles, log_dir: Pat
             creds = grpc.ssl_channel_credentials(root_certificates=certs.cert.read_bytes())
             async with grpc.aio.secure_channel(f"127.0.0.1:{port}", creds) as channel:
                 call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
-                await call.write(pb.PlayRequest(hello=pb.Hello(bot_name="svc", protocol_version=1, token=token)))
-                reply = await call.read()
+                reply = await say_hello(call, "svc", token)
                 call.cancel()
                 assert isinstance(reply, pb.PlayResponse)
                 return reply

@@ -12,21 +12,21 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.server import TokenFileError, TokenStore, load_tokens, mint_token
-from arena.server.tokens import token_hash
+from arena.server.tokens import token_hash, token_verifier
 
 
-def test_mint_creates_a_private_file_that_keeps_only_hashes(tmp_path: Path) -> None:
+def test_mint_creates_a_private_file_that_keeps_only_verifiers(tmp_path: Path) -> None:
     path = tmp_path / "tokens.txt"
     first = mint_token(path, "alice")
     bob = mint_token(path, "bob")
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
-    assert load_tokens(path) == {token_hash(first): "alice", token_hash(bob): "bob"}
+    assert load_tokens(path) == {token_verifier(first): "alice", token_verifier(bob): "bob"}
     text = path.read_text()
     assert first not in text and bob not in text
-    assert f"alice {token_hash(first)}" in text.splitlines()
+    assert f"alice {token_verifier(first)}" in text.splitlines()
     second = mint_token(path, "alice")  # rotation
     assert second != first
-    assert load_tokens(path) == {token_hash(second): "alice", token_hash(bob): "bob"}
+    assert load_tokens(path) == {token_verifier(second): "alice", token_verifier(bob): "bob"}
     assert path.read_text().startswith("#")
 
 
@@ -42,6 +42,7 @@ def test_store_admits_by_token_and_not_by_hash(tmp_path: Path) -> None:
     token = mint_token(path, "late-bot")
     assert store.name_for(token) == "late-bot"
     assert store.name_for(token_hash(token)) is None  # the file's content is no key
+    assert store.name_for(token_verifier(token)) is None
     assert store.name_for(token[:-1]) is None
     memory = store.add("in-memory")
     assert store.name_for(memory) == "in-memory"
@@ -101,8 +102,8 @@ def test_a_file_broken_while_running_keeps_the_tokens_read_before(tmp_path: Path
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("alice\n", "t.txt:1: expected 'NAME sha256:HASH', got 1 fields"),
-        ("alice tok extra\n", "t.txt:1: expected 'NAME sha256:HASH', got 3 fields"),
+        ("alice\n", "t.txt:1: expected 'NAME sha256:HASH [owner=OWNER]', got 1 fields"),
+        ("alice tok extra more\n", "t.txt:1: expected 'NAME sha256:HASH [owner=OWNER]', got 4 fields"),
         (f"ok {token_hash('a')}\n-bad {token_hash('b')}\n", "t.txt:2: bad bot name '-bad'"),
         (f"alice {token_hash('s')}\nbob {token_hash('s')}\n", "t.txt:2: this token already belongs to 'alice'"),
         ("alice sha256:abc\n", "t.txt:1: malformed hash"),

@@ -19,8 +19,8 @@ import sys
 
 import grpc
 
+from sdk.handshake import say_hello
 from sdk.pb import PROTOCOL_VERSION
-from sdk.pb import arena_pb2 as pb
 from sdk.pb import arena_pb2_grpc as pb_grpc
 
 _LIFETIME = 60.0  # seconds; the checker stops the process long before
@@ -33,11 +33,7 @@ async def main(mode: str) -> None:
         if mode in ("deaf", "escapes", "misnamed"):
             version = "1.0\n\x1b[31mred" if mode == "escapes" else "0"
             name = "someone-else" if mode == "misnamed" else os.environ["TRUCO_ARENA_NAME"]
-            hello = pb.Hello(
-                bot_name=name, bot_version=version, protocol_version=PROTOCOL_VERSION,
-                token=os.environ["TRUCO_ARENA_TOKEN"],
-            )
-            await call.write(pb.PlayRequest(hello=hello))
+            await say_hello(call, name, os.environ["TRUCO_ARENA_TOKEN"], version, PROTOCOL_VERSION)
         await asyncio.sleep(_LIFETIME)
 
 

@@ -46,7 +46,7 @@ def test_an_absent_bot_forfeits_and_a_shutdown_interrupts() -> None:
     assert forfeited.interrupted == ()
     first, second = forfeited.rows  # both halves, to be written together
     for row in (first, second):
-        assert row.winner == "a" and row.faulty_bot == "ghost" and row.termination == "disconnect"
+        assert row.winner == "a" and row.faulty_bot == "ghost" and row.termination == "absent"
         assert row.hands == 0 and row.actions == () and "forfeit" in row.reason
     assert (first.bot0, second.bot0) == ("a", "ghost") and first.seed == second.seed
     assert (first.version0, first.version1) == ("1.0.0", "")

@@ -186,7 +186,7 @@ def test_a_bot_that_keeps_crashing_forfeits_its_games_and_the_others_finish(tmp_
     assert len(crasher_games) == 12
     assert all(r.winner != "crasher" and r.faulty_bot == "crasher" for r in crasher_games)
     forfeits = [r for r in crasher_games if r.reason.startswith("forfeit (crash): crasher crashed 4 times")]
-    assert forfeits and all(r.hands == 0 and r.actions == () and r.termination == "disconnect" for r in forfeits)
+    assert forfeits and all(r.hands == 0 and r.actions == () and r.termination == "crash" for r in forfeits)
     # The others played their own games to the end, none lost by a failure.
     others = [r for r in rows if "crasher" not in (r.bot0, r.bot1)]
     assert len(others) == 6 and all(r.termination == "target_reached" and r.hands > 0 for r in others)

@@ -102,7 +102,7 @@ def test_an_external_bot_that_crashes_loses_only_its_own_games(tmp_path: Path) -
     # One game was lost in play when the process died; the rest by forfeit after the wait.
     assert sum(1 for r in theirs if r.hands > 0 and r.termination == "disconnect") == 1
     absent = [r for r in theirs if r.reason.startswith("forfeit (absent): outsider was not connected for 10 s")]
-    assert len(absent) == 7 and all(r.hands == 0 and r.actions == () for r in absent)
+    assert len(absent) == 7 and all(r.hands == 0 and r.actions == () and r.termination == "absent" for r in absent)
     # The others' games were all played to the end.
     others = [r for r in rows if "outsider" not in (r.bot0, r.bot1)]
     assert len(others) == 4 and all(r.termination == "target_reached" for r in others)

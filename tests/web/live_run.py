@@ -60,7 +60,7 @@ def live_tournament(directory: Path, games: int, delay: float) -> Iterator[LiveR
     the run to finish (it must succeed)."""
     config = write_config(directory, games, delay)
     process = subprocess.Popen(
-        [str(CLI), "tournament", "run", str(config), "--no-progress", "--http", "127.0.0.1:0"],
+        [str(CLI), "tournament", "run", str(config), "--no-progress", "--http", "127.0.0.1:0", "--http-linger", "0"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
     try:
         url = _read_url(process)

@@ -5,6 +5,7 @@ over a real recorded tournament (the browser tests' ``report_db``)."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -81,7 +82,10 @@ def test_pages_and_endpoints_of_a_recorded_tournament(report_db: Path) -> None:
     async def main() -> None:
         async with _server(report_db) as (_, port):
             live = await _exchange(port, _get("/api/live.json"))
-            assert _status(live) == 200 and live.endswith(b'{"recorded":2,"games":[]}')
+            assert _status(live) == 200 and live.endswith(b'"games":[],"finished":true}')
+            body = json.loads(live.split(b"\r\n\r\n", 1)[1])
+            assert body["recorded"] == 2 and len(body["latest"]) == 2
+            assert {r["winner"] for r in body["latest"]} <= {"random", "heuristic"}
             index = (await _exchange(port, _get("/"))).decode()
             page = index.split('class="game-link" href="', 1)[1].split('"', 1)[0]
             viewer = await _exchange(port, _get("/" + page))
@@ -99,7 +103,7 @@ def test_no_database_shows_games_in_progress_only(tmp_path: Path) -> None:
             index = await _exchange(port, _get("/"))
             assert _status(index) == 200 and b"Games in progress" in index and b"Standings" not in index
             live = await _exchange(port, _get("/api/live.json"))
-            assert live.endswith(b'{"recorded":null,"games":[]}')
+            assert live.endswith(b'{"recorded":null,"latest":[],"games":[],"finished":true}')
             assert _status(await _exchange(port, _get("/games/00000-x.html"))) == 404
     asyncio.run(main())
 
@@ -109,13 +113,17 @@ def test_slow_and_surplus_clients_are_cut_off(report_db: Path) -> None:
         async with _server(report_db, read_deadline=0.5, max_connections=2) as (server, port):
             # A client that sends half a request and waits: 408 once the read deadline passes.
             assert _status(await _exchange(port, b"GET / HTTP/1.1\r\n")) == 408
-            # Two idle connections fill the server; a third is turned away at once.
+            # Two idle connections fill the server (a slowloris); a third evicts
+            # the oldest of them and is answered at once.
             idle = [await asyncio.open_connection("127.0.0.1", port) for _ in range(2)]
             while server.open < 2:
                 await asyncio.sleep(0.01)
-            assert _status(await _exchange(port, _get("/api/live.json"))) == 503
-            for reader, writer in idle:
-                assert _status(await asyncio.wait_for(reader.read(), 60)) == 408
+            assert _status(await _exchange(port, _get("/api/live.json"))) == 200
+            assert server.evicted == 1
+            first, second = idle
+            assert await asyncio.wait_for(first[0].read(), 60) == b""  # evicted: closed, nothing said
+            assert _status(await asyncio.wait_for(second[0].read(), 60)) == 408  # the other timed out
+            for _, writer in idle:
                 writer.close()
             while server.open:
                 await asyncio.sleep(0.01)

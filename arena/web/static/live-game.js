@@ -91,7 +91,10 @@
           status.setAttribute("data-over", "1");
           return;
         }
-        return r.json().then(draw);
+        return r.json().then(function (g) {
+          if (g.pending) { status.textContent = "game " + g.id + " · loading…"; return; }
+          draw(g);
+        });
       })
       .catch(function () { status.textContent = "the arena is not answering (stopped?)"; })
       .then(function () { if (!over) window.setTimeout(poll, 1000); });
