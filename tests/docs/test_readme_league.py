@@ -89,7 +89,13 @@ def test_the_readme_league_section_works_as_written(tmp_path: Path) -> None:
             time.sleep(0.5)
         as_written = subprocess.run(standings, capture_output=True, timeout=60, cwd=tmp_path, text=True)
         assert as_written.returncode == 0 and "alice" in as_written.stdout and "bob" in as_written.stdout
-        _status, page = _get(live)
+        # The page is re-rendered from the league's snapshot every few seconds, not per game.
+        page_deadline = time.monotonic() + 30
+        while True:
+            _status, page = _get(live)
+            if ("alice" in page and "bob" in page) or time.monotonic() > page_deadline:
+                break
+            time.sleep(0.5)
         assert "alice" in page and "bob" in page
     finally:
         for p in reversed(running):
