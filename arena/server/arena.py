@@ -237,10 +237,11 @@ class Arena:
 
     # ------------------------------------------------------------------ bots
 
-    def add_token(self, name: str, token: str | None = None) -> str:
+    def add_token(self, name: str, token: str | None = None, family: str | None = None) -> str:
         """Admit bot ``name`` with a fresh (or the given) token, in memory only;
-        for a tournament that launches its own bots."""
-        return self.tokens.add(name, token)
+        for a tournament that launches its own bots. Tokens of one ``family``
+        may be connected at once under the name (one per process of a bot)."""
+        return self.tokens.add(name, token, family)
 
     def bots(self) -> dict[str, BotStatus]:
         """Connected bots by name: version, open streams, idle streams."""

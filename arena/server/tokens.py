@@ -233,13 +233,16 @@ class TokenStore:
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else None
         self._memory: dict[str, str] = {}  # verifier text -> name
+        self._families: dict[str, str] = {}  # verifier text -> family: the tokens of one launched bot
         self._file: dict[str, str] = {}  # verifier text (or an old sha256: hash) -> name
         self._owners: dict[str, str] = {}  # name -> owner, from the file (others own themselves)
         self._stamp: tuple[int, int] | None = None
         self._reload(strict=True)  # fail at start-up, not at the first Hello, on a bad file
 
-    def add(self, name: str, token: str | None = None) -> str:
-        """Admit ``name`` with ``token`` (a fresh one by default), in memory only."""
+    def add(self, name: str, token: str | None = None, family: str | None = None) -> str:
+        """Admit ``name`` with ``token`` (a fresh one by default), in memory
+        only. Tokens added with the same ``family`` are one bot's: the arena
+        gives each process of a bot it launched a token of its own."""
         check_name(name)
         token = token or new_token()
         digest = token_verifier(token)
@@ -247,16 +250,18 @@ class TokenStore:
         if owner is not None and owner != name:
             raise ValueError(f"this token already belongs to {owner!r}")
         self._memory[digest] = name
+        if family is not None:
+            self._families[digest] = family
         return token
 
     def same_bot(self, digest_a: str, digest_b: str) -> bool:
-        """Whether two token hashes admit the same connection owner: the same
-        token, or two in-memory tokens of one name (the arena gives each
-        process of a bot it launched a token of its own)."""
+        """Whether two tokens (by their verifiers) admit the same bot: the same
+        token, or two tokens added as one family."""
         if hmac.compare_digest(digest_a, digest_b):
             return True
-        name = self._memory.get(digest_a)
-        return name is not None and self._memory.get(digest_b) == name
+        family = self._families.get(digest_a)
+        return family is not None and self._families.get(digest_b) == family
+
     def owner_of(self, name: str) -> str:
         """Who ``name`` belongs to: its token file line's owner, else itself."""
         return self._owners.get(name, name)

@@ -146,7 +146,8 @@ class Supervisor:
         # has no client address), so partners are seated from different ones.
         name = bot.name
         key = f"{name}#{slot}"
-        token = self._tokens.get(key) or self._tokens.setdefault(key, self.arena.add_token(name))
+        token = self._tokens.get(key) or self._tokens.setdefault(
+            key, self.arena.add_token(name, family=f"launched:{name}:{id(self)}"))
         ca = Path(self.config.tls_cert) if self.config.tls_cert is not None else None
         return await launch(launch_spec(bot, self.config), self.address, token, self.streams, self.log_dir,
                             tls_ca=ca, slot=slot, sandbox=self.sandbox)

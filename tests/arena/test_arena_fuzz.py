@@ -119,13 +119,14 @@ def test_arena_survives_arbitrary_requests(fuzz_harness: Harness, sequence: list
     got, code, write_failed = asyncio.run(_misbehave(fuzz_harness.address, sequence))
     # OK: the arena ended the call itself. A client write racing with the end
     # of the call fails in the client's gRPC core, which then reports INTERNAL
-    # locally. A message over gRPC's hard limit is refused by gRPC itself
-    # (RESOURCE_EXHAUSTED). A servicer that raised would show as UNKNOWN.
-    over_hard_limit = any(r.ByteSize() > fuzz_harness.arena.hard_receive_bytes for r in sequence)
+    # locally. A servicer that raised would show as UNKNOWN.
+    # A message over the arena's own limit ends the call RESOURCE_EXHAUSTED
+    # with the reason (docs/protocol.md).
+    over_limit = any(r.ByteSize() > fuzz_harness.arena.max_receive_bytes for r in sequence)
     assert (
         code is grpc.StatusCode.OK
         or (write_failed and code is grpc.StatusCode.INTERNAL)
-        or (over_hard_limit and code in (grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.CANCELLED))
+        or (over_limit and code in (grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.CANCELLED))
     ), (code, got)
     kinds = [m.WhichOneof("kind") for m in got]
     # Random bytes never make a valid Proof: at most a Challenge, never a Welcome.
