@@ -13,7 +13,8 @@ What a row must agree on:
 * a game ended by a failure is not over by the rules; its winner is the side
   that did not fail (``faulty_bot`` is the loser), a timeout or an illegal
   action was the seat to act's, and scores and hands are the replay's;
-* a forfeit (no hand dealt, no action) is a disconnect of the loser, 0-0;
+* a forfeit (no hand dealt, no action) is an ``absent`` or ``crash`` of the
+  loser (a ``disconnect`` in files written before those existed), 0-0;
 * ``interrupted`` never is a stored result (such games are kept apart).
 """
 
@@ -80,11 +81,18 @@ def _shape_problem(row: GameRow, game: Game) -> str | None:
             return f"ended by the rules but names {row.faulty_bot!r} as faulty"
     elif row.faulty_bot != loser:
         return f"ended by {termination.value} of {row.faulty_bot!r}, but the loser is {loser!r}"
-    if not row.actions and row.hands == 0 and (termination is not Termination.DISCONNECT
+    forfeit = termination in _FORFEITS
+    if not row.actions and row.hands == 0 and (termination not in (*_FORFEITS, Termination.DISCONNECT)
                                                or (row.score0, row.score1) != (0, 0)):
         return (f"no hand dealt, yet stored as {termination.value} at {row.score0}-{row.score1} "
-                f"(a forfeit is a disconnect at 0-0)")
+                f"(a forfeit is absent, crash or, in older files, a disconnect at 0-0)")
+    if forfeit and (row.actions or row.hands):
+        return f"stored as a forfeit ({termination.value}) of a game that was played"
     return None
+
+
+# A game its loser never played: absent, or given up after crashes (older files: disconnect).
+_FORFEITS = (Termination.ABSENT, Termination.CRASH)
 
 
 def _replay_problem(row: GameRow, game: Game) -> str | None:

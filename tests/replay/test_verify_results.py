@@ -138,7 +138,7 @@ FORGERIES: dict[str, Forgery] = {
         "UPDATE games SET winner = ?, faulty_bot = winner, winner_seat = 1 - winner_seat WHERE game_key = ?",
         ("loser",), ("was to act",)),
     "forfeit with points": ("forfeit", "UPDATE games SET score1 = 9 WHERE game_key = ?",
-                            (), ("forfeit is a disconnect at 0-0",)),
+                            (), ("a forfeit is absent, crash or, in older files, a disconnect at 0-0",)),
     "forfeit called a win by the rules": (
         "forfeit",
         "UPDATE games SET termination = 'target_reached', faulty_bot = NULL WHERE game_key = ?",
