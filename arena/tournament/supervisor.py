@@ -122,6 +122,8 @@ class Supervisor:
         deadline = time.monotonic() + self.config.start_seconds
         waiting = list(bots)
         while waiting:
+            if self.arena.closing:  # the run is stopping (a signal): no bot is to blame
+                return
             for bot in list(waiting):
                 group = self.running[bot.name]
                 dead = next((p for p in group if p.exited), None)
