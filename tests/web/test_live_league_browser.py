@@ -68,12 +68,19 @@ def test_the_live_page_of_a_busy_league_updates_in_place(browser: webdriver.Chro
         seen_first: set[str] = set()
         seen_status: set[str] = set()
         in_progress = 0
+        # Read in the page in one go: the rows are replaced in place many times a second,
+        # so an element found by one call may be gone by the next.
+        snapshot = """
+            const first = document.querySelector('#live-latest tr.live-result');
+            return [first ? (first.getAttribute('data-key') || '') : null,
+                    document.getElementById('live-status').textContent,
+                    document.querySelectorAll('#live-games tr.live-game').length];"""
         while time.monotonic() - t0 < 8.0:
-            first = browser.find_elements(By.CSS_SELECTOR, "#live-latest tr.live-result")
-            if first:
-                seen_first.add(first[0].get_attribute("data-key") or "")
-            seen_status.add(browser.find_element(By.ID, "live-status").text)
-            in_progress = max(in_progress, len(browser.find_elements(By.CSS_SELECTOR, "#live-games tr.live-game")))
+            first_key, status, games = browser.execute_script(snapshot)
+            if first_key is not None:
+                seen_first.add(first_key)
+            seen_status.add(" ".join(status.split()))
+            in_progress = max(in_progress, int(games))
             time.sleep(0.25)
         end, elapsed = _live(url)["recorded"], time.monotonic() - t0
         assert isinstance(end, int)
