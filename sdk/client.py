@@ -40,12 +40,12 @@ from google.protobuf import json_format  # type: ignore[import-untyped,unused-ig
 
 from arena.engine.actions import Action
 from arena.engine.observation import Observation
+from arena.protocol import PROTOCOL_VERSION, handshake
+from arena.protocol import arena_pb2 as pb
+from arena.protocol import arena_pb2_grpc as pb_grpc
 
-from . import convert, handshake
+from . import convert
 from .bot import Bot
-from .pb import PROTOCOL_VERSION
-from .pb import arena_pb2 as pb
-from .pb import arena_pb2_grpc as pb_grpc
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
 

@@ -15,15 +15,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+sys.path.insert(0, str(Path(__file__).parent / "league"))
+from league_harness import League, wait_until  # noqa: E402
+
 from arena.cli import main
 from arena.tournament.store import ResultsStore
-
-from league.league_harness import League, wait_until
 
 pytestmark = pytest.mark.integration
 

@@ -13,7 +13,7 @@ from types import TracebackType
 import grpc
 
 from arena.engine.options import Options
-from sdk.pb import arena_pb2 as pb
+from arena.protocol import arena_pb2 as pb
 
 from . import wire
 from .admission import AdmissionCaps

@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 import grpc
 
-from sdk.pb import arena_pb2 as pb
+from arena.protocol import arena_pb2 as pb
 
 from .convert import clip, status_pb
 from .wire import WireFault

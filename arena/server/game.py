@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 from arena.engine.options import Options
 from arena.engine.outcome import Outcome, Termination
+from arena.protocol import arena_pb2 as pb
 from arena.referee import BadMoveError, Decision, HandSummary, Referee
-from sdk.pb import arena_pb2 as pb
 
 from .connection import (
     Bad,

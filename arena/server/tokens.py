@@ -2,7 +2,7 @@
 
 The token file keeps a *verifier* of each token, never the token itself,
 one bot per line, ``NAME scram:STORED:SERVER`` (two SHA-256 sized keys in
-hex, sdk/handshake.py) and optionally ``owner=OWNER``, separated by white
+hex, arena/protocol/handshake.py) and optionally ``owner=OWNER``, separated by white
 space; blank lines and lines starting with ``#`` are ignored::
 
     # truco-arena tokens (keep this file private: chmod 600)
@@ -46,7 +46,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from sdk.handshake import Verifier
+from arena.protocol.handshake import Verifier
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
 HASH_PREFIX = "sha256:"
