@@ -18,8 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from arena.games.store import GameRow, ResultsStore
 from arena.tournament.scaleout.frames import FROM_WORKER, MAX_REPORT, encode, read_frame
-from arena.tournament.store import GameRow, ResultsStore
 
 
 def rows(n: int, actions: int) -> list[GameRow]:

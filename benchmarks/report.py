@@ -32,8 +32,8 @@ from itertools import combinations
 from pathlib import Path
 
 from arena.engine import Game, Kind
+from arena.games.store import GameRow, ResultsStore
 from arena.report import build_report
-from arena.tournament.store import GameRow, ResultsStore
 
 BOTS = ("alpha", "bravo", "charlie", "delta")
 

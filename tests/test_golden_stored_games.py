@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).parent / "league"))
 from league_harness import League, wait_until  # noqa: E402
 
 from arena.cli import main
-from arena.tournament.store import ResultsStore
+from arena.games.store import ResultsStore
 
 pytestmark = pytest.mark.integration
 

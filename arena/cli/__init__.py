@@ -24,7 +24,7 @@ from typing import Any
 
 import click
 
-from ..tournament.store import StoreError
+from ..games.store import StoreError
 from .check_bot import check_bot
 from .demo import demo
 from .errors import DOMAIN_ERROR, INTERRUPTED, one_line

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
+from ..games.gameids import id_of_key
+from ..games.store import GameRow, ResultsStore
 from ..ratings import TERMINATIONS
 from ..results.tables import Table, render
-from ..tournament.gameids import id_of_key
-from ..tournament.store import GameRow, ResultsStore
 from .formatting import output_options, pick_format
 
 

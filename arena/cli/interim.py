@@ -7,8 +7,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable
 
+from ..games.store import GameRow
 from ..results.tables import render, to_records, views
-from ..tournament.store import GameRow
 
 # Games between two interim tables unless --standings-every says otherwise.
 DEFAULT_EVERY = 100

@@ -10,9 +10,10 @@ from typing import Any
 
 import click
 
+from ..games.settings import ConfigError
 from ..match.bots import resolve, sample_bots
-from ..match.plan import DEFAULT_MAX_GAMES
-from ..tournament.config import ConfigError, parse_config
+from ..tournament.config import parse_config
+from ..tournament.formats.match_plan import DEFAULT_MAX_GAMES
 from .errors import USAGE_ERROR, fail
 from .formatting import output_options, pick_format
 from .tournament import play

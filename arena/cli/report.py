@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
+from ..games.store import ResultsStore
 from ..replay import ReplayError
-from ..tournament.store import ResultsStore
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 
 # Replays carried by default: a game's export is most of the report's size

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import click
 
+from ..games.runlock import RunLockError
+from ..games.settings import ConfigError
 from ..league import LeagueDatabaseError, load_league_config, serve_league
 from ..server import TokenFileError, load_tokens, mint_token
 from ..server.tokens import read_entries, revoke_token
-from ..tournament.config import ConfigError
-from ..tournament.runlock import RunLockError
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 

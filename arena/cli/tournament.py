@@ -11,21 +11,16 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..games.private_files import PrivateFileError, make_private_dir
+from ..games.runlock import RunLock, RunLockError
+from ..games.settings import ConfigError
+from ..games.store import ResultsStore, StoreError
 from ..league.config import LEAGUE_KIND
 from ..match.monitor import MatchMonitor, summary_line
 from ..match.session import run_match
 from ..match.verdicts import recorded_games, verdict_table
 from ..results.tables import render, to_records, views
-from ..tournament.config import (
-    ConfigError,
-    TournamentConfig,
-    check_environment,
-    check_reachable,
-    load_config,
-    parse_config,
-)
-from ..tournament.private_files import PrivateFileError, make_private_dir
-from ..tournament.runlock import RunLock, RunLockError
+from ..tournament.config import TournamentConfig, check_environment, check_reachable, load_config, parse_config
 from ..tournament.runner import (
     SECRET_META,
     ArenaHook,
@@ -35,7 +30,6 @@ from ..tournament.runner import (
     schedule_of,
 )
 from ..tournament.stopping import StopRequest, TournamentInterruptedError
-from ..tournament.store import ResultsStore, StoreError
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail
 from .formatting import output_options, pick_format

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
+from ..games.store import ResultsStore, StoreError
 from ..replay.audit import TamperedError, Verified, verify_store
-from ..tournament.store import ResultsStore, StoreError
 from .errors import DOMAIN_ERROR, fail
 
 

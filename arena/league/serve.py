@@ -11,10 +11,10 @@ import signal
 import sys
 from pathlib import Path
 
+from ..games.runlock import RunLock
+from ..games.settings import clear_text_warning
+from ..games.store import ResultsStore
 from ..server import Arena, TokenStore
-from ..tournament.config import clear_text_warning
-from ..tournament.runlock import RunLock
-from ..tournament.store import ResultsStore
 from .config import LeagueConfig
 from .database import LeagueDatabase
 from .league import League

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from ..games.store import GameRow
 from ..results.tables import Table
-from ..tournament.store import GameRow
 from .status import LeagueStatus
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from ..games.store import ResultsStore
 from ..ratings.sprt_format import format_sprt_header
 from ..tournament.config import TournamentConfig
 from ..tournament.runner import RunSummary, run_tournament, schedule_of
 from ..tournament.stopping import StopRequest
-from ..tournament.store import ResultsStore
 from .live import LiveLine
 from .monitor import MatchMonitor, status_line, summary_line
 from .verdicts import recorded_games

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..games.store import GameRow
 from ..ratings.sprt import PairCounts
-from ..tournament.store import GameRow
 
 
 @dataclass

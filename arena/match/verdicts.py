@@ -16,10 +16,10 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+from ..games.store import GameRow
 from ..results.tables import Cell, Table
-from ..tournament.store import GameRow
+from ..tournament.formats.match_plan import MatchPlan
 from .monitor import MatchMonitor, OpponentStatus
-from .plan import MatchPlan
 from .tally import opponent_of
 
 HEADERS = ("challenger", "opponent", "verdict", "games", "pairs", "not counted", "wins", "losses",
@@ -61,7 +61,8 @@ def _row(status: OpponentStatus, recorded: int) -> tuple[Cell, ...]:
 
 def match_plan_of(raw_config: Any) -> MatchPlan | None:
     """The match plan of a stored match or gauntlet config; None for anything else."""
-    from ..tournament.config import ConfigError, parse_config  # the config module imports this package
+    from ..games.settings import ConfigError
+    from ..tournament.config import parse_config  # the config module imports this package
 
     if not isinstance(raw_config, dict) or raw_config.get("format") not in ("match", "gauntlet"):
         return None

@@ -25,7 +25,7 @@ from functools import lru_cache
 from ..engine import Action, Game
 from ..engine import events as ev
 from ..engine.outcome import Termination
-from ..tournament.store import GameRow
+from ..games.store import GameRow
 
 _WHOLE_NUMBERS = ("seed", "mano", "score0", "score1", "hands")
 # A failure the referee only notices while waiting on the seat to act.

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..games.store import GameRow
 from ..ratings import (
     GameRecord,
     bootstrap_intervals,
@@ -22,7 +23,6 @@ from ..ratings import (
     standings,
 )
 from ..ratings.failures import failed_games
-from ..tournament.store import GameRow
 from .html import html_page
 
 Cell = str | int | float | None

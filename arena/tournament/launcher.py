@@ -16,8 +16,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..games.private_files import PrivateFileError, make_private_dir, private_fd
 from ..sandbox import SOCKET_ADDRESS, Box, Limits, Sandbox
-from .private_files import PrivateFileError, make_private_dir, private_fd
 
 
 class BotStartError(RuntimeError):

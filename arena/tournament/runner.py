@@ -26,14 +26,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..match.schedule import match_schedule
+from ..games.dispatch import Dispatcher
+from ..games.orders import Outcome, Unplayed, order_of
+from ..games.playing import play_dispatched
+from ..games.schedule import ScheduledGame
+from ..games.seeds import TournamentSecret
+from ..games.settings import clear_text_warning
+from ..games.store import GameRow, ResultsStore
 from ..sandbox import Sandbox, SandboxUnavailableError
 from ..server import Arena
-from .config import TournamentConfig, clear_text_warning
-from .dispatch import Dispatcher
+from .config import TournamentConfig
+from .formats.round_robin import round_robin
+from .formats.windowed import match_schedule
 from .launcher import BotStartError
-from .orders import Outcome, Unplayed, order_of
-from .playing import play_dispatched
 from .progress import Progress
 from .scale import DEFAULT_RAY_BATCH_PAIRS, ScaleOut
 from .scaleout.batches import batches_of, units_of
@@ -42,10 +47,7 @@ from .scaleout.crashes import CrashLedger
 from .scaleout.local import LocalWorker
 from .scaleout.ray_backend import RayUnavailableError, RayWorker, connect, disconnect
 from .scaleout.workers import Worker, WorkerFailedError
-from .schedule import ScheduledGame, round_robin
-from .seeds import TournamentSecret
 from .stopping import StopRequest, TournamentInterruptedError
-from .store import GameRow, ResultsStore
 from .supervisor import BotStartFailedError, Supervisor, open_sandbox
 
 __all__ = ["RunSummary", "Supervisor", "TournamentError", "run_tournament", "schedule_of", "tournament_secret"]
@@ -294,7 +296,7 @@ async def _play_here(
             raise TournamentError(str(exc)) from None
         await _wait_for_bots(config, bots, absent_wait, stopping)
         workers = [asyncio.create_task(play_dispatched(
-            dispatcher, arena, bots, config, lambda seq, game: order_of(seq, game, secret, seats), record,
+            dispatcher, arena, bots, config.play_settings, lambda seq, game: order_of(seq, game, secret, seats), record,
             should_play)) for _ in range(streams)]
         try:
             await asyncio.gather(*workers)

@@ -19,10 +19,10 @@ from tls_certs import CertFiles, self_signed
 
 from arena.cli import main
 from arena.engine.outcome import Termination
+from arena.games.store import ResultsStore
 from arena.protocol import arena_pb2 as pb
 from arena.protocol import arena_pb2_grpc as pb_grpc
 from arena.protocol.handshake import say_hello
-from arena.tournament.store import ResultsStore
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import click
 from click.testing import CliRunner, Result
 
 from arena.cli import main
-from arena.tournament.store import GameRow, ResultsStore
+from arena.games.store import GameRow, ResultsStore
 
 RANDOM = f"{sys.executable} -m sample_bots.random_bot"
 CONFIG = {

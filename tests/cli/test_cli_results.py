@@ -11,7 +11,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.tournament.store import GameRow, ResultsStore
+from arena.games.store import GameRow, ResultsStore
 
 RANDOM = f"{sys.executable} -m sample_bots.random_bot"
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from workers_helpers import CLI, results, write_config
 
+from arena.games.store import GameRow
 from arena.tournament.scaleout.frames import (
     FROM_WORKER,
     MAX_REPORT,
@@ -24,7 +25,6 @@ from arena.tournament.scaleout.frames import (
     encode,
     read_frame,
 )
-from arena.tournament.store import GameRow
 
 ATTACKER = Path(__file__).with_name("pipe_attacker.py")
 

@@ -8,7 +8,7 @@ import logging
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from ..orders import Outcome
+from ...games.orders import Outcome
 from .batches import Batch
 from .workers import Worker, WorkerFailedError, WorkerLostError
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...games.orders import Unplayed
+from ...games.store import GameRow
 from ..config import TournamentConfig
-from ..orders import Unplayed
-from ..store import GameRow
 from .batches import Batch
 from .codec import DecodeError, dumps, from_plain, loads
 

@@ -15,9 +15,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import IO, Any
 
+from ...games.orders import Outcome
+from ...games.private_files import PrivateFileError, make_private_dir, open_private
 from ..config import TournamentConfig
-from ..orders import Outcome
-from ..private_files import PrivateFileError, make_private_dir, open_private
 from .batches import Batch
 from .crashes import CrashLedger
 from .frames import (

@@ -26,8 +26,8 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+from ...games.orders import Outcome
 from ..config import TournamentConfig
-from ..orders import Outcome
 from .batches import Batch
 from .frames import FROM_WORKER, MAX_ORDER, MAX_REPORT, TO_WORKER, FrameError, Setup, parse, payload
 from .session import WorkerSession, worker_config

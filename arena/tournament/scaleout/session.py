@@ -12,12 +12,12 @@ import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
+from ...games.dispatch import Dispatcher
+from ...games.orders import GameOrder, Outcome, Unplayed
+from ...games.playing import play_dispatched
 from ...sandbox import Sandbox
 from ...server import Arena
 from ..config import TournamentConfig
-from ..dispatch import Dispatcher
-from ..orders import GameOrder, Outcome, Unplayed
-from ..playing import play_dispatched
 from ..scale import ScaleOut
 from ..supervisor import CrashGate, Supervisor, open_sandbox
 from .batches import Batch
@@ -93,7 +93,7 @@ class WorkerSession:
             return not isinstance(outcome, Unplayed)
 
         await asyncio.gather(*(
-            play_dispatched(dispatcher, self.arena, self.bots, self.config,
+            play_dispatched(dispatcher, self.arena, self.bots, self.config.play_settings,
                             lambda seq, game: orders[game.key], record)
             for _ in range(min(self.concurrency, len(orders)))))
 

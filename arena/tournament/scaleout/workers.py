@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
-from ..orders import GameOrder, Outcome, Unplayed
-from ..store import GameRow
+from ...games.orders import GameOrder, Outcome, Unplayed
+from ...games.store import GameRow
 from .batches import Batch
 
 

@@ -1,25 +1,59 @@
-"""Play one ordered game on an arena with the bots a ``Supervisor`` keeps:
-the one place that turns a game (or a forfeit) into an ``Outcome``, used by
-the tournament's own arena and by every worker process alike."""
+"""Play one game to its outcome: the one play path of tournaments, matches,
+workers and the league.
+
+Whoever plays says, through a ``Presence``, which bots can play: a
+tournament's ``Supervisor`` (it launches and restarts bots, and lets a
+missing one forfeit after ``absent_wait``), or the league's connected bots
+(a game waits ``forfeit_seconds`` for each). The path asks for the game's
+streams in short slices, so a bot that went missing meanwhile is noticed and
+forfeits once its wait is over; it returns the row to record or why there
+is none (``Unplayed``)."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
 
-from ..engine.outcome import Termination
-from ..server import Arena, ArenaClosedError, BotUnavailableError, PlayedGame
-from .config import TournamentConfig
+from ..engine.options import Options
+from ..server import Arena, ArenaClosedError, BotUnavailableError, PlayedGame, TimeControl
+from .cpu import CpuLedger
 from .dispatch import Dispatcher
+from .forfeits import Forfeit
 from .orders import GameOrder, Outcome, Unplayed
-from .rows import played_row
+from .rows import forfeit_row, played_row
 from .schedule import ScheduledGame
-from .store import GameRow
-from .supervisor import Forfeit, Supervisor
 
 # A game's streams are asked for in slices this long, so a bot that went
 # missing meanwhile is noticed and forfeits once its wait is over.
 ACQUIRE_SLICE = 0.5
+
+
+class Presence(Protocol):
+    """Which bots can play now, and what the arena knows about them."""
+
+    async def revive(self, names: tuple[str, ...]) -> None:
+        """Start again what of ``names`` died since (launched bots)."""
+
+    def forfeit(self, name: str) -> Forfeit | None:
+        """The forfeit ``name`` owes now; None while it plays or is waited for."""
+
+    async def explain(self, rec: PlayedGame) -> str:
+        """Why the faulty bot of ``rec`` lost, in one line."""
+
+    def ledger(self, name: str) -> CpuLedger | None:
+        """Where the CPU of ``name``'s games is counted (None: not measured)."""
+
+    def version(self, name: str) -> str:
+        """The version ``name`` announced, to record ('' for none)."""
+
+
+@dataclass(frozen=True)
+class PlaySettings:
+    options: Options
+    time_control: TimeControl
+    distinct_peers: bool = True  # seat a team's partners from different processes
 
 
 def seats_of(game: ScheduledGame, seats: int) -> tuple[str, ...]:
@@ -27,24 +61,8 @@ def seats_of(game: ScheduledGame, seats: int) -> tuple[str, ...]:
     return tuple(game.bot0 if s % 2 == 0 else game.bot1 for s in range(seats))
 
 
-def forfeit_row(game: ScheduledGame, seq: int, seed: int, forfeit: Forfeit, finished_at: float) -> GameRow:
-    """The result of a game ``forfeit.bot`` could not play: a loss, 0 to 0, no
-    hand dealt. Stored with termination ``absent`` or ``crash`` (the
-    forfeit's cause), the bot as ``faulty_bot`` and a reason starting
-    ``forfeit (absent)`` or ``forfeit (crash)``; it counts in the ratings as
-    any loss and in the failures view as a disconnect."""
-    winner_team = 1 if forfeit.bot == game.bot0 else 0
-    return GameRow(
-        game_key=game.key, seq=seq, pairing=game.pairing, pair_index=game.pair_index,
-        bot0=game.bot0, bot1=game.bot1, mano=0, seed=seed, score0=0, score1=0,
-        winner=game.bot1 if winner_team else game.bot0, winner_seat=winner_team,
-        termination=Termination(forfeit.cause.value).value, faulty_bot=forfeit.bot, hands=0, duration=0.0,
-        actions=(), reason=forfeit.reason, finished_at=finished_at,
-    )
-
-
 async def play_dispatched(
-    dispatcher: Dispatcher, arena: Arena, bots: Supervisor, config: TournamentConfig,
+    dispatcher: Dispatcher, arena: Arena, bots: Presence, settings: PlaySettings,
     order_for: Callable[[int, ScheduledGame], GameOrder], record: Callable[[Outcome], bool],
     should_play: Callable[[ScheduledGame], bool] = lambda game: True,
 ) -> None:
@@ -57,7 +75,7 @@ async def play_dispatched(
             dispatcher.finished(game, recorded=False)
             continue
         try:
-            outcome = await play_order(arena, bots, order_for(seq, game), config)
+            outcome = await play_order(arena, bots, order_for(seq, game), settings)
         except ArenaClosedError:  # stopping: the game never started, and no other will
             dispatcher.finished(game, recorded=False)
             dispatcher.close()
@@ -65,15 +83,18 @@ async def play_dispatched(
         dispatcher.finished(game, recorded=record(outcome))
 
 
-async def play_order(arena: Arena, bots: Supervisor, order: GameOrder, config: TournamentConfig) -> Outcome:
-    """Play ``order`` to its outcome. Raises ``ArenaClosedError`` if the arena
-    is stopping before the game started."""
+async def play_order(arena: Arena, bots: Presence, order: GameOrder, settings: PlaySettings,
+                     on_played: Callable[[PlayedGame], None] = lambda rec: None) -> Outcome:
+    """Play ``order`` to its outcome; ``on_played`` sees the arena's record of
+    a game that was played. Raises ``ArenaClosedError`` if the arena is
+    stopping before the game started."""
     game = order.game
     names = (game.bot0, game.bot1)
-    ledgers = [bots.cpu.get(n) for n in names]
+    versions = (bots.version(game.bot0), bots.version(game.bot1))
+    ledgers = [bots.ledger(n) for n in names]
     tickets = [ledger.start() if ledger is not None else None for ledger in ledgers]
     try:
-        result = await _play(arena, bots, order, config)
+        result = await _play(arena, bots, order, settings)
     finally:
         spent = tuple(ledger.end(t) if ledger is not None and t is not None else None
                       for ledger, t in zip(ledgers, tickets))
@@ -81,21 +102,22 @@ async def play_order(arena: Arena, bots: Supervisor, order: GameOrder, config: T
         return Unplayed(game.key, result)
     ended = time.time()
     if isinstance(result, Forfeit):
-        return forfeit_row(game, order.seq, order.deal_seed, result, ended)
+        return forfeit_row(game, order.seq, order.deal_seed, result, ended, versions)
+    on_played(result)
     if result.winner_team is None:  # interrupted
         return Unplayed(game.key, result.reason)
     reason = result.reason if result.faulty_bot is None else await bots.explain(result)
     return played_row(result, key=game.key, seq=order.seq, pairing=game.pairing, pair_index=game.pair_index,
-                      bots=names, reason=reason, finished_at=ended, cpu=(spent[0], spent[1]))
+                      bots=names, reason=reason, finished_at=ended, versions=versions, cpu=(spent[0], spent[1]))
 
 
-async def _play(arena: Arena, bots: Supervisor, order: GameOrder, config: TournamentConfig
+async def _play(arena: Arena, bots: Presence, order: GameOrder, settings: PlaySettings
                 ) -> PlayedGame | Forfeit | str:
     """Play one game, restarting a launched bot that crashed in the meantime.
     A bot that stays unable to play forfeits (``Forfeit``); when neither
     can play, the game is not played (a reason string)."""
     game = order.game
-    seats = seats_of(game, config.options.seats)
+    seats = seats_of(game, settings.options.seats)
     names = (game.bot0, game.bot1)
     while True:
         if arena.closing:  # stopping: bots leave now, which is no forfeit
@@ -108,11 +130,11 @@ async def _play(arena: Arena, bots: Supervisor, order: GameOrder, config: Tourna
             return owed[0]
         try:
             return await arena.play_seats(
-                seats, config.options, order.deal_seed, config.time_control,
+                seats, settings.options, order.deal_seed, settings.time_control,
                 game_id=order.game_id,
                 acquire_timeout=ACQUIRE_SLICE,
                 rng_seeds=order.rng_seeds,
-                distinct_peers=True,
+                distinct_peers=settings.distinct_peers,
             )
         except BotUnavailableError:
             continue
