@@ -26,12 +26,12 @@ from typing import Any
 
 from arena.engine import Game, Kind
 from arena.engine import events as ev
-from arena.games.seeds import TournamentSecret
+from arena.games.seeds import SECRET_META, TournamentSecret
 from arena.games.store import GameRow, ResultsStore
 from arena.replay import options_of, replay_row
 from arena.replay.audit import verify_store
 from arena.tournament.config import parse_config
-from arena.tournament.runner import SECRET_META, schedule_of
+from arena.tournament.runner import schedule_of
 
 VARIANTS: tuple[tuple[str, str, dict[str, Any]], ...] = (("uruguayo 1v1 to 30", "uruguayo", {}), ("argentino 2v2 to 30", "argentino", {"seats": 4}))
 

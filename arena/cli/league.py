@@ -10,7 +10,7 @@ import click
 from ..games.store import ResultsStore
 from ..league.database import STATUS_META
 from ..league.status import LeagueStatus, StatusError
-from ..league.status_tables import status_tables
+from ..results.league_status import status_tables
 from ..results.tables import render
 from .errors import DOMAIN_ERROR, fail
 from .formatting import output_options, pick_format

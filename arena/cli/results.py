@@ -7,11 +7,12 @@ from typing import Any
 
 import click
 
+from ..games.records import to_records
 from ..games.store import ResultsStore, StoreError
-from ..match.verdicts import match_plan_of, verdict_table
 from ..ratings import GameRecord
 from ..replay import ReplayError, options_of
-from ..results.tables import VIEWS, bot_versions, compare_table, render, to_records, views
+from ..results.tables import VIEWS, bot_versions, compare_table, render, views
+from ..results.verdicts import match_plan_of, verdict_table
 from .errors import DOMAIN_ERROR, fail
 from .formatting import output_options, pick_format
 from .verify import verify_or_fail

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import click
 
+from ..games.hooks import ArenaHook
 from ..games.runlock import RunLockError
 from ..games.settings import ConfigError
 from ..league import LeagueDatabaseError, load_league_config, serve_league
-from ..server import TokenFileError, load_tokens, mint_token
+from ..server import Arena, TokenFileError, load_tokens, mint_token
 from ..server.tokens import read_entries, revoke_token
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
@@ -68,12 +70,27 @@ def serve(address: str, tokens_path: Path, db_path: Path, config_path: Path | No
         raise fail(f"{tokens_path}: not a token file (not UTF-8 text)", USAGE_ERROR) from None
     try:
         recorded = asyncio.run(
-            serve_league(address, tokens_path, db_path, config, tls_cert=tls_cert, tls_key=tls_key, http=http))
+            serve_league(address, tokens_path, db_path, config, tls_cert=tls_cert, tls_key=tls_key,
+                         on_arena=_live_page(http, db_path)))
     except (RunLockError, LeagueDatabaseError) as exc:
         raise fail(str(exc), DOMAIN_ERROR) from None
     except (OSError, ValueError) as exc:
         raise fail(str(exc), USAGE_ERROR) from None
     click.echo(f"league stopped: {recorded} game(s) recorded this run in {db_path}", err=True)
+
+
+def _live_page(http: str | None, db_path: Path) -> ArenaHook | None:
+    """The hook that starts the live page on ``http`` once the arena is up, if asked for."""
+    if http is None:
+        return None
+
+    async def start(arena: Arena) -> Callable[[], Awaitable[None]]:
+        from ..web.server import start_live  # the report extra, checked by _check_http
+
+        live = await start_live(arena, db_path, http)
+        click.echo(f"live page on {live.url}", err=True)
+        return live.stop
+    return start
 
 
 def _check_http(http: str | None) -> None:

@@ -11,24 +11,21 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..games.hooks import ArenaHook
 from ..games.private_files import PrivateFileError, make_private_dir
+from ..games.records import to_records
 from ..games.runlock import RunLock, RunLockError
+from ..games.seeds import SECRET_META
 from ..games.settings import ConfigError
 from ..games.store import ResultsStore, StoreError
 from ..league.config import LEAGUE_KIND
 from ..match.monitor import MatchMonitor, summary_line
 from ..match.session import run_match
-from ..match.verdicts import recorded_games, verdict_table
-from ..results.tables import render, to_records, views
+from ..match.tally import recorded_games
+from ..results.tables import render, views
+from ..results.verdicts import verdict_table
 from ..tournament.config import TournamentConfig, check_environment, check_reachable, load_config, parse_config
-from ..tournament.runner import (
-    SECRET_META,
-    ArenaHook,
-    RunSummary,
-    TournamentError,
-    run_tournament,
-    schedule_of,
-)
+from ..tournament.runner import RunSummary, TournamentError, run_tournament, schedule_of
 from ..tournament.stopping import StopRequest, TournamentInterruptedError
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail

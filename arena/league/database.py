@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games.seeds import TournamentSecret
+from ..games.records import to_records
+from ..games.seeds import SECRET_META, TournamentSecret
 from ..games.store import GameRow, ResultsStore
 from ..ratings import GameRecord
-from ..results.tables import to_records
-from ..tournament.runner import SECRET_META
 from .config import LEAGUE_KIND, LeagueConfig
 
 NEXT_MATCH_META = "league_next_match"

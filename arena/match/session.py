@@ -19,7 +19,7 @@ from ..tournament.runner import RunSummary, run_tournament, schedule_of
 from ..tournament.stopping import StopRequest
 from .live import LiveLine
 from .monitor import MatchMonitor, status_line, summary_line
-from .verdicts import recorded_games
+from .tally import recorded_games
 
 
 async def run_match(

@@ -40,30 +40,6 @@ class Table:
         return [dict(zip(self.headers, row)) for row in self.rows]
 
 
-def to_records(rows: Sequence[GameRow]) -> list[GameRecord]:
-    """The rating inputs of stored rows; ValueError names a row that contradicts itself."""
-    records = []
-    for r in rows:
-        try:
-            records.append(GameRecord(
-                bot_a=r.bot0,
-                bot_b=r.bot1,
-                winner=r.winner,
-                termination=r.termination,
-                loser_fault=r.faulty_bot,
-                pair_id=r.pair_id,
-                game_id=r.game_id,
-                reason=r.reason,
-                cpu_a=r.cpu0,
-                cpu_b=r.cpu1,
-                fallbacks_a=r.fallbacks0,
-                fallbacks_b=r.fallbacks1,
-            ))
-        except ValueError as exc:
-            raise ValueError(f"game {r.game_key}: {exc}") from None
-    return records
-
-
 def bot_versions(rows: Sequence[GameRow]) -> dict[str, str]:
     """Each bot's latest recorded ``bot_version`` (a league records them; a
     new version under the same name is the same entrant, docs/league.md)."""

@@ -21,16 +21,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..games.dispatch import Dispatcher
+from ..games.hooks import ArenaHook
 from ..games.orders import Outcome, Unplayed, order_of
 from ..games.playing import play_dispatched
 from ..games.schedule import ScheduledGame
-from ..games.seeds import TournamentSecret
+from ..games.seeds import SECRET_META, TournamentSecret
 from ..games.settings import clear_text_warning
 from ..games.store import GameRow, ResultsStore
 from ..sandbox import Sandbox, SandboxUnavailableError
@@ -54,14 +55,12 @@ __all__ = ["RunSummary", "Supervisor", "TournamentError", "run_tournament", "sch
 
 log = logging.getLogger("arena.tournament")
 
-SECRET_META = "secret"  # hex of the tournament secret, in the store's meta table
 # Games from workers are committed together this often: each commit waits for
 # the disk (about 4 ms here), which one game at a time would cap at ~250 games/s.
 GROUP_COMMIT_SECONDS = 0.05
 
 
 # Called once the arena is up (e.g. to start the live page); returns how to stop what it started.
-ArenaHook = Callable[[Arena], Awaitable[Callable[[], Awaitable[None]]]]
 
 
 class TournamentError(RuntimeError):

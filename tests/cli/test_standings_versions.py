@@ -3,8 +3,9 @@ hold versions (a league records them), and no version column otherwise."""
 
 from __future__ import annotations
 
+from arena.games.records import to_records
 from arena.games.store import GameRow
-from arena.results.tables import bot_versions, standings_table, to_records
+from arena.results.tables import bot_versions, standings_table
 
 
 def _row(seq: int, winner: str, v0: str = "", v1: str = "") -> GameRow:

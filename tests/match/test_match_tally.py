@@ -13,13 +13,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from arena.games.dispatch import Dispatcher
+from arena.games.records import to_records
 from arena.games.seeds import TournamentSecret
 from arena.games.store import GameRow
 from arena.match.live import LiveLine
 from arena.match.monitor import Verdict, status_of, summary_line
 from arena.match.tally import PairTally, tally_rows
 from arena.ratings import PairCounts, SprtBounds
-from arena.results.tables import to_records
 from arena.tournament.formats.match_plan import MatchFormat, MatchPlan
 from arena.tournament.formats.windowed import match_schedule, window_for
 

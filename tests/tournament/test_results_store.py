@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from arena.games.records import to_records
 from arena.games.schema import LATEST_VERSION
 from arena.games.store import GameRow, ResultsStore, StoreError
 from arena.ratings import GameRecord
-from arena.results.tables import render, to_records, views
+from arena.results.tables import render, views
 
 
 def _row(key: str, seq: int, bot0: str, bot1: str, winner: str, termination: str = "target_reached",

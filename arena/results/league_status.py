@@ -8,8 +8,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..games.store import GameRow
-from ..results.tables import Table
-from .status import LeagueStatus
+from ..league.status import LeagueStatus
+from .tables import Table
 
 
 def status_tables(status: LeagueStatus | None, rows: Sequence[GameRow], now: float) -> list[Table]:
