@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..engine.outcome import Termination
 from ..games.hooks import ArenaHook
 from ..games.private_files import PrivateFileError, make_private_dir
 from ..games.records import to_records
@@ -295,7 +296,7 @@ def status(db: Path, as_json: bool) -> None:
         done = store.recorded_keys()
         rows = list(store.games())
         interrupted = {key for key, _at, _reason in store.interrupted()} - done
-    failures = sum(1 for r in rows if r.termination != "target_reached")
+    failures = sum(1 for r in rows if r.termination is not Termination.TARGET_REACHED)
     info: dict[str, Any] = {
         "name": config.name,
         "variant": config.variant,

@@ -5,7 +5,7 @@ all three.
   how games pair (``Pairing``);
 * ``seeds``: the secret every seed, game id and order derives from;
 * ``orders``: a game with its seeds (``GameOrder``) and what comes back
-  (``Outcome``: a row, or ``Unplayed``);
+  (``GameResult``: a row, or ``Unplayed``);
 * ``playing``: the one play path (``play_order``), whoever keeps the bots
   (a ``Presence``: the tournament's supervisor, the league's connected bots);
 * ``dispatch``: the order games go out in, twins kept apart;

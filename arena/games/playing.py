@@ -21,7 +21,7 @@ from ..server import Arena, ArenaClosedError, BotUnavailableError, PlayedGame, T
 from .cpu import CpuLedger
 from .dispatch import Dispatcher
 from .forfeits import Forfeit
-from .orders import GameOrder, Outcome, Unplayed
+from .orders import GameOrder, GameResult, Unplayed
 from .rows import forfeit_row, played_row
 from .schedule import ScheduledGame
 
@@ -63,7 +63,7 @@ def seats_of(game: ScheduledGame, seats: int) -> tuple[str, ...]:
 
 async def play_dispatched(
     dispatcher: Dispatcher, arena: Arena, bots: Presence, settings: PlaySettings,
-    order_for: Callable[[int, ScheduledGame], GameOrder], record: Callable[[Outcome], bool],
+    order_for: Callable[[int, ScheduledGame], GameOrder], record: Callable[[GameResult], bool],
     should_play: Callable[[ScheduledGame], bool] = lambda game: True,
 ) -> None:
     """One lane of play: take games from ``dispatcher`` until none is left or
@@ -84,7 +84,7 @@ async def play_dispatched(
 
 
 async def play_order(arena: Arena, bots: Presence, order: GameOrder, settings: PlaySettings,
-                     on_played: Callable[[PlayedGame], None] = lambda rec: None) -> Outcome:
+                     on_played: Callable[[PlayedGame], None] = lambda rec: None) -> GameResult:
     """Play ``order`` to its outcome; ``on_played`` sees the arena's record of
     a game that was played. Raises ``ArenaClosedError`` if the arena is
     stopping before the game started."""
@@ -98,8 +98,8 @@ async def play_order(arena: Arena, bots: Presence, order: GameOrder, settings: P
     finally:
         spent = tuple(ledger.end(t) if ledger is not None and t is not None else None
                       for ledger, t in zip(ledgers, tickets))
-    if isinstance(result, str):  # neither bot can play
-        return Unplayed(game.key, result)
+    if isinstance(result, Unplayed):  # neither bot can play
+        return result
     ended = time.time()
     if isinstance(result, Forfeit):
         return forfeit_row(game, order.seq, order.deal_seed, result, ended, versions)
@@ -112,10 +112,10 @@ async def play_order(arena: Arena, bots: Presence, order: GameOrder, settings: P
 
 
 async def _play(arena: Arena, bots: Presence, order: GameOrder, settings: PlaySettings
-                ) -> PlayedGame | Forfeit | str:
+                ) -> PlayedGame | Forfeit | Unplayed:
     """Play one game, restarting a launched bot that crashed in the meantime.
     A bot that stays unable to play forfeits (``Forfeit``); when neither
-    can play, the game is not played (a reason string)."""
+    can play, the game is not played (``Unplayed``)."""
     game = order.game
     seats = seats_of(game, settings.options.seats)
     names = (game.bot0, game.bot1)
@@ -125,7 +125,7 @@ async def _play(arena: Arena, bots: Presence, order: GameOrder, settings: PlaySe
         await bots.revive(names)
         owed = [f for f in (bots.forfeit(n) for n in names) if f is not None]
         if len(owed) == 2:
-            return f"neither bot could play: {owed[0].reason}; {owed[1].reason}"
+            return Unplayed(game.key, f"neither bot could play: {owed[0].reason}; {owed[1].reason}")
         if owed:
             return owed[0]
         try:

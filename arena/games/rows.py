@@ -41,7 +41,7 @@ def played_row(
         score1=rec.scores[1],
         winner=rec.winner_bot,
         winner_seat=rec.winner_seat,
-        termination=rec.termination.value,
+        termination=rec.termination,
         faulty_bot=rec.faulty_bot,
         hands=rec.hands,
         duration=rec.duration,
@@ -69,6 +69,6 @@ def forfeit_row(game: ScheduledGame, seq: int, seed: int, forfeit: Forfeit, fini
         game_key=game.key, seq=seq, pairing=game.pairing, pair_index=game.pair_index,
         bot0=game.bot0, bot1=game.bot1, mano=0, seed=seed, score0=0, score1=0,
         winner=game.bot1 if winner_team else game.bot0, winner_seat=winner_team,
-        termination=forfeit.cause.termination.value, faulty_bot=forfeit.bot, hands=0, duration=0.0,
+        termination=forfeit.cause.termination, faulty_bot=forfeit.bot, hands=0, duration=0.0,
         actions=(), reason=forfeit.reason, finished_at=finished_at, version0=versions[0], version1=versions[1],
     )

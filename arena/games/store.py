@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
+from ..engine.outcome import Termination
 from .gameids import SQL_ID_OF_KEY, id_of_key
 from .private_files import PrivateFileError, check_private_sidecar, private_fd
 from .schema import LATEST_VERSION, SchemaError, migrate, stored_version
@@ -52,7 +53,7 @@ class GameRow:
     score1: int
     winner: str | None
     winner_seat: int | None
-    termination: str
+    termination: Termination
     faulty_bot: str | None
     hands: int
     duration: float
@@ -205,6 +206,7 @@ class ResultsStore:
                 for row in rows:
                     values = dataclasses.asdict(row)
                     values["actions"] = json.dumps(list(row.actions))
+                    values["termination"] = Termination(row.termination).value  # text only in SQL
                     values["finished_at"] = row.finished_at or time.time()
                     try:
                         self._db.execute(insert, values)
@@ -259,6 +261,11 @@ class ResultsStore:
                 row["actions"] = tuple(json.loads(row["actions"]))
             except (ValueError, RecursionError, TypeError):
                 raise StoreError(f"{self.path}: game {row['game_key']}: stored actions are not valid JSON") from None
+            try:
+                row["termination"] = Termination(row["termination"])
+            except ValueError:
+                raise StoreError(f"{self.path}: game {row['game_key']}: unknown termination "
+                                 f"{row['termination']!r}") from None
             yield GameRow(**row)
 
     def count(self) -> int:

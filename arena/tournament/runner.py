@@ -28,7 +28,7 @@ from typing import Any
 
 from ..games.dispatch import Dispatcher
 from ..games.hooks import ArenaHook
-from ..games.orders import Outcome, Unplayed, order_of
+from ..games.orders import GameResult, Unplayed, order_of
 from ..games.playing import play_dispatched
 from ..games.schedule import ScheduledGame
 from ..games.seeds import SECRET_META, TournamentSecret
@@ -109,7 +109,7 @@ class _Recorder:
         self.failures: dict[str, str] = {}
         self.pending: list[GameRow] = []
 
-    def __call__(self, outcome: Outcome) -> bool:
+    def __call__(self, outcome: GameResult) -> bool:
         """True if ``outcome`` was a result; an ``Unplayed`` game is recorded as
         interrupted (not a result: played again on resume)."""
         if isinstance(outcome, Unplayed):
@@ -119,7 +119,7 @@ class _Recorder:
         self._recorded(outcome)
         return True
 
-    def later(self, outcome: Outcome) -> None:
+    def later(self, outcome: GameResult) -> None:
         """Record ``outcome`` with the next ``flush``: one transaction (one
         disk sync) for all the games that ended meanwhile. A game lost by a
         crash before its flush was never recorded, and is played on resume."""

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from arena.engine.outcome import Termination
 from arena.games.schema import LATEST_VERSION
 from arena.games.store import GameRow, ResultsStore, StoreError
 from arena.league import LeagueDatabase, LeagueDatabaseError, parse_league_config
@@ -15,7 +16,7 @@ from arena.league.keys import match_games
 
 
 def row(key: str, seq: int, pair_index: int = -1, version0: str = "") -> GameRow:
-    return GameRow(key, seq, "a|b", pair_index, "a", "b", 0, 7, 30, 3, "a", 0, "target_reached", None, 4, 0.5,
+    return GameRow(key, seq, "a|b", pair_index, "a", "b", 0, 7, 30, 3, "a", 0, Termination.TARGET_REACHED, None, 4, 0.5,
                    ("0 play 1o",), reason="30 points", version0=version0, version1="2.0")
 
 

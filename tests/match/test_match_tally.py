@@ -12,6 +12,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
+from arena.engine.outcome import Termination
 from arena.games.dispatch import Dispatcher
 from arena.games.records import to_records
 from arena.games.seeds import TournamentSecret
@@ -35,7 +36,7 @@ def _rows(outcomes: list[list[str]]) -> list[GameRow]:
             rows.append(GameRow(
                 game_key=f"a|b#{k}{'ab'[half]}", seq=2 * k + half, pairing="a|b", pair_index=k,
                 bot0=seats[0], bot1=seats[1], mano=0, seed=k, score0=0, score1=0, winner=winner,
-                winner_seat=seats.index(winner), termination="target_reached", faulty_bot=None, hands=1,
+                winner_seat=seats.index(winner), termination=Termination.TARGET_REACHED, faulty_bot=None, hands=1,
                 duration=0.0, actions=()))
     return rows
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from workers_helpers import write_config
 
-from arena.games.orders import Outcome
+from arena.games.orders import GameResult
 from arena.games.seeds import TournamentSecret
 from arena.games.store import GameRow
 from arena.tournament.config import load_config
@@ -27,9 +27,9 @@ def test_a_second_half_whose_first_is_settled_is_played_alone(tmp_path: Path) ->
     rest = batch.without(firsts)
     assert rest is not None and sorted(rest.keys) == sorted(g.key for g in schedule if g.after is not None)
 
-    async def play() -> list[Outcome]:
+    async def play() -> list[GameResult]:
         session = WorkerSession(config, tmp_path / "logs", concurrency=2)
-        outcomes: list[Outcome] = []
+        outcomes: list[GameResult] = []
         await session.start()
         try:
             async with asyncio.timeout(120):

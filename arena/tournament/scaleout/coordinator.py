@@ -8,7 +8,7 @@ import logging
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from ...games.orders import Outcome
+from ...games.orders import GameResult
 from .batches import Batch
 from .workers import Worker, WorkerFailedError, WorkerLostError
 
@@ -54,7 +54,7 @@ class _Queue:
 async def play_on_workers(
     workers: Sequence[Worker],
     batches: Sequence[Batch],
-    record: Callable[[Outcome], object],
+    record: Callable[[GameResult], object],
     *,
     stopping: asyncio.Event,
     announce: Callable[[str], None] = lambda line: None,

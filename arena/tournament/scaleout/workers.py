@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
-from ...games.orders import GameOrder, Outcome, Unplayed
+from ...games.orders import GameOrder, GameResult, Unplayed
 from ...games.store import GameRow
 from .batches import Batch
 
@@ -25,7 +25,7 @@ class Worker(Protocol):
     async def start(self) -> None:
         """Be ready to play. WorkerFailedError, or WorkerLostError if it dies starting."""
 
-    def run(self, batch: Batch) -> AsyncIterator[Outcome]:
+    def run(self, batch: Batch) -> AsyncIterator[GameResult]:
         """Play ``batch``, yielding each game's outcome as it ends.
         WorkerLostError if the worker is lost on the way."""
 
@@ -36,7 +36,7 @@ class Worker(Protocol):
         """Release everything; processes are reaped. ``start`` may follow (after a loss)."""
 
 
-def check_outcome(msg: Any, orders: dict[str, GameOrder]) -> Outcome:
+def check_outcome(msg: Any, orders: dict[str, GameOrder]) -> GameResult:
     """``msg`` as the outcome of one of the games in ``orders`` (which it is
     taken out of: each game is reported once); WorkerLostError if it is
     anything else. A worker runs bots, so what it sends is not trusted: a
