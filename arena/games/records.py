@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..ratings import GameRecord
+from ..ratings.records import RecordError
 from .store import GameRow
 
 
 def to_records(rows: Sequence[GameRow]) -> list[GameRecord]:
-    """The rating inputs of stored rows; ValueError names a row that contradicts itself."""
+    """The rating inputs of stored rows; RecordError names a row that contradicts itself."""
     records = []
     for r in rows:
         try:
@@ -28,6 +29,6 @@ def to_records(rows: Sequence[GameRow]) -> list[GameRecord]:
                 fallbacks_a=r.fallbacks0,
                 fallbacks_b=r.fallbacks1,
             ))
-        except ValueError as exc:
-            raise ValueError(f"game {r.game_key}: {exc}") from None
+        except RecordError as exc:
+            raise RecordError(f"game {r.game_key}: {exc}") from None
     return records

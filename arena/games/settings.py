@@ -11,6 +11,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from arena.errors import UsageError
+
 from ..server import TimeControl
 
 # Bounds of the clock. A decision may take up to an hour and a game's bank a
@@ -25,7 +27,7 @@ MAX_CONCURRENCY = 1024
 DEFAULT_TIME_CONTROL = TimeControl(move_time=2.0, bank=30.0)
 
 
-class ConfigError(ValueError):
+class ConfigError(UsageError, ValueError):
     """A config problem; the message names the key. Always one printable
     line: a key or value holding a newline or a control character (TOML
     allows them in quoted strings) is shown escaped."""

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
+from arena.errors import DomainError
+
 from ..engine.outcome import Termination
 from .gameids import SQL_ID_OF_KEY, id_of_key
 from .private_files import PrivateFileError, check_private_sidecar, private_fd
@@ -94,7 +96,7 @@ _ADDED_IN = {"reason": (2, "''"), "version0": (3, "''"), "version1": (3, "''"), 
              "cpu1": (4, "NULL"), "fallbacks0": (5, "0"), "fallbacks1": (5, "0"), "game_id": (6, SQL_ID_OF_KEY)}
 
 
-class StoreError(RuntimeError):
+class StoreError(DomainError, RuntimeError):
     """The results database cannot be used; the message is one line."""
 
 

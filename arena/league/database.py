@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.errors import DomainError
+
 from ..games.records import to_records
 from ..games.seeds import SECRET_META, TournamentSecret
 from ..games.store import GameRow, ResultsStore
@@ -22,7 +24,7 @@ STATUS_META = "league_status"
 _RULES_KEYS = ("variant", "options", "pairing")
 
 
-class LeagueDatabaseError(RuntimeError):
+class LeagueDatabaseError(DomainError, RuntimeError):
     """The file cannot hold this league; the message is one line."""
 
 

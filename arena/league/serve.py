@@ -38,7 +38,7 @@ async def serve_league(
     """Serve until SIGINT/SIGTERM; return the games this run recorded.
     ``on_arena`` is called once the arena is up (the CLI starts the live
     page there), and what it returns once the league has stopped.
-    Raises OSError/ValueError if the address or TLS files cannot be used,
+    Raises ListenError if the address or TLS files cannot be used,
     then RunLockError, StoreError, LeagueDatabaseError for the database."""
     arena = Arena(TokenStore(tokens_path))
     port = await arena.start(address, tls_cert=tls_cert, tls_key=tls_key)

@@ -10,6 +10,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..engine.outcome import Termination
+from ..errors import DomainError
+
+
+class RecordError(DomainError, ValueError):
+    """Game records that contradict themselves or each other (a winner who
+    did not play, a duplicate pair without swapped seats); one line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,13 +44,13 @@ class GameRecord:
 
     def __post_init__(self) -> None:
         if self.bot_a == self.bot_b:
-            raise ValueError(f"bot_a and bot_b are both {self.bot_a!r}: a bot cannot play itself")
+            raise RecordError(f"bot_a and bot_b are both {self.bot_a!r}: a bot cannot play itself")
         if self.winner is not None and self.winner not in (self.bot_a, self.bot_b):
-            raise ValueError(f"winner {self.winner!r} is neither {self.bot_a!r} nor {self.bot_b!r}")
+            raise RecordError(f"winner {self.winner!r} is neither {self.bot_a!r} nor {self.bot_b!r}")
         if not isinstance(self.termination, Termination):
-            raise ValueError(f"termination {self.termination!r} is not a Termination")
+            raise RecordError(f"termination {self.termination!r} is not a Termination")
         if self.loser_fault is not None and self.loser_fault not in (self.bot_a, self.bot_b):
-            raise ValueError(f"loser_fault {self.loser_fault!r} is neither {self.bot_a!r} nor {self.bot_b!r}")
+            raise RecordError(f"loser_fault {self.loser_fault!r} is neither {self.bot_a!r} nor {self.bot_b!r}")
 
     @property
     def loser(self) -> str | None:

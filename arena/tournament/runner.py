@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.errors import DomainError
+
 from ..games.dispatch import Dispatcher
 from ..games.hooks import ArenaHook
 from ..games.orders import GameResult, Unplayed, order_of
@@ -35,7 +37,7 @@ from ..games.seeds import SECRET_META, TournamentSecret
 from ..games.settings import clear_text_warning
 from ..games.store import GameRow, ResultsStore
 from ..sandbox import Sandbox, SandboxUnavailableError
-from ..server import Arena
+from ..server import Arena, ListenError
 from .config import TournamentConfig
 from .formats.round_robin import round_robin
 from .formats.windowed import match_schedule
@@ -63,16 +65,13 @@ GROUP_COMMIT_SECONDS = 0.05
 # Called once the arena is up (e.g. to start the live page); returns how to stop what it started.
 
 
-class TournamentError(RuntimeError):
+class TournamentError(DomainError, RuntimeError):
     """The tournament cannot go on (a bot would not start, nobody connected...)."""
 
 
 @dataclass(frozen=True)
 class RunSummary:
-    scheduled: int
-    already_recorded: int
-    played: int
-    seconds: float
+    played: int  # games recorded this run
     # Games this run that a bot lost by failing, with the reason (key -> reason).
     failures: dict[str, str] = field(default_factory=dict)
 
@@ -180,9 +179,8 @@ async def run_tournament(
     schedule = schedule_of(config)
     done = store.recorded_keys()
     todo = [(seq, g) for seq, g in enumerate(schedule) if g.key not in done]
-    t0 = time.monotonic()
     if not todo:
-        return RunSummary(len(schedule), len(done), 0, 0.0)
+        return RunSummary(0)
     launched = {b.name for b in config.bots if b.command is not None}
     farmed = [(seq, g) for seq, g in todo if g.bot0 in launched and g.bot1 in launched] \
         if scale is not None and scale.spreads else []
@@ -202,7 +200,7 @@ async def run_tournament(
     try:
         await arena.start(config.address, tls_cert=config.tls_cert, tls_key=config.tls_key,
                           unix_socket=sandbox.socket if sandbox is not None else None)
-    except (OSError, ValueError) as exc:  # cannot bind, or a TLS file cannot be read
+    except ListenError as exc:  # cannot bind, or a TLS file cannot be read
         if sandbox is not None:
             sandbox.close()
         raise TournamentError(str(exc)) from None
@@ -246,7 +244,7 @@ async def run_tournament(
     store.check_in_place()  # a file deleted after the last game: its games are not kept either
     if stopper.signal is not None:
         raise TournamentInterruptedError(stopper.signal, record.played)
-    return RunSummary(len(schedule), len(done), record.played, time.monotonic() - t0, record.failures)
+    return RunSummary(record.played, record.failures)
 
 
 async def _flush_every(record: _Recorder, seconds: float) -> None:

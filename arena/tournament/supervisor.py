@@ -21,6 +21,8 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from arena.errors import DomainError
+
 from ..engine.outcome import Termination
 from ..games.cpu import CpuLedger
 from ..games.forfeits import Forfeit, ForfeitCause
@@ -40,7 +42,7 @@ CRASH_WAIT = 1.0  # seconds to let a disconnected launched bot's process be seen
 CrashGate = Callable[[str, int | None, str], Awaitable[str | None]]
 
 
-class BotStartFailedError(RuntimeError):
+class BotStartFailedError(DomainError, RuntimeError):
     """A launched bot did not say hello within ``start_seconds``: the run stops."""
 
 

@@ -26,6 +26,8 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+from arena.errors import DomainError
+
 from ...games.orders import GameResult
 from ..config import TournamentConfig
 from .batches import Batch
@@ -36,7 +38,7 @@ from .workers import WorkerLostError, check_outcome
 CPUS_PER_TASK = 1.0  # the arena's share; the bots' processes come on top, as on a local worker
 
 
-class RayUnavailableError(Exception):
+class RayUnavailableError(DomainError):
     """Ray is not installed, or the cluster cannot be reached; one line."""
 
 

@@ -5,17 +5,19 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
+from arena.errors import DomainError
+
 from ...games.orders import GameOrder, GameResult, Unplayed
 from ...games.store import GameRow
 from .batches import Batch
 
 
-class WorkerLostError(Exception):
+class WorkerLostError(DomainError):
     """The worker died or its node was lost; the games it had not reported
     are played again elsewhere."""
 
 
-class WorkerFailedError(Exception):
+class WorkerFailedError(DomainError):
     """The worker cannot play at all (e.g. a bot command cannot start); one line."""
 
 
