@@ -11,7 +11,7 @@ Two ways in, so that looking at a file can never change it:
   writes; a database of an older schema is read as it is.
 * ``ResultsStore.create_or_open``: read-write, for running a tournament. It
   creates the tables in a new or empty file and brings an older schema up to
-  date (see ``arena/tournament/schema.py``). The file (it holds the
+  date (see ``arena/games/schema.py``). The file (it holds the
   tournament secret) and its ``-wal`` and ``-shm`` files are owner-only
   (0600) and never opened through a symbolic link (``private_files.py``).
 

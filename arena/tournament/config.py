@@ -116,7 +116,7 @@ class TournamentConfig:
     tls_key: str | None = None
     absent_wait: float = DEFAULT_ABSENT_WAIT  # seconds a missing bot is waited for before it forfeits
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # as read, stored with results
-    match: MatchPlan | None = None  # format = "match" or "gauntlet" (arena/match/plan.py); None: round robin
+    match: MatchPlan | None = None  # format = "match" or "gauntlet" (arena/tournament/formats/match_plan.py); None: round robin
     scale: ScaleOut = ScaleOut()  # workers, or a Ray cluster (docs/scaling.md)
     sandbox: SandboxMode = SandboxMode.BWRAP  # every launched bot in a sandbox (docs/sandbox.md)
     start_seconds: float = DEFAULT_START_SECONDS  # every launched bot says hello within this, or the run stops
