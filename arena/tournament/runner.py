@@ -292,15 +292,9 @@ async def _play_here(
         except (BotStartError, BotStartFailedError, OSError) as exc:
             raise TournamentError(str(exc)) from None
         await _wait_for_bots(config, bots, absent_wait, stopping)
-        workers = [asyncio.create_task(play_dispatched(
+        await _all_or_none([play_dispatched(
             dispatcher, arena, bots, config.play_settings, lambda seq, game: order_of(seq, game, secret, seats), record,
-            should_play)) for _ in range(streams)]
-        try:
-            await asyncio.gather(*workers)
-        finally:
-            for w in workers:
-                w.cancel()
-            await asyncio.gather(*workers, return_exceptions=True)
+            should_play) for _ in range(streams)])
     finally:
         closer.cancel()
         await arena.stop(grace=0)
