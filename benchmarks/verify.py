@@ -68,7 +68,7 @@ def build(path: Path, raw: dict[str, Any], games: int) -> int:
             out = state.outcome()
             assert out is not None and out.winner is not None
             rows.append(GameRow(
-                game_key=game.key, seq=seq, pairing=game.pairing, pair_index=game.pair_index, bot0=game.bot0,
+                game_key=game.key, seq=seq, matchup=game.matchup, pair_index=game.pair_index, bot0=game.bot0,
                 bot1=game.bot1, mano=0, seed=seed, score0=out.scores[0], score1=out.scores[1],
                 winner=(game.bot0, game.bot1)[out.winner], winner_seat=out.winner, termination=out.termination,
                 faulty_bot=None, hands=len({e.hand for e in state.events if isinstance(e, ev.HandStarted)}), duration=0.0, actions=tuple(actions),

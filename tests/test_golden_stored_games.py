@@ -43,7 +43,7 @@ def dump(db: Path, keep: int | None = None) -> list[dict[str, object]]:
     out: list[dict[str, object]] = []
     for r in rows[:keep]:
         out.append({
-            "key": r.game_key, "seq": r.seq, "pairing": r.pairing, "pair_index": r.pair_index,
+            "key": r.game_key, "seq": r.seq, "pairing": r.matchup, "pair_index": r.pair_index,
             "bot0": r.bot0, "bot1": r.bot1, "seed": r.seed, "score": [r.score0, r.score1],
             "winner": r.winner, "winner_seat": r.winner_seat, "termination": str(r.termination),
             "faulty_bot": r.faulty_bot, "hands": r.hands,

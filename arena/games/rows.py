@@ -15,7 +15,7 @@ def played_row(
     *,
     key: str,
     seq: int,
-    pairing: str,
+    matchup: str,
     pair_index: int,
     bots: tuple[str, str],
     reason: str,
@@ -31,7 +31,7 @@ def played_row(
     return GameRow(
         game_key=key,
         seq=seq,
-        pairing=pairing,
+        matchup=matchup,
         pair_index=pair_index,
         bot0=bots[0],
         bot1=bots[1],
@@ -66,7 +66,7 @@ def forfeit_row(game: ScheduledGame, seq: int, seed: int, forfeit: Forfeit, fini
     any loss and in the failures view as a disconnect."""
     winner_team = 1 if forfeit.bot == game.bot0 else 0
     return GameRow(
-        game_key=game.key, seq=seq, pairing=game.pairing, pair_index=game.pair_index,
+        game_key=game.key, seq=seq, matchup=game.matchup, pair_index=game.pair_index,
         bot0=game.bot0, bot1=game.bot1, mano=0, seed=seed, score0=0, score1=0,
         winner=game.bot1 if winner_team else game.bot0, winner_seat=winner_team,
         termination=forfeit.cause.termination, faulty_bot=forfeit.bot, hands=0, duration=0.0,

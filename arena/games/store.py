@@ -45,7 +45,7 @@ from .schema import LATEST_VERSION, SchemaError, migrate, stored_version
 class GameRow:
     game_key: str
     seq: int
-    pairing: str
+    matchup: str  # "a|b": the two bots (the column ``pairing``)
     pair_index: int
     bot0: str
     bot1: str
@@ -86,11 +86,14 @@ class GameRow:
     def pair_id(self) -> str | None:
         """The duplicate pair this game is half of; None (pair_index < 0) for
         a game of an independent pairing, which is nobody's twin."""
-        return f"{self.pairing}#{self.pair_index}" if self.pair_index >= 0 else None
+        return f"{self.matchup}#{self.pair_index}" if self.pair_index >= 0 else None
 
 
 _SIDECARS = ("-wal", "-shm")  # SQLite's WAL and shared-memory files, next to the database
 _COLUMNS = tuple(f.name for f in dataclasses.fields(GameRow))
+# A field whose SQL column has another name (the column keeps the name of schema version 1).
+_COLUMN_OF = {"matchup": "pairing"}
+_SQL_COLUMNS = tuple(_COLUMN_OF.get(c, c) for c in _COLUMNS)
 # Columns that a database of an older schema version lacks, with the value read in their place.
 _ADDED_IN = {"reason": (2, "''"), "version0": (3, "''"), "version1": (3, "''"), "cpu0": (4, "NULL"),
              "cpu1": (4, "NULL"), "fallbacks0": (5, "0"), "fallbacks1": (5, "0"), "game_id": (6, SQL_ID_OF_KEY)}
@@ -200,7 +203,7 @@ class ResultsStore:
         """Write finished games in one transaction: all of them or none (the two
         halves of a league's duplicate pair, so a crash never leaves half a pair)."""
         self._check_writable()
-        insert = f"INSERT INTO games ({', '.join(_COLUMNS)}) VALUES ({', '.join(':' + c for c in _COLUMNS)})"
+        insert = f"INSERT INTO games ({', '.join(_SQL_COLUMNS)}) VALUES ({', '.join(':' + c for c in _COLUMNS)})"
         keys = [row.game_key for row in rows]
         try:
             self._db.execute("BEGIN IMMEDIATE")
@@ -254,7 +257,7 @@ class ResultsStore:
 
     def games(self) -> Iterator[GameRow]:
         selected = ", ".join(
-            f"{_ADDED_IN[c][1]} AS {c}" if c in _ADDED_IN and self.version < _ADDED_IN[c][0] else c
+            f"{_ADDED_IN[c][1]} AS {c}" if c in _ADDED_IN and self.version < _ADDED_IN[c][0] else _COLUMN_OF.get(c, c)
             for c in _COLUMNS
         )
         for values in self._db.execute(f"SELECT {selected} FROM games ORDER BY seq"):

@@ -103,8 +103,8 @@ def _tournament_expectation(store: ResultsStore, raw: Any,
 
 
 def _differs(row: GameRow, seq: int, game: ScheduledGame, secret: TournamentSecret | None) -> str | None:
-    stored = (row.seq, row.pairing, row.pair_index, row.bot0, row.bot1, row.mano)
-    scheduled = (seq, game.pairing, game.pair_index, game.bot0, game.bot1, 0)
+    stored = (row.seq, row.matchup, row.pair_index, row.bot0, row.bot1, row.mano)
+    scheduled = (seq, game.matchup, game.pair_index, game.bot0, game.bot1, 0)
     names = ("seq", "pairing", "pair_index", "bot0", "bot1", "mano")
     for name, have, want in zip(names, stored, scheduled, strict=True):
         if have != want:

@@ -52,7 +52,7 @@ def test_a_gauntlet_of_fixed_games(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.stderr
     with ResultsStore.open_existing(cfg.with_suffix(".sqlite")) as store:
         rows = list(store.games())
-    assert sorted(r.pairing for r in rows) == ["heuristic|r2"] * 4 + ["r1|heuristic"] * 4
+    assert sorted(r.matchup for r in rows) == ["heuristic|r2"] * 4 + ["r1|heuristic"] * 4
     for opponent in ("r1", "r2"):
         assert PairCounts.from_records(to_records(rows), "heuristic", opponent).pairs == 2
         assert f"heuristic vs {opponent}: 4 games played (2 complete pairs)" in res.stderr

@@ -34,7 +34,7 @@ def _rows(outcomes: list[list[str]]) -> list[GameRow]:
         for half, winner in enumerate(winners):
             seats = ("a", "b") if half == 0 else ("b", "a")
             rows.append(GameRow(
-                game_key=f"a|b#{k}{'ab'[half]}", seq=2 * k + half, pairing="a|b", pair_index=k,
+                game_key=f"a|b#{k}{'ab'[half]}", seq=2 * k + half, matchup="a|b", pair_index=k,
                 bot0=seats[0], bot1=seats[1], mano=0, seed=k, score0=0, score1=0, winner=winner,
                 winner_seat=seats.index(winner), termination=Termination.TARGET_REACHED, faulty_bot=None, hands=1,
                 duration=0.0, actions=()))
@@ -61,7 +61,7 @@ def test_the_match_schedule_opens_a_window_of_pairs_per_opponent() -> None:
     schedule = match_schedule(plan, ["x", "c", "y"], concurrency=1)
     window = window_for(1)
     assert len(schedule) == 80 and len({g.key for g in schedule}) == 80
-    assert {g.pairing for g in schedule} == {"x|c", "c|y"}  # names in config order, as a round robin
+    assert {g.matchup for g in schedule} == {"x|c", "c|y"}  # names in config order, as a round robin
     for first, second in zip(schedule[::2], schedule[1::2], strict=True):
         assert (first.deal, first.bot0, first.bot1) == (second.deal, second.bot1, second.bot0)
         assert second.after == first.key

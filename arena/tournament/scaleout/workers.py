@@ -51,7 +51,7 @@ def check_outcome(msg: Any, orders: dict[str, GameOrder]) -> GameResult:
         raise WorkerLostError("sent the outcome of a game it was not given, or twice")
     if isinstance(msg, GameRow):
         game = order.game
-        given = (game.bot0, game.bot1, game.pairing, game.pair_index, order.seq, order.deal_seed)
-        if (msg.bot0, msg.bot1, msg.pairing, msg.pair_index, msg.seq, msg.seed) != given:
+        given = (game.bot0, game.bot1, game.matchup, game.pair_index, order.seq, order.deal_seed)
+        if (msg.bot0, msg.bot1, msg.matchup, msg.pair_index, msg.seq, msg.seed) != given:
             raise WorkerLostError(f"sent a row for game {game.key} that does not match the game it was given")
     return msg
