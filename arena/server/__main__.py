@@ -17,7 +17,7 @@ from .tokens import TokenFileError, mint_token
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m arena.server", description=__doc__.splitlines()[0])
     p.add_argument("--address", default="127.0.0.1:50051", help="HOST:PORT to listen on (default %(default)s)")
-    p.add_argument("--tokens", default="tokens.txt", help="token file, 'NAME sha256:HASH' per line (default %(default)s)")
+    p.add_argument("--tokens", default="tokens.txt", help="token file, 'NAME scram:VERIFIER' per line (default %(default)s)")
     p.add_argument("--mint", metavar="NAME", help="add a fresh token for NAME to the token file, print it, exit")
     p.add_argument("--tls-cert", metavar="FILE", help="PEM certificate: serve TLS only (needed on a public address)")
     p.add_argument("--tls-key", metavar="FILE", help="PEM private key of --tls-cert")
