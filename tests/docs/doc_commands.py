@@ -127,3 +127,44 @@ def inline_spans(text: str) -> list[str]:
     span that wraps a line joined with a space."""
     prose = re.sub(r"^([ \t]*)```.*?^\1```", "", text, flags=re.M | re.S)
     return [" ".join(span.split()) for span in re.findall(r"`([^`]+)`", prose)]
+
+
+DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _fenced() -> list[tuple[str, Command]]:
+    """(doc, command) for every command line of every fenced block: `sh`
+    blocks, and the `truco-arena` lines (or `$ ` prompts) of unlabelled ones,
+    which otherwise hold output, TOML or a transcript."""
+    found: list[tuple[str, Command]] = []
+    for doc in DOCS:
+        name = str(doc.relative_to(ROOT))
+        for lang in ("sh", ""):
+            for block in blocks(doc.read_text(), lang):
+                lines = block.splitlines()
+                if lang == "":
+                    lines = [line.removeprefix("$ ") for line in lines
+                             if line.startswith(("truco-arena ", "$ truco-arena "))]
+                for command in commands("\n".join(lines)):
+                    found.extend((name, part) for part in _split_and(command))
+    return found
+
+
+def _split_and(command: Command) -> list[Command]:
+    """`a && b` as two commands."""
+    parts: list[list[str]] = [[]]
+    for word in command.argv:
+        if word == "&&":
+            parts.append([])
+        else:
+            parts[-1].append(word)
+    return [Command(command.env if i == 0 else {}, p, shlex.join(p)) for i, p in enumerate(parts) if p]
+
+
+EXAMPLES = _fenced()
+
+def example(doc: str, text: str) -> Command:
+    """The command ``text`` of ``doc``, as the docs have it now."""
+    found = [c for d, c in EXAMPLES if d == doc and c.text == text]
+    assert found, f"{doc} has no command {text!r} any more"
+    return found[0]

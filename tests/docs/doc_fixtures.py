@@ -9,6 +9,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -51,8 +52,8 @@ def readme_bot() -> str:
 
 def weekly_dir(where: Path) -> Path:
     """``where`` with weekly.toml and the README's bot in mybot/."""
+    (where / "mybot").mkdir(parents=True)
     (where / "weekly.toml").write_text(WEEKLY)
-    (where / "mybot").mkdir()
     (where / "mybot" / "mybot.py").write_text(readme_bot())
     return where
 
@@ -98,13 +99,15 @@ class Running:
     started, watched on its stderr, stopped with a signal and a deadline."""
 
     def __init__(self, argv: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
-        self.log = cwd / f"running-{time.monotonic_ns()}.err"
-        self._err = self.log.open("w")
+        fd, name = tempfile.mkstemp(suffix=".err")  # outside cwd: a bot's folder may be in it
+        self.log = Path(name)
+        self._err = os.fdopen(fd, "w")
+        self._said: str | None = None  # all of stderr, once it has exited
         self.process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=self._err, text=True,
                                         env={**os.environ, **(env or {})})
 
     def stderr(self) -> str:
-        return self.log.read_text()
+        return self._said if self._said is not None else self.log.read_text()
 
     def wait_for(self, text: str, timeout: float = DEADLINE) -> str:
         """The stderr line holding ``text``, once it is there."""
@@ -130,6 +133,8 @@ class Running:
             raise AssertionError(f"still running {timeout:g} s after {sig.name}: {self.stderr()}") from None
         finally:
             self._err.close()
+            self._said = self.log.read_text()
+            self.log.unlink()
         return self.process.returncode, out
 
 

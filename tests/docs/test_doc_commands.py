@@ -26,47 +26,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from cli_check import (check_bot_command, check_cli_synopsis, check_pip_install, check_script_options,
-                       parse_cli)
-from doc_commands import README, ROOT, Command, blocks, commands, inline_spans, section
-from doc_fixtures import league_config, ran_well, run, weekly_dir
+from cli_check import check_bot_command, check_cli_synopsis, check_pip_install, check_script_options, parse_cli
+from doc_commands import DOCS, EXAMPLES, README, ROOT, Command, blocks, example, inline_spans, section
+from doc_fixtures import ran_well, run, weekly_dir
 
 from arena.league.config import parse_league_config
 from arena.tournament.config import ConfigError, check_environment, parse_config
-
-DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
-
-
-def _fenced() -> list[tuple[str, Command]]:
-    """(doc, command) for every command line of every fenced block: `sh`
-    blocks, and the `truco-arena` lines (or `$ ` prompts) of unlabelled ones,
-    which otherwise hold output, TOML or a transcript."""
-    found = []
-    for doc in DOCS:
-        name = str(doc.relative_to(ROOT))
-        for lang in ("sh", ""):
-            for block in blocks(doc.read_text(), lang):
-                lines = block.splitlines()
-                if lang == "":
-                    lines = [line.removeprefix("$ ") for line in lines
-                             if line.startswith(("truco-arena ", "$ truco-arena "))]
-                for command in commands("\n".join(lines)):
-                    found.extend((name, part) for part in _split_and(command))
-    return found
-
-
-def _split_and(command: Command) -> list[Command]:
-    """`a && b` as two commands."""
-    parts: list[list[str]] = [[]]
-    for word in command.argv:
-        if word == "&&":
-            parts.append([])
-        else:
-            parts[-1].append(word)
-    return [Command(command.env if i == 0 else {}, p, shlex.join(p)) for i, p in enumerate(parts) if p]
-
-
-EXAMPLES = _fenced()
 
 # The test that runs each command as written (a module of tests/docs, then the test).
 RUN_BY: dict[tuple[str, str], str] = {
@@ -169,13 +134,6 @@ _LINT = {"mypy", "ruff"}
 _SYSTEM = {"python3", ".", "apt-get", "openssl", "chmod"}
 
 
-def example(doc: str, text: str) -> Command:
-    """The command ``text`` of ``doc``, as the docs have it now."""
-    found = [c for d, c in EXAMPLES if d == doc and c.text == text]
-    assert found, f"{doc} has no command {text!r} any more"
-    return found[0]
-
-
 def test_the_docs_have_command_examples_of_every_kind() -> None:
     programs = {c.argv[0] for _, c in EXAMPLES}
     assert {"truco-arena", "python", "pip", "openssl"} <= programs
@@ -249,11 +207,10 @@ def test_every_config_block_is_accepted_by_its_loader(tmp_path: Path) -> None:
             if doc.name == "league.md":
                 parse_league_config(data)
             else:
-                sample = "python -m sample_bots.random_bot"
-                around: dict[str, object] = {"name": "t", "bots": [{"name": "new", "command": sample},
-                                                                   {"name": "old", "command": sample}]}
                 if not {"bots", "name"} <= data.keys():
-                    data = {**around, **data, "bots": [*data.get("bots", []), *around["bots"]]}  # type: ignore[list-item]
+                    sample = "python -m sample_bots.random_bot"
+                    around = [{"name": "new", "command": sample}, {"name": "old", "command": sample}]
+                    data = {"name": "t", **data, "bots": [*data.get("bots", []), *around]}
                 config = parse_config(data, base=tmp_path)
                 for bot in config.bots:
                     if bot.dir is not None:
@@ -281,6 +238,7 @@ def weekly(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return where
 
 
+@pytest.mark.integration  # a real tournament, then ten commands on it
 def test_the_report_doc_examples_run_as_written(weekly: Path) -> None:
     texts = [t for (d, t), by in RUN_BY.items() if by.endswith("::test_the_report_doc_examples_run_as_written")]
     assert len(texts) == 9
