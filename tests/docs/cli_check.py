@@ -46,7 +46,7 @@ def check_cli_synopsis(args: list[str]) -> None:
     if isinstance(command, click.Group):
         assert not words or words == ["--help"], f"{command.name} needs a subcommand"
         return
-    known = {opt for p in command.params for opt in (*p.opts, *p.secondary_opts)}
+    known = {opt for p in command.params if isinstance(p, click.Option) for opt in (*p.opts, *p.secondary_opts)}
     for word in words:
         option = word.strip("[]|").split("=")[0]
         if option == "--":

@@ -20,16 +20,19 @@ Ports are the machine's: a test replaces the docs' fixed ports with free ones.
 
 from __future__ import annotations
 
+import inspect
 import json
 import shlex
 import tomllib
 from pathlib import Path
 
+import click
 import pytest
 from cli_check import check_bot_command, check_cli_synopsis, check_pip_install, check_script_options, parse_cli
-from doc_commands import DOCS, EXAMPLES, README, ROOT, Command, blocks, example, inline_spans, section
+from doc_commands import DOCS, EXAMPLES, README, ROOT, Command, blocks, commands, example, inline_spans, section
 from doc_fixtures import ran_well, run, weekly_dir
 
+from arena.cli import main
 from arena.league.config import parse_league_config
 from arena.tournament.config import ConfigError, check_environment, parse_config
 
@@ -282,3 +285,31 @@ def test_the_token_examples_run_as_written(tmp_path: Path) -> None:
     assert all(line.startswith("#") or " scram:" in line for line in (tmp_path / "tokens.txt").read_text().splitlines()
                if line.strip())  # the format docs/protocol.md gives
 
+
+
+def _help_examples() -> list[tuple[str, Command]]:
+    """The `Example:` lines of every `truco-arena ... --help`."""
+    found: list[tuple[str, Command]] = []
+    pending: list[tuple[str, click.Command]] = [("truco-arena", main)]
+    while pending:
+        path, command = pending.pop()
+        if isinstance(command, click.Group):
+            pending.extend((f"{path} {name}", sub) for name, sub in command.commands.items())
+        text = inspect.cleandoc(command.help or "")
+        if "Example:" in text:
+            lines = [line.strip() for line in text.split("Example:", 1)[1].splitlines()]
+            found.extend((path, c) for c in commands("\n".join(lines)) if c.argv[0] == "truco-arena")
+    return found
+
+
+HELP_EXAMPLES = _help_examples()
+
+
+@pytest.mark.parametrize(("where", "command"), HELP_EXAMPLES, ids=[f"{w}: {c.text}" for w, c in HELP_EXAMPLES])
+def test_a_help_example_parses_with_the_real_command_line(where: str, command: Command) -> None:
+    parse_cli(command.argv[1:])
+
+
+def test_every_command_has_a_help_example() -> None:
+    shown = {c.argv[1] for _, c in HELP_EXAMPLES}
+    assert shown >= set(main.commands) - {"token", "league", "rules"} and len(HELP_EXAMPLES) >= 20

@@ -58,7 +58,9 @@ def _mint(cwd: Path, *names: str) -> dict[str, str]:
 
 def test_the_quick_start_demo_runs_as_written(tmp_path: Path) -> None:
     command = example("README.md", "truco-arena demo")
-    out = ran_well(run(command, tmp_path), command)
+    done = run(command, tmp_path)
+    out = ran_well(done, command)
+    assert done.stderr.startswith("demo: uruguayo, 18 games, seed 1\n")  # "its variant, number of games and seed first"
     assert all(bot in out for bot in ("random", "heuristic", "simulation")), out
     assert list(tmp_path.iterdir()) == []  # without --db the results go to a temporary file
 
