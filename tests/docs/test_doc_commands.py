@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 import shlex
 import tomllib
 from pathlib import Path
@@ -313,3 +314,26 @@ def test_a_help_example_parses_with_the_real_command_line(where: str, command: C
 def test_every_command_has_a_help_example() -> None:
     shown = {c.argv[1] for _, c in HELP_EXAMPLES}
     assert shown >= set(main.commands) - {"token", "league", "rules"} and len(HELP_EXAMPLES) >= 20
+
+
+# Paths the docs name that a run makes rather than the repository holds.
+MADE_BY_A_RUN = {"tests/web/artifacts/"}  # the browser tests' screenshots, not committed
+
+
+def test_the_files_the_docs_name_exist() -> None:
+    """Every repository path in the prose (`arena/tournament/store.py`) and
+    every relative link."""
+    missing = []
+    for doc in DOCS:
+        text = doc.read_text()
+        for span in inline_spans(text):
+            for word in span.replace(",", " ").split():
+                word = word.strip("()")
+                if re.match(r"(arena|sdk|tests|benchmarks|docs|proto|sample_bots|\.ci)/", word) \
+                        and not re.search(r"[A-Z]{2,}|\*|\.\.\.", word) and word not in MADE_BY_A_RUN:
+                    if not (ROOT / word.split("#")[0].split(":")[0]).exists():
+                        missing.append(f"{doc.name}: {word}")
+        for target in re.findall(r"\]\(([^)#\s]+)", text):
+            if not target.startswith("http") and not (doc.parent / target).exists():
+                missing.append(f"{doc.name}: link {target}")
+    assert not missing, missing
