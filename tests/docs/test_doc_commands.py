@@ -13,7 +13,9 @@ code, and run as written where a test can run it.
   silently, and a new example cannot slip by unchecked.
 - Commands inside the prose (`truco-arena standings DB --verify`, `python
   benchmarks/coordinator.py --games 1000`) are checked the same way.
-- Every TOML block is accepted by the loader it is written for.
+- Every TOML block is accepted by the loader it is written for, the
+  `Example:` lines of every `--help` parse, and every repository path the
+  prose names and every relative link exists.
 
 Ports are the machine's: a test replaces the docs' fixed ports with free ones.
 """

@@ -56,6 +56,7 @@ def _mint(cwd: Path, *names: str) -> dict[str, str]:
     return tokens
 
 
+@pytest.mark.slow  # the simulation bot thinks: ~25 s
 def test_the_quick_start_demo_runs_as_written(tmp_path: Path) -> None:
     command = example("README.md", "truco-arena demo")
     done = run(command, tmp_path)
@@ -65,6 +66,7 @@ def test_the_quick_start_demo_runs_as_written(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []  # without --db the results go to a temporary file
 
 
+@pytest.mark.slow  # an SPRT of [0, 20] needs ~50 pairs whatever the bots: ~45 s
 def test_the_match_examples_run_as_written(tmp_path: Path) -> None:
     """The README's and docs/sprt.md's matches, the reader's two versions
     being a stronger and a weaker bot in folders of their own; then sprt.md's
