@@ -22,7 +22,9 @@ Ports are the machine's: a test replaces the docs' fixed ports with free ones.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+import io
 import json
 import re
 import shlex
@@ -339,3 +341,12 @@ def test_the_files_the_docs_name_exist() -> None:
             if not target.startswith("http") and not (doc.parent / target).exists():
                 missing.append(f"{doc.name}: link {target}")
     assert not missing, missing
+
+
+def test_the_sprt_doc_code_prints_the_line_it_shows() -> None:
+    (code,) = blocks(section((ROOT / "docs" / "sprt.md").read_text(), "Worked example"), "python")
+    shown = [line.removeprefix("# ") for line in code.splitlines() if line.startswith("# ")]
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, "docs/sprt.md", "exec"), {"__name__": "snippet"})
+    assert printed.getvalue().splitlines() == shown  # the 0.91 of the worked example: no verdict yet

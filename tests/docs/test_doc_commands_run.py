@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import signal
 import stat
 import subprocess
@@ -22,7 +23,7 @@ import time
 from pathlib import Path
 
 import pytest
-from doc_commands import Command, example
+from doc_commands import README, ROOT, Command, blocks, example, inline_spans, section
 from doc_fixtures import (
     DEADLINE,
     HEURISTIC_SCRIPT,
@@ -32,6 +33,7 @@ from doc_fixtures import (
     get,
     league_config,
     ran_well,
+    readme_bot,
     run,
     weekly_dir,
 )
@@ -240,3 +242,16 @@ def test_the_scaling_examples_run_as_written(tmp_path: Path, text: str) -> None:
     assert "mybot" in ran_well(run(command, weekly), command)
     status = _status(weekly, "weekly.sqlite")
     assert status["recorded"] == 8 and status["missing"] == 0, status
+
+
+def test_the_readme_check_bot_command_passes_the_readme_and_protocol_doc_bots(tmp_path: Path) -> None:
+    """The README's `truco-arena check-bot -- python mybot.py` (in its prose),
+    on the README's bot and on docs/protocol.md's SDK bot."""
+    (text,) = [s for s in inline_spans(README.read_text()) if s.startswith("truco-arena check-bot -- ")]
+    command = Command({}, shlex.split(text), text)
+    (sdk_bot,) = blocks(section((ROOT / "docs" / "protocol.md").read_text(), "For Python: the SDK"), "python")
+    for name, code in (("readme", readme_bot()), ("protocol", sdk_bot)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "mybot.py").write_text(code)
+        out = ran_well(run(command, tmp_path / name, env={"TMPDIR": str(tmp_path)}), command)
+        assert "COMPLIANT:" in out and "NOT COMPLIANT" not in out, f"{name}: {out}"
