@@ -106,6 +106,18 @@ class Running:
         self.process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=self._err, text=True,
                                         env={**os.environ, **(env or {})})
 
+    def __enter__(self) -> Running:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """A test that failed half-way leaves nothing running."""
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        if not self._err.closed:
+            self._err.close()
+            self.log.unlink()
+
     def stderr(self) -> str:
         return self._said if self._said is not None else self.log.read_text()
 

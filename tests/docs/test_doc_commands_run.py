@@ -118,7 +118,10 @@ def _serve(command: Command, cwd: Path, replace: dict[str, str]) -> Running:
 
 def _stopped_cleanly(running: Running) -> None:
     code, _out = running.stop(signal.SIGTERM)
-    errors = running.stderr()
+    _check_stopped(code, running.stderr())
+
+
+def _check_stopped(code: int, errors: str) -> None:
     assert code == 0 and "league stopped:" in errors and "Traceback" not in errors, errors
 
 
@@ -126,9 +129,9 @@ def test_the_serve_examples_start_and_stop(tmp_path: Path) -> None:
     """docs/league.md's `serve --tokens tokens.txt`, and docs/protocol.md's
     certificate, `chmod` and TLS `serve`, in that doc's order."""
     _mint(tmp_path, "alice")
-    plain = _serve(example("docs/league.md", "truco-arena serve --tokens tokens.txt"), tmp_path, {})
-    _listening(plain)
-    _stopped_cleanly(plain)
+    with _serve(example("docs/league.md", "truco-arena serve --tokens tokens.txt"), tmp_path, {}) as plain:
+        _listening(plain)
+        _stopped_cleanly(plain)
     assert (tmp_path / "league.sqlite").exists()  # the default database, here
 
     for text in ("openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout arena.key "
@@ -140,9 +143,9 @@ def test_the_serve_examples_start_and_stop(tmp_path: Path) -> None:
     tls = example("docs/protocol.md", "truco-arena serve --address 0.0.0.0:50051 --tokens tokens.txt --tls-cert "
                                       "arena.crt --tls-key arena.key")
     port = str(free_port())
-    served = _serve(tls, tmp_path, {"0.0.0.0:50051": f"127.0.0.1:{port}"})
-    assert _listening(served) == f"127.0.0.1:{port}" and "(TLS)" in served.wait_for("arena listening on ")
-    _stopped_cleanly(served)
+    with _serve(tls, tmp_path, {"0.0.0.0:50051": f"127.0.0.1:{port}"}) as served:
+        assert _listening(served) == f"127.0.0.1:{port}" and "(TLS)" in served.wait_for("arena listening on ")
+        _stopped_cleanly(served)
 
 
 def _bot(name: str, port: str, token: str, cwd: Path) -> subprocess.Popen[str]:
@@ -196,7 +199,8 @@ def test_the_league_doc_serves_over_tls_and_its_views_run_as_written(tmp_path: P
             except subprocess.TimeoutExpired:
                 bot.kill()
                 bot.wait()
-        _stopped_cleanly(served)
+        code, _out = served.stop(signal.SIGTERM)
+    _check_stopped(code, served.stderr())
     standings = example("docs/league.md", "truco-arena standings open.sqlite --view all")
     out = ran_well(run(standings, tmp_path), standings)
     assert "alice" in out and "bob" in out and "Failures" in out, out
@@ -208,25 +212,25 @@ def test_the_live_page_examples_serve_as_written(tmp_path: Path) -> None:
     weekly = weekly_dir(tmp_path / "weekly")
     port = str(free_port())
     command = example("docs/report.md", "truco-arena tournament run weekly.toml --http 127.0.0.1:8080")
-    running = Running(command.resolved({"8080": port}), weekly)
-    assert running.wait_for("live page on ").endswith(f"http://127.0.0.1:{port}/")
-    running.wait_for("finished; still serving it until Ctrl-C")
-    status, page = get(f"http://127.0.0.1:{port}/")
-    assert status == 200 and "mybot" in page
-    assert json.loads(get(f"http://127.0.0.1:{port}/api/live.json")[1])["finished"] is True
-    code, out = running.stop(signal.SIGINT)
+    with Running(command.resolved({"8080": port}), weekly) as running:
+        assert running.wait_for("live page on ").endswith(f"http://127.0.0.1:{port}/")
+        running.wait_for("finished; still serving it until Ctrl-C")
+        status, page = get(f"http://127.0.0.1:{port}/")
+        assert status == 200 and "mybot" in page
+        assert json.loads(get(f"http://127.0.0.1:{port}/api/live.json")[1])["finished"] is True
+        code, out = running.stop(signal.SIGINT)
     assert code == 0 and "mybot" in out and "Traceback" not in running.stderr(), running.stderr()
 
     league = tmp_path / "league"
     league.mkdir()
     _mint(league, "alice")
     port = str(free_port())
-    served = _serve(example("docs/report.md", "truco-arena serve --tokens tokens.txt --http 127.0.0.1:8080"), league,
-                    {"8080": port})
-    assert served.wait_for("live page on ").endswith(f"http://127.0.0.1:{port}/")
-    assert get(f"http://127.0.0.1:{port}/")[0] == 200
-    assert json.loads(get(f"http://127.0.0.1:{port}/api/live.json")[1])["games"] == []
-    _stopped_cleanly(served)
+    command = example("docs/report.md", "truco-arena serve --tokens tokens.txt --http 127.0.0.1:8080")
+    with _serve(command, league, {"8080": port}) as served:
+        assert served.wait_for("live page on ").endswith(f"http://127.0.0.1:{port}/")
+        assert get(f"http://127.0.0.1:{port}/")[0] == 200
+        assert json.loads(get(f"http://127.0.0.1:{port}/api/live.json")[1])["games"] == []
+        _stopped_cleanly(served)
 
 
 def test_the_sandbox_check_bot_example_runs_as_written(tmp_path: Path) -> None:
