@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from arena.errors import UsageError
+
 from .engine import Action, Card, Deal, Game, IllegalActionError, OptionsError, State, make_options
 
 MAX_BYTES = 1 << 20  # a scenario is a few KB; a bigger file is a mistake
@@ -28,7 +30,7 @@ _SEAT = re.compile(r"[0-9]{1,2}")  # ASCII digits only: str.isdigit() also accep
 _KEYS = {"variant", "options", "scores", "mano", "deals", "actions", "description", "expect"}
 
 
-class ScenarioError(ValueError):
+class ScenarioError(UsageError, ValueError):
     """A malformed scenario; the message names the field."""
 
 

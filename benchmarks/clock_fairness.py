@@ -39,10 +39,10 @@ sys.path.insert(0, str(ROOT))
 
 from arena.engine.options import make_options  # noqa: E402
 from arena.engine.outcome import Termination  # noqa: E402
+from arena.protocol import arena_pb2 as pb  # noqa: E402
+from arena.protocol import arena_pb2_grpc as pb_grpc  # noqa: E402
+from arena.protocol.handshake import say_hello  # noqa: E402
 from arena.server import Arena, PlayedGame, TimeControl  # noqa: E402
-from sdk.handshake import say_hello  # noqa: E402
-from sdk.pb import arena_pb2 as pb  # noqa: E402
-from sdk.pb import arena_pb2_grpc as pb_grpc  # noqa: E402
 
 CLOCK = TimeControl(move_time=0.100, bank=1.0)
 VARIANT = "argentino"

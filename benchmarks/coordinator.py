@@ -18,13 +18,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from arena.engine.outcome import Termination
+from arena.games.store import GameRow, ResultsStore
 from arena.tournament.scaleout.frames import FROM_WORKER, MAX_REPORT, encode, read_frame
-from arena.tournament.store import GameRow, ResultsStore
 
 
 def rows(n: int, actions: int) -> list[GameRow]:
     return [GameRow(game_key=f"a|b#{i}a", seq=i, pairing="a|b", pair_index=i, bot0="a", bot1="b", mano=0,
-                    seed=i, score0=30, score1=17, winner="a", winner_seat=0, termination="target_reached",
+                    seed=i, score0=30, score1=17, winner="a", winner_seat=0, termination=Termination.TARGET_REACHED,
                     faulty_bot=None, hands=14, duration=0.4, actions=tuple(f"play {i % 40}" for i in range(actions)),
                     finished_at=1.0 + i)
             for i in range(n)]

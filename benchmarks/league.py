@@ -37,8 +37,8 @@ sys.path.insert(0, str(REPO))
 
 from league_attackers import ATTACKERS  # noqa: E402  (this directory, first on the path when run)
 
+from arena.games.store import GameRow, ResultsStore, StoreError  # noqa: E402
 from arena.server import mint_token  # noqa: E402
-from arena.tournament.store import GameRow, ResultsStore, StoreError  # noqa: E402
 
 ARMS = ("plain", "slow", "flood", "live")
 

@@ -132,7 +132,7 @@ def run_slow(argv: list[str]) -> None:
 async def _flood(address: str, streams: int, channels: int, counts: Counter[str]) -> None:
     import grpc
 
-    from sdk.pb import arena_pb2_grpc as pb_grpc
+    from arena.protocol import arena_pb2_grpc as pb_grpc
 
     options = [("grpc.use_local_subchannel_pool", 1)]  # one connection per channel
     chans = [grpc.aio.insecure_channel(address, options=options) for _ in range(channels)]

@@ -42,10 +42,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from arena.engine.options import make_options  # noqa: E402
+from arena.protocol import arena_pb2 as pb  # noqa: E402
+from arena.protocol import arena_pb2_grpc as pb_grpc  # noqa: E402
+from arena.protocol.handshake import say_hello  # noqa: E402
 from arena.server import Arena, TimeControl  # noqa: E402
-from sdk.handshake import say_hello  # noqa: E402
-from sdk.pb import arena_pb2 as pb  # noqa: E402
-from sdk.pb import arena_pb2_grpc as pb_grpc  # noqa: E402
 
 VARIANT = "uruguayo"
 CLOCK = TimeControl(move_time=5.0, bank=60.0)

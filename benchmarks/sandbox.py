@@ -27,13 +27,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from arena.games.store import ResultsStore
 from arena.sandbox import Sandbox
 from arena.server import Arena
 from arena.tournament.config import parse_config
 from arena.tournament.launcher import LaunchSpec, launch, stop
 from arena.tournament.runner import run_tournament
 from arena.tournament.scale import ScaleOut
-from arena.tournament.store import ResultsStore
 
 RANDOM = ("python", "-m", "sample_bots.random_bot")
 

@@ -38,10 +38,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.games.store import ResultsStore
 from arena.tournament.config import parse_config
 from arena.tournament.runner import run_tournament
 from arena.tournament.scale import ScaleOut
-from arena.tournament.store import ResultsStore
 
 _TICK = os.sysconf("SC_CLK_TCK")
 

@@ -26,12 +26,12 @@ from typing import Any
 
 from arena.engine import Game, Kind
 from arena.engine import events as ev
+from arena.games.seeds import SECRET_META, TournamentSecret
+from arena.games.store import GameRow, ResultsStore
 from arena.replay import options_of, replay_row
 from arena.replay.audit import verify_store
 from arena.tournament.config import parse_config
-from arena.tournament.runner import SECRET_META, schedule_of
-from arena.tournament.seeds import TournamentSecret
-from arena.tournament.store import GameRow, ResultsStore
+from arena.tournament.runner import schedule_of
 
 VARIANTS: tuple[tuple[str, str, dict[str, Any]], ...] = (("uruguayo 1v1 to 30", "uruguayo", {}), ("argentino 2v2 to 30", "argentino", {"seats": 4}))
 
@@ -70,7 +70,7 @@ def build(path: Path, raw: dict[str, Any], games: int) -> int:
             rows.append(GameRow(
                 game_key=game.key, seq=seq, pairing=game.pairing, pair_index=game.pair_index, bot0=game.bot0,
                 bot1=game.bot1, mano=0, seed=seed, score0=out.scores[0], score1=out.scores[1],
-                winner=(game.bot0, game.bot1)[out.winner], winner_seat=out.winner, termination=out.termination.value,
+                winner=(game.bot0, game.bot1)[out.winner], winner_seat=out.winner, termination=out.termination,
                 faulty_bot=None, hands=len({e.hand for e in state.events if isinstance(e, ev.HandStarted)}), duration=0.0, actions=tuple(actions),
                 reason=f"team {out.winner} reached 30", finished_at=1.0))
             actions_written += len(actions)

@@ -27,8 +27,8 @@ import time
 from typing import Any
 
 from arena.engine.cards import DECK
+from arena.protocol import arena_pb2 as pb
 from sdk.client import StreamSession
-from sdk.pb import arena_pb2 as pb
 
 from .random_bot import RandomBot
 

@@ -33,8 +33,7 @@ __all__ = [
     "run", "run_async", "main", "RejectedError", "GaveUpError",
 ]
 
-# Networking loads on first use, so `import sdk` stays light and
-# `python -m sdk.pb.regenerate` works even when the generated code is broken.
+# Networking loads on first use, so `import sdk` stays light.
 _LAZY = {"run": "client", "run_async": "client", "RejectedError": "client", "GaveUpError": "client", "main": "cli"}
 
 

@@ -40,12 +40,12 @@ from google.protobuf import json_format  # type: ignore[import-untyped,unused-ig
 
 from arena.engine.actions import Action
 from arena.engine.observation import Observation
+from arena.protocol import PROTOCOL_VERSION, handshake
+from arena.protocol import arena_pb2 as pb
+from arena.protocol import arena_pb2_grpc as pb_grpc
 
-from . import convert, handshake
+from . import convert
 from .bot import Bot
-from .pb import PROTOCOL_VERSION
-from .pb import arena_pb2 as pb
-from .pb import arena_pb2_grpc as pb_grpc
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
 
@@ -373,10 +373,14 @@ async def run_async(
             parent = os.environ.get("TRUCO_ARENA_PARENT_PID", "")
             if parent.isdigit():
                 tasks.append(asyncio.ensure_future(_watch_parent(int(parent))))
-            done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-            for t in pending:
-                t.cancel()
-            await asyncio.gather(*pending, return_exceptions=True)
+            try:
+                done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+            finally:
+                # Also on Ctrl-C (this task cancelled): every stream ends here,
+                # before the executor below shuts down under a choose() in flight.
+                for t in tasks:
+                    t.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
             for t in done:
                 exc = t.exception()
                 if exc is not None and not isinstance(exc, _ParentGoneError):

@@ -12,9 +12,9 @@ from arena.engine.actions import Action
 from arena.engine.cards import CARD_BY_TEXT, Card
 from arena.engine.observation import Observation, PendingCall
 from arena.engine.options import Options
+from arena.protocol import arena_pb2 as pb
 
 from .bot import GameInfo, HandSummary
-from .pb import arena_pb2 as pb
 
 _ACTIONS: dict[str, Action] = {}
 _ACTIONS_MAX = 4096  # bounds the cache against an arena that sends junk

@@ -24,7 +24,7 @@ from typing import Any
 
 import click
 
-from ..tournament.store import StoreError
+from ..errors import ArenaError
 from .check_bot import check_bot
 from .demo import demo
 from .errors import DOMAIN_ERROR, INTERRUPTED, one_line
@@ -57,8 +57,8 @@ class ArenaGroup(click.Group):
             _die("interrupted", INTERRUPTED)
         except KeyboardInterrupt:
             _die("interrupted", INTERRUPTED)
-        except StoreError as exc:  # its messages are one line already
-            _die(str(exc), DOMAIN_ERROR)
+        except ArenaError as exc:  # every error the arena raises for people: one line, its own exit code
+            _die(str(exc), exc.exit_code)
         except sqlite3.Error as exc:
             _die(f"results database: {exc}", DOMAIN_ERROR)
         sys.exit(code if isinstance(code, int) else 0)

@@ -11,14 +11,13 @@ from pathlib import Path
 import click
 
 from ..compliance import (
-    CheckerError,
     CheckResult,
     CheckSettings,
     LaunchError,
     run_checks,
 )
 from ..compliance.render import as_json, line, summary
-from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
+from .errors import DOMAIN_ERROR
 
 
 @click.command("check-bot", context_settings={"allow_interspersed_args": False})
@@ -63,12 +62,9 @@ def check_bot(games: int, move_seconds: float, bank_seconds: float, timeout: flo
     """
     temporary = log_dir is None
     log_dir = Path(tempfile.mkdtemp(prefix="truco-check-bot-")) if log_dir is None else log_dir
-    try:
-        settings = CheckSettings(command, log_dir, name=name, games=games, move_seconds=move_seconds,
-                                 bank_seconds=bank_seconds, timeout=timeout, streams=streams, seed=seed,
-                                 sandbox=sandbox)
-    except ValueError as exc:
-        raise fail(str(exc), USAGE_ERROR) from None
+    settings = CheckSettings(command, log_dir, name=name, games=games, move_seconds=move_seconds,
+                             bank_seconds=bank_seconds, timeout=timeout, streams=streams, seed=seed,
+                             sandbox=sandbox)
 
     # The arena logs what it refuses (a bad Hello...) as warnings, which
     # Python would print between the report's lines; the checks report it.
@@ -80,12 +76,10 @@ def check_bot(games: int, move_seconds: float, bank_seconds: float, timeout: flo
 
     try:
         report = asyncio.run(run_checks(settings, echo_line))
-    except LaunchError as exc:
+    except LaunchError:
         if temporary:  # nothing ran: leave no empty log behind
             shutil.rmtree(log_dir, ignore_errors=True)
-        raise fail(str(exc), USAGE_ERROR) from None
-    except CheckerError as exc:
-        raise fail(str(exc), DOMAIN_ERROR) from None
+        raise
     if as_json_output:
         click.echo(as_json(report))
     else:

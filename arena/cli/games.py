@@ -6,10 +6,10 @@ from pathlib import Path
 
 import click
 
-from ..ratings import TERMINATIONS
+from ..engine.outcome import Termination
+from ..games.gameids import id_of_key
+from ..games.store import GameRow, ResultsStore
 from ..results.tables import Table, render
-from ..tournament.gameids import id_of_key
-from ..tournament.store import GameRow, ResultsStore
 from .formatting import output_options, pick_format
 
 
@@ -27,7 +27,7 @@ def _keep(row: GameRow, bot: str | None, result: str | None, termination: str | 
 @click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--bot", metavar="NAME", help="Only games this bot played.")
 @click.option("--result", type=click.Choice(["win", "loss"]), help="Only the games --bot won (or lost).")
-@click.option("--termination", type=click.Choice(TERMINATIONS), help="Only games that ended this way.")
+@click.option("--termination", type=click.Choice([t.value for t in Termination]), help="Only games that ended this way.")
 @output_options
 def games(db: Path, bot: str | None, result: str | None, termination: str | None,
           fmt: str, as_json: bool, as_csv: bool) -> None:
@@ -49,7 +49,7 @@ def games(db: Path, bot: str | None, result: str | None, termination: str | None
         interrupted = store.interrupted()
     if bot is not None and not any(bot in (r.bot0, r.bot1) for r in rows):
         raise click.BadParameter(f"no bot named {bot!r} in this database", param_hint="--bot")
-    if termination == "interrupted":
+    if termination == Termination.INTERRUPTED:
         click.echo(render([_interrupted_table(interrupted, rows, bot)], fmt))
         return
     kept = [r for r in rows if _keep(r, bot, result, termination)]

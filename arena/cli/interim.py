@@ -7,8 +7,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable
 
-from ..results.tables import render, to_records, views
-from ..tournament.store import GameRow
+from ..games.records import to_records
+from ..games.store import GameRow
+from ..results.tables import render, views
 
 # Games between two interim tables unless --standings-every says otherwise.
 DEFAULT_EVERY = 100

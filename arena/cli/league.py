@@ -7,11 +7,11 @@ from pathlib import Path
 
 import click
 
+from ..games.store import ResultsStore
 from ..league.database import STATUS_META
 from ..league.status import LeagueStatus, StatusError
-from ..league.status_tables import status_tables
+from ..results.league_status import status_tables
 from ..results.tables import render
-from ..tournament.store import ResultsStore
 from .errors import DOMAIN_ERROR, fail
 from .formatting import output_options, pick_format
 

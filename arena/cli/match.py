@@ -10,9 +10,10 @@ from typing import Any
 
 import click
 
+from ..games.settings import ConfigError
 from ..match.bots import resolve, sample_bots
-from ..match.plan import DEFAULT_MAX_GAMES
-from ..tournament.config import ConfigError, parse_config
+from ..tournament.config import parse_config
+from ..tournament.formats.match_plan import DEFAULT_MAX_GAMES
 from .errors import USAGE_ERROR, fail
 from .formatting import output_options, pick_format
 from .tournament import play
@@ -37,10 +38,7 @@ def _bot_table(name: str, command: str) -> dict[str, Any]:
 def match_config(a: str, b: str, *, games: int | None, sprt: tuple[float, float] | None, alpha: float,
                  beta: float, max_games: int, variant: str, concurrency: int, seed: int | None) -> dict[str, Any]:
     """The tournament config (as TOML would give it) of ``truco-arena match``."""
-    try:
-        bot_a, bot_b = resolve(a, b)
-    except ValueError as exc:
-        raise fail(str(exc), USAGE_ERROR) from None
+    bot_a, bot_b = resolve(a, b)
     raw: dict[str, Any] = {
         "name": f"{bot_a.name}-vs-{bot_b.name}",
         "format": "match",

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import click
 
+from ..games.gameids import GameIdError, find_by_id
+from ..games.store import ResultsStore
 from ..replay import ReplayError, options_of, render_text, replay_row, restrict_to_seat, to_json
-from ..tournament.gameids import GameIdError, find_by_id
-from ..tournament.store import ResultsStore
 from .errors import DOMAIN_ERROR, fail
 
 

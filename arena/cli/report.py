@@ -6,8 +6,9 @@ from pathlib import Path
 
 import click
 
+from ..games.store import ResultsStore
+from ..ratings.records import RecordError
 from ..replay import ReplayError
-from ..tournament.store import ResultsStore
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 
 # Replays carried by default: a game's export is most of the report's size
@@ -50,7 +51,7 @@ def report(db: Path, out: Path, max_games: int) -> None:
         index = build_report(rows, raw_config, out, max_games or None)
     except ReplayError as exc:  # the stored config cannot be read, so no game can be replayed
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
-    except ValueError as exc:  # rows edited by hand into nonsense (a winner who did not play ...)
+    except RecordError as exc:  # rows edited by hand into nonsense (a winner who did not play ...)
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
     except OSError as exc:  # the output cannot be written
         raise fail(f"{out}: {exc.strerror or exc}", DOMAIN_ERROR) from None

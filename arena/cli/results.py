@@ -7,11 +7,13 @@ from typing import Any
 
 import click
 
-from ..match.verdicts import match_plan_of, verdict_table
+from ..games.records import to_records
+from ..games.store import ResultsStore
 from ..ratings import GameRecord
+from ..ratings.records import RecordError
 from ..replay import ReplayError, options_of
-from ..results.tables import VIEWS, bot_versions, compare_table, render, to_records, views
-from ..tournament.store import ResultsStore, StoreError
+from ..results.tables import VIEWS, bot_versions, compare_table, render, views
+from ..results.verdicts import match_plan_of, verdict_table
 from .errors import DOMAIN_ERROR, fail
 from .formatting import output_options, pick_format
 from .verify import verify_or_fail
@@ -23,19 +25,14 @@ def load_results(db: Path) -> tuple[list[GameRecord], Any, dict[str, str]]:
         with ResultsStore.open_existing(db) as store:
             rows = list(store.games())
             return to_records(rows), store.get_meta("config"), bot_versions(rows)
-    except StoreError as exc:
-        raise fail(str(exc), DOMAIN_ERROR) from None
-    except ValueError as exc:  # a row edited by hand into nonsense
+    except RecordError as exc:  # a row edited by hand into nonsense
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
 
 
 def load_owners(db: Path) -> dict[str, str]:
     """Each bot's owner as a league recorded it (``meta.league_owners``); none for a tournament."""
-    try:
-        with ResultsStore.open_existing(db) as store:
-            owners = store.get_meta("league_owners")
-    except StoreError as exc:
-        raise fail(str(exc), DOMAIN_ERROR) from None
+    with ResultsStore.open_existing(db) as store:
+        owners = store.get_meta("league_owners")
     return {str(k): str(v) for k, v in owners.items()} if isinstance(owners, dict) else {}
 
 
@@ -88,7 +85,7 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
         raise click.BadParameter(f"no bot named {anchor!r} in this database", param_hint="--anchor")
     try:
         tables = views(records, names, anchor=anchor, bootstrap=bootstrap, versions=versions, owners=load_owners(db))
-    except ValueError as exc:  # rows that contradict each other, e.g. a duplicate pair without swapped seats
+    except RecordError as exc:  # rows that contradict each other, e.g. a duplicate pair without swapped seats
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
     plan = match_plan_of(raw_config)
     if plan is not None and "standings" in names:  # a match's database: its verdicts beside its standings
@@ -122,9 +119,6 @@ def compare(a: Path, b: Path, fmt: str, as_json: bool, as_csv: bool) -> None:
                                 for key in sorted(old_rules.keys() | new_rules.keys())
                                 if old_rules.get(key) != new_rules.get(key))
         click.echo(f"warning: A and B were played with different rules ({differences})", err=True)
-    try:
-        table = compare_table(old, new)
-    except ValueError as exc:
-        raise fail(str(exc), DOMAIN_ERROR) from None
+    table = compare_table(old, new)
     click.echo(render([table], pick_format(fmt, as_json, as_csv)))
 

@@ -9,12 +9,11 @@ import click
 
 from ..scenario import (
     MAX_BYTES,
-    IllegalActionError,
     ScenarioError,
     parse_scenario,
     play_scenario,
 )
-from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
+from .errors import USAGE_ERROR, fail
 
 
 @click.group()
@@ -44,8 +43,5 @@ def play(file: Path) -> None:
         scenario = parse_scenario(raw)
     except ScenarioError as exc:
         raise fail(f"{file}: {exc}", USAGE_ERROR) from None
-    try:
-        result = play_scenario(scenario)
-    except IllegalActionError as exc:
-        raise fail(str(exc), DOMAIN_ERROR) from None
+    result = play_scenario(scenario)
     click.echo(json.dumps(result))

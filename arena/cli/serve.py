@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import click
 
-from ..league import LeagueDatabaseError, load_league_config, serve_league
-from ..server import TokenFileError, load_tokens, mint_token
+from ..games.hooks import ArenaHook
+from ..games.settings import ConfigError
+from ..league import load_league_config, serve_league
+from ..server import Arena, load_tokens, mint_token
 from ..server.tokens import read_entries, revoke_token
-from ..tournament.config import ConfigError
-from ..tournament.runlock import RunLockError
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 
@@ -60,30 +61,32 @@ def serve(address: str, tokens_path: Path, db_path: Path, config_path: Path | No
     if not tokens_path.exists():
         raise fail(f"--tokens {tokens_path}: no such file (nobody could join); mint a token first: "
                    f"truco-arena token mint NAME --tokens {tokens_path}", USAGE_ERROR)
-    try:
-        load_tokens(tokens_path)
-    except TokenFileError as exc:
-        raise fail(str(exc), USAGE_ERROR) from None
-    except UnicodeDecodeError:
-        raise fail(f"{tokens_path}: not a token file (not UTF-8 text)", USAGE_ERROR) from None
-    try:
-        recorded = asyncio.run(
-            serve_league(address, tokens_path, db_path, config, tls_cert=tls_cert, tls_key=tls_key, http=http))
-    except (RunLockError, LeagueDatabaseError) as exc:
-        raise fail(str(exc), DOMAIN_ERROR) from None
-    except (OSError, ValueError) as exc:
-        raise fail(str(exc), USAGE_ERROR) from None
+    load_tokens(tokens_path)
+    recorded = asyncio.run(
+        serve_league(address, tokens_path, db_path, config, tls_cert=tls_cert, tls_key=tls_key,
+                     on_arena=_live_page(http, db_path)))
     click.echo(f"league stopped: {recorded} game(s) recorded this run in {db_path}", err=True)
+
+
+def _live_page(http: str | None, db_path: Path) -> ArenaHook | None:
+    """The hook that starts the live page on ``http`` once the arena is up, if asked for."""
+    if http is None:
+        return None
+
+    async def start(arena: Arena) -> Callable[[], Awaitable[None]]:
+        from ..web.server import start_live  # the report extra, checked by _check_http
+
+        live = await start_live(arena, db_path, http)
+        click.echo(f"live page on {live.url}", err=True)
+        return live.stop
+    return start
 
 
 def _check_http(http: str | None) -> None:
     """Refuse a malformed --http address or a missing report extra before anything starts."""
     if http is None:
         return
-    try:
-        split_address(http)
-    except ValueError as exc:
-        raise fail(str(exc), USAGE_ERROR) from None
+    split_address(http)
     if (missing := missing_extra()) is not None:
         raise fail(missing, DOMAIN_ERROR)
 
@@ -110,12 +113,7 @@ def mint(name: str, tokens_path: Path, owner: str | None) -> None:
     Example:
       truco-arena token mint mybot --tokens tokens.txt --owner alice
     """
-    try:
-        click.echo(mint_token(tokens_path, name, owner))
-    except UnicodeDecodeError:
-        raise fail(f"{tokens_path}: not a token file (not UTF-8 text)", USAGE_ERROR) from None
-    except (ValueError, TokenFileError) as exc:
-        raise fail(str(exc), USAGE_ERROR) from None
+    click.echo(mint_token(tokens_path, name, owner))
 
 
 @token.command("list")
@@ -127,14 +125,7 @@ def list_tokens(tokens_path: Path) -> None:
     Tokens themselves are never stored, so they cannot be shown; the hash
     prefix tells two tokens of one bot apart.
     """
-    try:
-        entries = read_entries(tokens_path)
-    except FileNotFoundError:
-        raise fail(f"{tokens_path}: no such token file", USAGE_ERROR) from None
-    except UnicodeDecodeError:
-        raise fail(f"{tokens_path}: not a token file (not UTF-8 text)", USAGE_ERROR) from None
-    except TokenFileError as exc:
-        raise fail(str(exc), USAGE_ERROR) from None
+    entries = read_entries(tokens_path)
     if not entries:
         click.echo(f"{tokens_path}: no tokens", err=True)
         return
@@ -154,14 +145,7 @@ def revoke(name: str, tokens_path: Path) -> None:
     file within a second and disconnects the bot at once (a game it is in is
     its loss by disconnect); it cannot connect again until a new token is minted.
     """
-    try:
-        removed = revoke_token(tokens_path, name)
-    except FileNotFoundError:
-        raise fail(f"{tokens_path}: no such token file", USAGE_ERROR) from None
-    except UnicodeDecodeError:
-        raise fail(f"{tokens_path}: not a token file (not UTF-8 text)", USAGE_ERROR) from None
-    except (ValueError, TokenFileError) as exc:
-        raise fail(str(exc), USAGE_ERROR) from None
+    removed = revoke_token(tokens_path, name)
     if not removed:
         raise fail(f"{tokens_path}: no token for bot {name!r}", DOMAIN_ERROR)
     click.echo(f"revoked every token of {name}", err=True)

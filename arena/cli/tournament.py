@@ -11,31 +11,23 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from ..engine.outcome import Termination
+from ..games.hooks import ArenaHook
+from ..games.private_files import make_private_dir
+from ..games.records import to_records
+from ..games.runlock import RunLock
+from ..games.seeds import SECRET_META
+from ..games.settings import ConfigError
+from ..games.store import ResultsStore
 from ..league.config import LEAGUE_KIND
 from ..match.monitor import MatchMonitor, summary_line
 from ..match.session import run_match
-from ..match.verdicts import recorded_games, verdict_table
-from ..results.tables import render, to_records, views
-from ..tournament.config import (
-    ConfigError,
-    TournamentConfig,
-    check_environment,
-    check_reachable,
-    load_config,
-    parse_config,
-)
-from ..tournament.private_files import PrivateFileError, make_private_dir
-from ..tournament.runlock import RunLock, RunLockError
-from ..tournament.runner import (
-    SECRET_META,
-    ArenaHook,
-    RunSummary,
-    TournamentError,
-    run_tournament,
-    schedule_of,
-)
+from ..match.tally import recorded_games
+from ..results.tables import render, views
+from ..results.verdicts import verdict_table
+from ..tournament.config import TournamentConfig, check_environment, check_reachable, load_config, parse_config
+from ..tournament.runner import RunSummary, run_tournament, schedule_of
 from ..tournament.stopping import StopRequest, TournamentInterruptedError
-from ..tournament.store import ResultsStore, StoreError
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail
 from .formatting import output_options, pick_format
@@ -71,11 +63,8 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     (``match`` without ``--db``), so an interruption offers no resume.
     ``standings_every``: print interim standings every N recorded games (0: never)."""
     log_dir = db.parent / f"{db.stem}-logs"
-    try:
-        check_environment(config)
-        check_reachable(config, {"results database": db, "logs folder": log_dir})
-    except ConfigError as exc:
-        raise fail(str(exc), USAGE_ERROR) from None
+    check_environment(config)
+    check_reachable(config, {"results database": db, "logs folder": log_dir})
     live = _live_hook(http, db)
     if live is not None and "workers" not in config.raw and config.scale.ray_address is None:
         # The live page shows the games on the tournament's own arena: with
@@ -92,10 +81,6 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
                 summary = asyncio.run(_run(config, store, log_dir, progress, live, standings_every))
                 rows = list(store.games())
                 records = to_records(rows)
-    except PrivateFileError as exc:
-        raise fail(str(exc), DOMAIN_ERROR) from None
-    except (TournamentError, StoreError, RunLockError) as exc:
-        raise fail(str(exc), DOMAIN_ERROR) from None
     except TournamentInterruptedError as exc:
         raise fail(f"{exc}: {_kept_or_not(db, kept, running=True)}", exc.exit_code) from None
     except KeyboardInterrupt:  # a Ctrl-C before the run's own handler was in place
@@ -136,10 +121,7 @@ def _live_hook(http: str | None, db: Path) -> LiveHook | None:
     """The hook that starts the live page on ``http`` (HOST:PORT), if asked for."""
     if http is None:
         return None
-    try:
-        split_address(http)
-    except ValueError as exc:
-        raise fail(str(exc), USAGE_ERROR) from None
+    split_address(http)
     if (missing := missing_extra()) is not None:
         raise fail(missing, DOMAIN_ERROR)
     from ..web.server import live_hook
@@ -235,12 +217,9 @@ def run(config_path: Path, db: Path | None, concurrency: int | None, workers: in
 
 
 def _stored_config(db: Path) -> TournamentConfig:
-    try:
-        with ResultsStore.open_existing(db) as store:
-            raw = store.get_meta("config")
-            base = store.get_meta(CONFIG_DIR_META)
-    except StoreError as exc:
-        raise fail(str(exc), DOMAIN_ERROR) from None
+    with ResultsStore.open_existing(db) as store:
+        raw = store.get_meta("config")
+        base = store.get_meta(CONFIG_DIR_META)
     if isinstance(raw, dict) and raw.get("kind") == LEAGUE_KIND:
         raise fail(f"{db}: a league's database, not a tournament's: use `truco-arena league status {db}`",
                    USAGE_ERROR)
@@ -304,7 +283,7 @@ def status(db: Path, as_json: bool) -> None:
         done = store.recorded_keys()
         rows = list(store.games())
         interrupted = {key for key, _at, _reason in store.interrupted()} - done
-    failures = sum(1 for r in rows if r.termination != "target_reached")
+    failures = sum(1 for r in rows if r.termination is not Termination.TARGET_REACHED)
     info: dict[str, Any] = {
         "name": config.name,
         "variant": config.variant,

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
+from ..games.store import ResultsStore
 from ..replay.audit import TamperedError, Verified, verify_store
-from ..tournament.store import ResultsStore, StoreError
 from .errors import DOMAIN_ERROR, fail
 
 
@@ -21,8 +21,6 @@ def verify_or_fail(db: Path, refusing: str, *, quiet: bool = False) -> Verified:
             verified = verify_store(store)
     except TamperedError as exc:
         raise fail(f"{db}: {exc}: the stored result is not what its replay gives; {refusing}", DOMAIN_ERROR) from None
-    except StoreError as exc:
-        raise fail(str(exc), DOMAIN_ERROR) from None
     if verified.games and not quiet:
         click.echo(f"verified {verified.games} stored games against their replays "
                    f"({verified.games_per_second:,.0f} games/s)", err=True)

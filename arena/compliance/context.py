@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from arena.engine.options import make_options
+from arena.errors import DomainError
 from arena.server import (
     Arena,
     ArenaClosedError,
@@ -26,7 +27,7 @@ from .settings import OPPONENT_NAME, CheckSettings
 _ACQUIRE_SLICE = 0.5  # seconds
 
 
-class CannotPlayError(Exception):
+class CannotPlayError(DomainError):
     """A game could not start: the message says why (e.g. the bot has no stream)."""
 
 

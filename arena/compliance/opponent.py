@@ -12,9 +12,9 @@ import grpc
 
 from arena.engine.actions import Action
 from arena.engine.observation import Observation
+from arena.protocol import arena_pb2 as pb
 from sdk.bot import Bot
 from sdk.client import StreamSession, run_async
-from sdk.pb import arena_pb2 as pb
 
 from .settings import OPPONENT_NAME
 

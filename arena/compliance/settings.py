@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.games.settings import ConfigError
 from arena.server import TimeControl
 from arena.server.tokens import check_name
 
@@ -31,16 +32,16 @@ class CheckSettings:
 
     def __post_init__(self) -> None:
         if not self.command:
-            raise ValueError("no bot command given")
+            raise ConfigError("no bot command given")
         check_name(self.name)
         if self.name in RESERVED_NAMES:
-            raise ValueError(f"bot name {self.name!r} is used by the checker's own opponents; pick another")
+            raise ConfigError(f"bot name {self.name!r} is used by the checker's own opponents; pick another")
         if self.games < 1:
-            raise ValueError(f"games must be >= 1, got {self.games}")
+            raise ConfigError(f"games must be >= 1, got {self.games}")
         if self.timeout <= 0:
-            raise ValueError(f"timeout must be > 0, got {self.timeout}")
+            raise ConfigError(f"timeout must be > 0, got {self.timeout}")
         if self.streams < 1:
-            raise ValueError(f"streams must be >= 1, got {self.streams}")
+            raise ConfigError(f"streams must be >= 1, got {self.streams}")
         TimeControl(self.move_seconds, self.bank_seconds)  # raises ValueError on bad values
 
     @property

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 
+from arena.errors import DomainError, UsageError
 from arena.sandbox import Sandbox, SandboxUnavailableError
 from arena.server import Arena, BotUnavailableError
 from arena.tournament.launcher import BotStartError, LaunchSpec, launch, stop
@@ -30,11 +31,11 @@ _CLIP = 1000
 _CLIP_DETAIL = 8000  # a traceback of at most 40 lines (checks/fallbacks.py)
 
 
-class LaunchError(Exception):
+class LaunchError(UsageError):
     """The bot's command could not be started (e.g. not on PATH)."""
 
 
-class CheckerError(Exception):
+class CheckerError(DomainError):
     """The checker itself could not set up (its own opponents did not connect)."""
 
 

@@ -62,7 +62,6 @@ class Acted(Event):
 class TrickWon(Event):
     trick: int  # 0-based
     team: int | None  # None: parda
-    leader_next: int
 
     def __str__(self) -> str:
         who = "parda" if self.team is None else f"team {self.team}"

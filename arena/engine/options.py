@@ -10,12 +10,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from arena.errors import UsageError
+
 from .variants import VARIANT_BY_NAME, VARIANT_LIST, EnvidoMode, Variant
 
 VARIANTS: tuple[str, ...] = tuple(v.name for v in VARIANT_LIST)
 
 
-class OptionsError(ValueError):
+class OptionsError(UsageError, ValueError):
     """An option key or value that the variant does not accept."""
 
 

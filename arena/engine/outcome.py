@@ -6,7 +6,10 @@ import enum
 from dataclasses import dataclass
 
 
-class Termination(enum.Enum):
+class Termination(enum.StrEnum):
+    """How a game ended; its value is what the store, the protocol and JSON
+    hold (a ``StrEnum``, so it is written as its value wherever text goes)."""
+
     TARGET_REACHED = "target_reached"  # the rules ended it (docs/rules.md 6)
     # The referee ends a game early when a bot fails; the failing side loses.
     TIMEOUT = "timeout"
@@ -19,6 +22,11 @@ class Termination(enum.Enum):
     CRASH = "crash"
     # The arena shut down; the game has no winner.
     INTERRUPTED = "interrupted"
+
+    @property
+    def is_fault(self) -> bool:
+        """The game ended (or never started) because one bot failed; that bot lost."""
+        return self not in (Termination.TARGET_REACHED, Termination.INTERRUPTED)
 
 
 @dataclass(frozen=True, slots=True)

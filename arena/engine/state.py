@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from arena.errors import DomainError
+
 from . import events as ev
 from .actions import ENVIDO_CALLS, PLAYS, TRUCO_CALLS, Action, Kind, raise_by, simple
 from .cards import DECK, Card
@@ -36,7 +38,7 @@ _HOLDS_FLOR, _RESERVADA = FlorKind.FLOR, FlorKind.RESERVADA  # what a seat's han
 _RAISE_MODE = EnvidoMode.RAISE
 
 
-class IllegalActionError(ValueError):
+class IllegalActionError(DomainError, ValueError):
     """An action that is not in ``legal_actions()``; ``reason`` says why."""
 
     def __init__(self, seat: int | None, action: Action | str, reason: str) -> None:
@@ -727,7 +729,7 @@ class State:
         else:
             result, leader = first % 2, first
         h.results += (result,)
-        self._log.append((ev.TrickWon, h.trick_no, None if result == PARDA else result, leader))
+        self._log.append((ev.TrickWon, h.trick_no, None if result == PARDA else result))
         h.trick = ()
         h.trick_no += 1
         h.turn = leader

@@ -24,15 +24,22 @@ Example::
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..engine import Options, OptionsError, make_options
+from ..games.schedule import Pairing
+from ..games.settings import (
+    DEFAULT_TIME_CONTROL,
+    MAX_CONCURRENCY,
+    ConfigError,
+    expect,
+    parse_time_control,
+    read_toml,
+    seconds,
+)
 from ..server import TimeControl
-from ..tournament.config import DEFAULT_TIME_CONTROL, MAX_CONCURRENCY, ConfigError, _time_control, read_toml
-from ..tournament.schedule import Pairing
 
 LEAGUE_KIND = "league"  # meta.config["kind"] of a league's results database
 MAX_FORFEIT_SECONDS = 3600.0
@@ -82,21 +89,15 @@ _TOP = ("name", "variant", "options", "pairing", "concurrency", "time_control", 
 _MATCHMAKING = ("max_gap", "refit_every")
 
 
-def _expect(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> Any:
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise ConfigError(f"{key}: expected {what}, got {value!r}")
-    return value
-
-
 def _whole(table: dict[str, Any], key: str, where: str, default: int, low: int, high: int) -> int:
-    value = _expect(table.get(key, default), int, where, "a whole number")
+    value = expect(table.get(key, default), int, where, "a whole number")
     if not low <= value <= high:
         raise ConfigError(f"{where}: must be from {low} to {high}, got {value}")
     return int(value)
 
 
 def _matchmaking(data: dict[str, Any]) -> Matchmaking:
-    table = _expect(data.get("matchmaking", {}), dict, "matchmaking", "a table")
+    table = expect(data.get("matchmaking", {}), dict, "matchmaking", "a table")
     for key in table:
         if key not in _MATCHMAKING:
             raise ConfigError(f"matchmaking.{key}: unknown key (expected {', '.join(_MATCHMAKING)})")
@@ -108,29 +109,20 @@ def _matchmaking(data: dict[str, Any]) -> Matchmaking:
 
 
 def _forfeit_seconds(data: dict[str, Any]) -> float:
-    given = _expect(data.get("forfeit_seconds", LeagueConfig.forfeit_seconds), (int, float), "forfeit_seconds",
-                    "a number of seconds")
-    try:
-        value = float(given)
-    except OverflowError:
-        value = math.inf
-    if not (math.isfinite(value) and 0 < value <= MAX_FORFEIT_SECONDS):
-        raise ConfigError(f"forfeit_seconds: must be a finite number of seconds > 0 and <= "
-                          f"{MAX_FORFEIT_SECONDS:g}, got {value!r}")
-    return value
+    return seconds(data, "forfeit_seconds", LeagueConfig.forfeit_seconds, 0.0, MAX_FORFEIT_SECONDS, low_ok=False)
 
 
 def parse_league_config(data: dict[str, Any]) -> LeagueConfig:
     for key in data:
         if key not in _TOP:
             raise ConfigError(f"{key}: unknown key (expected one of {', '.join(sorted(_TOP))})")
-    name = _expect(data.get("name", "league"), str, "name", "a string")
-    variant = _expect(data.get("variant", "argentino"), str, "variant", "a variant name")
+    name = expect(data.get("name", "league"), str, "name", "a string")
+    variant = expect(data.get("variant", "argentino"), str, "variant", "a variant name")
     try:
-        options = make_options(variant, _expect(data.get("options", {}), dict, "options", "a table"))
+        options = make_options(variant, expect(data.get("options", {}), dict, "options", "a table"))
     except OptionsError as exc:
         raise ConfigError(str(exc)) from None
-    given = _expect(data.get("pairing", Pairing.INDEPENDENT.value), str, "pairing", '"duplicate" or "independent"')
+    given = expect(data.get("pairing", Pairing.INDEPENDENT.value), str, "pairing", '"duplicate" or "independent"')
     try:
         pairing = Pairing(given)
     except ValueError:
@@ -141,7 +133,7 @@ def parse_league_config(data: dict[str, Any]) -> LeagueConfig:
         options=options,
         pairing=pairing,
         concurrency=_whole(data, "concurrency", "concurrency", LeagueConfig.concurrency, 1, MAX_CONCURRENCY),
-        time_control=_time_control(data),
+        time_control=parse_time_control(data),
         forfeit_seconds=_forfeit_seconds(data),
         matchmaking=_matchmaking(data),
     )

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.errors import DomainError
+
+from ..games.records import to_records
+from ..games.seeds import SECRET_META, TournamentSecret
+from ..games.store import GameRow, ResultsStore
 from ..ratings import GameRecord
-from ..results.tables import to_records
-from ..tournament.runner import SECRET_META
-from ..tournament.seeds import TournamentSecret
-from ..tournament.store import GameRow, ResultsStore
 from .config import LEAGUE_KIND, LeagueConfig
 
 NEXT_MATCH_META = "league_next_match"
@@ -23,7 +24,7 @@ STATUS_META = "league_status"
 _RULES_KEYS = ("variant", "options", "pairing")
 
 
-class LeagueDatabaseError(RuntimeError):
+class LeagueDatabaseError(DomainError, RuntimeError):
     """The file cannot hold this league; the message is one line."""
 
 

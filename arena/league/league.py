@@ -14,15 +14,16 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..games.playing import PlaySettings
+from ..games.schedule import Pairing, ScheduledGame
+from ..games.store import StoreError
 from ..ratings import GameRecord, fit_ratings
 from ..server import Arena, PlayedGame
-from ..tournament.schedule import Pairing
-from ..tournament.store import StoreError
 from .config import LeagueConfig
 from .database import LeagueDatabase
-from .keys import LeagueGame, match_games
-from .match import MatchResult, MatchSettings, play_match
+from .keys import MatchGame, match_games
 from .matchmaker import Entrant, Pair, pair_of, pick
+from .pairs import MatchResult, play_match
 from .status import BotLine, GameLine, LeagueStatus
 
 log = logging.getLogger("arena.league")
@@ -49,7 +50,7 @@ def ratings_of(results: list[GameRecord]) -> dict[str, float]:
 @dataclass
 class _Running:
     pair: Pair
-    game: LeagueGame | None  # the game being played now (None before the first starts)
+    game: ScheduledGame | None  # the game being played now (None before the first starts)
     since: float  # Unix time the current game started
 
 
@@ -57,7 +58,8 @@ class League:
     def __init__(self, arena: Arena, db: LeagueDatabase, config: LeagueConfig, *, tick: float = 0.1) -> None:
         self.arena, self.db, self.config, self.tick = arena, db, config, tick
         self.games_per_match = 2 if config.pairing is Pairing.DUPLICATE else 1
-        self.settings = MatchSettings(config.options, config.time_control, config.forfeit_seconds)
+        # A league bot may seat a team's partners from one process (many streams of one connection).
+        self.settings = PlaySettings(config.options, config.time_control, distinct_peers=False)
         self.results = db.results()  # every recorded game, for the rating fits
         self.played: Counter[Pair] = Counter(pair_of(r.bot_a, r.bot_b) for r in self.results)  # games per pair
         self.ratings = ratings_of(self.results)
@@ -173,16 +175,16 @@ class League:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def _play(self, number: int, games: tuple[LeagueGame, ...]) -> None:
+    async def _play(self, number: int, games: tuple[MatchGame, ...]) -> None:
         running = self.running[number]
 
-        def started(game: LeagueGame) -> None:
+        def started(game: ScheduledGame) -> None:
             running.game, running.since = game, time.time()
             log.info("game start %s: %s vs %s", game.key, game.bot0, game.bot1)
 
         try:
-            result = await play_match(self.arena, games, self.db.secret, self.settings, self._version, started,
-                                      self._learn_paces)
+            result = await play_match(self.arena, games, self.db.secret, self.settings,
+                                      self.config.forfeit_seconds, started, self._learn_paces)
             self._guarded(lambda: self._record(result))
         except Exception:  # a bug must not stop the league; the match is lost, not half-recorded
             log.exception("match %d failed", number)
@@ -209,10 +211,6 @@ class League:
         if self.since_fit >= self.config.matchmaking.refit_every:
             self.since_fit = 0
             self.ratings = ratings_of(self.results)
-
-    def _version(self, name: str) -> str:
-        status = self.arena.bots().get(name)
-        return "" if status is None else status.version
 
     # ------------------------------------------------------------------ status
 

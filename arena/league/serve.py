@@ -11,10 +11,11 @@ import signal
 import sys
 from pathlib import Path
 
+from ..games.hooks import ArenaHook
+from ..games.runlock import RunLock
+from ..games.settings import clear_text_warning
+from ..games.store import ResultsStore
 from ..server import Arena, TokenStore
-from ..tournament.config import clear_text_warning
-from ..tournament.runlock import RunLock
-from ..tournament.store import ResultsStore
 from .config import LeagueConfig
 from .database import LeagueDatabase
 from .league import League
@@ -32,11 +33,12 @@ async def serve_league(
     *,
     tls_cert: Path | None = None,
     tls_key: Path | None = None,
-    http: str | None = None,
+    on_arena: ArenaHook | None = None,
 ) -> int:
-    """Serve until SIGINT/SIGTERM; return the games this run recorded. With
-    ``http`` (HOST:PORT), the live page runs there too.
-    Raises OSError/ValueError if the address or TLS files cannot be used,
+    """Serve until SIGINT/SIGTERM; return the games this run recorded.
+    ``on_arena`` is called once the arena is up (the CLI starts the live
+    page there), and what it returns once the league has stopped.
+    Raises ListenError if the address or TLS files cannot be used,
     then RunLockError, StoreError, LeagueDatabaseError for the database."""
     arena = Arena(TokenStore(tokens_path))
     port = await arena.start(address, tls_cert=tls_cert, tls_key=tls_key)
@@ -48,17 +50,12 @@ async def serve_league(
             if (warning := clear_text_warning(address, tls_cert is not None)) is not None:
                 _announce(f"warning: {warning}")
             _announce(f"league {config.name}: {store.count()} game(s) recorded so far in {db_path}")
-            live = None
-            if http is not None:
-                from ..web.server import start_live  # the report extra, checked by the CLI
-
-                live = await start_live(arena, db_path, http)
-                _announce(f"live page on {live.url}")
+            stop_hook = await on_arena(arena) if on_arena is not None else None
             try:
                 return await _until_signal(arena, League(arena, db, config))
             finally:
-                if live is not None:
-                    await live.stop()
+                if stop_hook is not None:
+                    await stop_hook()
     finally:
         await arena.stop(grace=0, restarting=True)
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from arena.errors import DomainError
+
 STALE_SECONDS = 5.0  # a record older than this is from a league that is not running
 
 
-class StatusError(ValueError):
+class StatusError(DomainError, ValueError):
     """The stored status record is not one this version wrote."""
 
 

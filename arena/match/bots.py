@@ -14,6 +14,8 @@ import re
 import shlex
 from dataclasses import dataclass
 
+from ..games.settings import ConfigError
+
 _SAMPLES = ("random", "heuristic", "simulation", "ismcts")
 _MODULES = {"random": "sample_bots.random_bot"}
 _NOT_NAME = re.compile(r"[^A-Za-z0-9_.\-]+")
@@ -41,9 +43,9 @@ def _name_of(command: str) -> str:
     try:
         words = shlex.split(command)
     except ValueError as exc:
-        raise ValueError(f"cannot split the command {command!r}: {exc}") from None
+        raise ConfigError(f"cannot split the command {command!r}: {exc}") from None
     if not words:
-        raise ValueError("a bot command is empty")
+        raise ConfigError("a bot command is empty")
     if "-m" in words[:-1]:
         stem = words[words.index("-m") + 1].rsplit(".", 1)[-1]
     else:

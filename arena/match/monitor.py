@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..games.schedule import ScheduledGame
+from ..games.store import GameRow
 from ..ratings.sprt import PairCounts, SprtState, sprt_status
 from ..ratings.sprt_format import elo_text, format_sprt_line
-from ..tournament.schedule import ScheduledGame
-from ..tournament.store import GameRow
-from .plan import MatchPlan
+from ..tournament.formats.match_plan import MatchPlan
 from .tally import PairTally, opponent_of, tally_rows
 
 

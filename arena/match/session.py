@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from ..games.store import ResultsStore
 from ..ratings.sprt_format import format_sprt_header
 from ..tournament.config import TournamentConfig
-from ..tournament.runner import RunSummary, run_tournament, schedule_of
+from ..tournament.runner import RunSummary, run_tournament
 from ..tournament.stopping import StopRequest
-from ..tournament.store import ResultsStore
 from .live import LiveLine
 from .monitor import MatchMonitor, status_line, summary_line
-from .verdicts import recorded_games
+from .tally import recorded_games
 
 
 async def run_match(
@@ -47,7 +47,7 @@ async def run_match(
         for status in monitor.statuses():
             line.print(status_line(status))
     if monitor.all_decided:
-        summary = RunSummary(len(schedule_of(config)), store.count(), 0, 0.0)
+        summary = RunSummary(0)
     else:
         try:
             summary = await run_tournament(config, store, log_dir=log_dir, progress=False,

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..games.store import GameRow
 from ..ratings.sprt import PairCounts
-from ..tournament.store import GameRow
+from ..tournament.formats.match_plan import MatchPlan
 
 
 @dataclass
@@ -55,3 +56,13 @@ def tally_rows(challenger: str, opponents: Iterable[str], rows: Iterable[GameRow
         if opponent in tallies:
             tallies[opponent].add(row)
     return tallies
+
+
+def recorded_games(plan: MatchPlan, rows: Iterable[GameRow]) -> dict[str, int]:
+    """Recorded games of the challenger against each opponent."""
+    counts = dict.fromkeys(plan.opponents, 0)
+    for row in rows:
+        opponent = opponent_of(row, plan.challenger)
+        if opponent in counts:
+            counts[opponent] += 1
+    return counts

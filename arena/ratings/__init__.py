@@ -17,7 +17,7 @@ from .ladder import LadderRow, ladder
 from .los import likelihood_of_superiority, los_from_difference
 from .pairs import PairStats, pair_stats
 from .rating_fit import DEFAULT_BASE, ELO_PER_NAT, Z95, RatingFit, fit_ratings
-from .records import FAULT_TERMINATIONS, TERMINATIONS, GameRecord
+from .records import GameRecord
 from .sprt import SprtBounds, SprtState, SprtVerdict, sprt_status
 from .sprt_counts import EloEstimate, PairCounts, elo_from_score, score_from_elo
 from .sprt_format import format_sprt_header, format_sprt_line
@@ -28,8 +28,6 @@ from .tally import WinLoss, win_loss
 __all__ = [
     "DEFAULT_BASE",
     "ELO_PER_NAT",
-    "FAULT_TERMINATIONS",
-    "TERMINATIONS",
     "Z95",
     "BootstrapIntervals",
     "CompareRow",

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..engine.outcome import Termination
 from .records import GameRecord, bots_of
 
 
@@ -43,12 +44,13 @@ class FailedGame:
 
     game_id: str | None
     bot: str  # the bot charged with the failure
-    kind: str  # one of FAULT_TERMINATIONS
+    kind: Termination  # a fault termination (``is_fault``)
     reason: str
 
 
 # A forfeit for being absent or crashed counts with the disconnects: the bot was not there to play.
-_KIND_INDEX = {"timeout": 0, "disconnect": 1, "illegal_action": 2, "protocol_error": 3, "absent": 1, "crash": 1}
+_KIND_INDEX = {Termination.TIMEOUT: 0, Termination.DISCONNECT: 1, Termination.ILLEGAL_ACTION: 2,
+               Termination.PROTOCOL_ERROR: 3, Termination.ABSENT: 1, Termination.CRASH: 1}
 
 
 def _culprit(record: GameRecord) -> str | None:

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from arena.errors import DomainError
+
 Matrix = list[list[float]]
 
 # Relative pivot size below which the matrix is treated as singular.
 _SINGULAR_TOLERANCE = 1e-13
 
 
-class SingularMatrixError(ValueError):
+class SingularMatrixError(DomainError, ValueError):
     """The system has no unique solution (e.g. a disconnected comparison graph)."""
 
 

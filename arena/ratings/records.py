@@ -9,18 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-TERMINATIONS = (
-    "target_reached",
-    "timeout",
-    "disconnect",
-    "illegal_action",
-    "protocol_error",
-    "interrupted",
-    "absent",
-    "crash",
-)
-# Terminations caused by one bot failing; ``loser_fault`` names that bot.
-FAULT_TERMINATIONS = ("timeout", "disconnect", "illegal_action", "protocol_error", "absent", "crash")
+from ..engine.outcome import Termination
+from ..errors import DomainError
+
+
+class RecordError(DomainError, ValueError):
+    """Game records that contradict themselves or each other (a winner who
+    did not play, a duplicate pair without swapped seats); one line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +30,7 @@ class GameRecord:
     bot_a: str  # the bot in seat/team 0
     bot_b: str  # the bot in seat/team 1
     winner: str | None
-    termination: str
+    termination: Termination  # a fault termination (``is_fault``) names the failing bot in loser_fault
     loser_fault: str | None = None
     pair_id: str | None = None
     game_id: str | None = None  # the game's key in the results store, to point people at it
@@ -49,13 +44,13 @@ class GameRecord:
 
     def __post_init__(self) -> None:
         if self.bot_a == self.bot_b:
-            raise ValueError(f"bot_a and bot_b are both {self.bot_a!r}: a bot cannot play itself")
+            raise RecordError(f"bot_a and bot_b are both {self.bot_a!r}: a bot cannot play itself")
         if self.winner is not None and self.winner not in (self.bot_a, self.bot_b):
-            raise ValueError(f"winner {self.winner!r} is neither {self.bot_a!r} nor {self.bot_b!r}")
-        if self.termination not in TERMINATIONS:
-            raise ValueError(f"termination {self.termination!r} is not one of {', '.join(TERMINATIONS)}")
+            raise RecordError(f"winner {self.winner!r} is neither {self.bot_a!r} nor {self.bot_b!r}")
+        if not isinstance(self.termination, Termination):
+            raise RecordError(f"termination {self.termination!r} is not a Termination")
         if self.loser_fault is not None and self.loser_fault not in (self.bot_a, self.bot_b):
-            raise ValueError(f"loser_fault {self.loser_fault!r} is neither {self.bot_a!r} nor {self.bot_b!r}")
+            raise RecordError(f"loser_fault {self.loser_fault!r} is neither {self.bot_a!r} nor {self.bot_b!r}")
 
     @property
     def loser(self) -> str | None:

@@ -10,12 +10,13 @@ from arena.engine.actions import Action
 from arena.engine.options import Options
 from arena.engine.outcome import Outcome, Termination
 from arena.engine.state import Game, State
+from arena.errors import DomainError
 
 from .messages import Decision, GameEnd, GameStart, HandSummary
 from .summary import hand_summaries
 
 
-class BadMoveError(Exception):
+class BadMoveError(DomainError):
     """An answer that is not one of the legal actions; the seat loses with
     ``termination`` (malformed text is a protocol error, a well-formed but
     illegal action an illegal action)."""

@@ -21,12 +21,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Game
+from ..games.schedule import ScheduledGame
+from ..games.seeds import SECRET_META, TournamentSecret
+from ..games.settings import ConfigError
+from ..games.store import GameRow, ResultsStore, StoreError
 from ..league.config import LEAGUE_KIND
-from ..tournament.config import ConfigError, parse_config
-from ..tournament.runner import SECRET_META, schedule_of
-from ..tournament.schedule import ScheduledGame
-from ..tournament.seeds import TournamentSecret
-from ..tournament.store import GameRow, ResultsStore, StoreError
+from ..tournament.config import parse_config
+from ..tournament.runner import schedule_of
 from .replay import ReplayError
 from .stored import options_of
 from .verify import TamperedError, check_row

@@ -18,6 +18,8 @@ import types
 import typing
 from typing import Any
 
+from arena.errors import DomainError
+
 from ..engine import Card
 from .model import Category, GameInfo, GameReplay, HandRecord, Step, TableView
 
@@ -28,7 +30,7 @@ _HAND_NUMBERS: dict[type, str] = {HandRecord: "number", Step: "hand", TableView:
 _HAND_BASE = {1: 0, 2: 1}
 
 
-class ExportError(ValueError):
+class ExportError(DomainError, ValueError):
     """A JSON document that is not a game export this version reads; one line."""
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from arena.errors import DomainError
+
 from ..engine import Action, Card, Deal, Game, IllegalActionError, Kind, Options, State
 from ..engine import events as ev
 from ..referee import public_events
@@ -31,7 +33,7 @@ from .model import (
 from .views import views_of
 
 
-class ReplayError(ValueError):
+class ReplayError(DomainError, ValueError):
     """The action log does not replay on this deal; the message is one line."""
 
 

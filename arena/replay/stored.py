@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import Options, OptionsError, make_options
+from ..games.settings import ConfigError
+from ..games.store import GameRow
 from ..league.config import LEAGUE_KIND
-from ..tournament.config import ConfigError, parse_config
-from ..tournament.store import GameRow
+from ..tournament.config import parse_config
 from .model import GameReplay
 from .replay import ReplayError, replay
 

@@ -22,10 +22,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from arena.errors import DomainError
+
 from ..engine import Action, Game
 from ..engine import events as ev
 from ..engine.outcome import Termination
-from ..tournament.store import GameRow
+from ..games.store import GameRow
 
 _WHOLE_NUMBERS = ("seed", "mano", "score0", "score1", "hands")
 # A failure the referee only notices while waiting on the seat to act.
@@ -37,7 +39,7 @@ def _parse(text: str) -> Action:
     return Action.parse(text)
 
 
-class TamperedError(ValueError):
+class TamperedError(DomainError, ValueError):
     """A stored game whose result its replay does not give; one line naming the game."""
 
 

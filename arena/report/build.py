@@ -23,9 +23,9 @@ from typing import Any
 from jinja2 import Environment, PackageLoader
 from markupsafe import Markup
 
-from ..match.verdicts import match_plan_of, verdict_table
+from ..games.store import GameRow
 from ..replay import ReplayError, options_of, replay_row, to_json
-from ..tournament.store import GameRow
+from ..results.verdicts import match_plan_of, verdict_table
 from .charts import CHARTS_NOTICE, charts, plotly_js
 from .summary import data_name, summarize, viewer_link
 

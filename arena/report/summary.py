@@ -7,11 +7,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..games.records import to_records
+from ..games.store import GameRow
 from ..ratings import CrossTable, FailureCounts, GameRecord, StandingsRow, cross_table, failure_counts, fit_ratings
 from ..ratings import standings as standings_of
 from ..ratings.failures import FailedGame, failed_games
-from ..results.tables import to_records
-from ..tournament.store import GameRow
 
 # The Elo history refits the ratings after every game up to this many games;
 # past it, at this many evenly spaced points (each refit is a full fit).

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..games.store import GameRow
 from ..ratings import (
     GameRecord,
     bootstrap_intervals,
@@ -22,7 +23,6 @@ from ..ratings import (
     standings,
 )
 from ..ratings.failures import failed_games
-from ..tournament.store import GameRow
 from .html import html_page
 
 Cell = str | int | float | None
@@ -38,30 +38,6 @@ class Table:
 
     def as_dicts(self) -> list[dict[str, Cell]]:
         return [dict(zip(self.headers, row)) for row in self.rows]
-
-
-def to_records(rows: Sequence[GameRow]) -> list[GameRecord]:
-    """The rating inputs of stored rows; ValueError names a row that contradicts itself."""
-    records = []
-    for r in rows:
-        try:
-            records.append(GameRecord(
-                bot_a=r.bot0,
-                bot_b=r.bot1,
-                winner=r.winner,
-                termination=r.termination,
-                loser_fault=r.faulty_bot,
-                pair_id=r.pair_id,
-                game_id=r.game_id,
-                reason=r.reason,
-                cpu_a=r.cpu0,
-                cpu_b=r.cpu1,
-                fallbacks_a=r.fallbacks0,
-                fallbacks_b=r.fallbacks1,
-            ))
-        except ValueError as exc:
-            raise ValueError(f"game {r.game_key}: {exc}") from None
-    return records
 
 
 def bot_versions(rows: Sequence[GameRow]) -> dict[str, str]:

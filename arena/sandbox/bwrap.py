@@ -27,6 +27,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.errors import DomainError
+
 SOCKET_IN_SANDBOX = "/run/truco-arena/arena.sock"
 SCRATCH = "/tmp"
 # The system folders every program needs; links (merged /usr) are recreated as links.
@@ -39,7 +41,7 @@ _ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localt
 _PACKAGES = ("sdk", "arena", "sample_bots")
 
 
-class SandboxUnavailableError(RuntimeError):
+class SandboxUnavailableError(DomainError, RuntimeError):
     """bubblewrap cannot be used here; the message says what to do."""
 
 

@@ -2,17 +2,16 @@
 
 Library API (for the tournament layer): ``Arena`` (``start``, ``play_game``,
 ``play_seats``, ``add_token``, ``bots``, ``wait_for_bots``, ``stop``),
-``TimeControl``, ``PlayedGame``; ``mint_token`` for the token file;
-``serve``/``serve_async`` to run one.
+``TimeControl``, ``PlayedGame``; ``mint_token`` for the token file. ``truco-arena
+serve`` runs one for a league (``arena.league.serve``).
 """
 
-from .arena import Arena
+from .arena import Arena, ListenError
 from .pool import ArenaClosedError, BotStatus, BotUnavailableError
 from .record import PlayedGame, TimeControl
-from .serve import serve, serve_async
 from .tokens import TokenFileError, TokenStore, load_tokens, mint_token
 
 __all__ = [
-    "Arena", "ArenaClosedError", "BotStatus", "BotUnavailableError", "PlayedGame", "TimeControl",
-    "serve", "serve_async", "TokenFileError", "TokenStore", "load_tokens", "mint_token",
+    "Arena", "ArenaClosedError", "BotStatus", "BotUnavailableError", "ListenError", "PlayedGame", "TimeControl",
+    "TokenFileError", "TokenStore", "load_tokens", "mint_token",
 ]

@@ -13,7 +13,8 @@ from types import TracebackType
 import grpc
 
 from arena.engine.options import Options
-from sdk.pb import arena_pb2 as pb
+from arena.errors import UsageError
+from arena.protocol import arena_pb2 as pb
 
 from . import wire
 from .admission import AdmissionCaps
@@ -37,16 +38,21 @@ HARD_RECEIVE_FACTOR = HARD_RECEIVE_BYTES // MAX_RECEIVE_BYTES  # gRPC's limit ov
 log = logging.getLogger("arena.server")
 
 
+class ListenError(UsageError, OSError):
+    """The arena cannot listen: the address cannot be bound, or a TLS file
+    cannot be read (or only one of the two was given)."""
+
+
 def server_credentials(cert: str | Path | None, key: str | Path | None) -> grpc.ServerCredentials | None:
     """TLS credentials from PEM files, or None for plaintext."""
     if cert is None and key is None:
         return None
     if cert is None or key is None:
-        raise ValueError("TLS needs both a certificate and its key (--tls-cert and --tls-key)")
+        raise ListenError("TLS needs both a certificate and its key (--tls-cert and --tls-key)")
     try:
         chain, private = Path(cert).read_bytes(), Path(key).read_bytes()
     except OSError as exc:
-        raise OSError(f"cannot read TLS file {exc.filename}: {exc.strerror}") from None
+        raise ListenError(f"cannot read TLS file {exc.filename}: {exc.strerror}") from None
     return grpc.ssl_server_credentials([(private, chain)])
 
 
@@ -118,8 +124,8 @@ class Arena:
 
         With ``tls_cert`` and ``tls_key`` (PEM files: the certificate chain and
         its private key) the arena speaks TLS only; a plaintext client cannot
-        connect. Both or neither. OSError if a file cannot be read or the
-        address cannot be bound; ValueError if only one file is given.
+        connect. Both or neither. ListenError (an OSError) if a file cannot
+        be read, only one is given, or the address cannot be bound.
         """
         if self._server is not None:
             raise RuntimeError("the arena is already started")
@@ -136,11 +142,11 @@ class Arena:
             else:
                 port = server.add_secure_port(address, credentials)
             if unix_socket is not None and not server.add_insecure_port(f"unix:{unix_socket}"):
-                raise OSError(f"cannot listen on the Unix socket {unix_socket}")
+                raise ListenError(f"cannot listen on the Unix socket {unix_socket}")
         except RuntimeError as exc:  # grpc raises RuntimeError when it cannot bind
-            raise OSError(f"cannot listen on {address}: {exc}") from None
+            raise ListenError(f"cannot listen on {address}: {exc}") from None
         if port == 0:
-            raise OSError(f"cannot listen on {address}")
+            raise ListenError(f"cannot listen on {address}")
         await server.start()
         self._server, self.port = server, port
         self._watchdog = asyncio.get_running_loop().create_task(self._watch_writes(), name="write-watchdog")

@@ -28,7 +28,8 @@ from collections.abc import Callable
 
 import grpc
 
-from sdk.pb import arena_pb2 as pb
+from arena.errors import DomainError
+from arena.protocol import arena_pb2 as pb
 
 from .convert import clip, status_pb
 from .wire import WireFault
@@ -45,7 +46,7 @@ HALF_CLOSED = "the bot closed its side of the stream"
 _EOF_SETTLE = 0.05
 
 
-class ConnectionLostError(Exception):
+class ConnectionLostError(DomainError):
     """The stream is gone (closed, broken, or a write timed out)."""
 
 

@@ -10,8 +10,8 @@ from typing import Protocol
 from arena.engine.observation import Observation
 from arena.engine.options import Options
 from arena.engine.outcome import Termination
+from arena.protocol import arena_pb2 as pb
 from arena.referee import GameEnd, HandSummary
-from sdk.pb import arena_pb2 as pb
 
 from .record import TimeControl
 

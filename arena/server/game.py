@@ -12,8 +12,9 @@ from collections.abc import Sequence
 
 from arena.engine.options import Options
 from arena.engine.outcome import Outcome, Termination
+from arena.errors import DomainError
+from arena.protocol import arena_pb2 as pb
 from arena.referee import BadMoveError, Decision, HandSummary, Referee
-from sdk.pb import arena_pb2 as pb
 
 from .connection import (
     Bad,
@@ -38,7 +39,7 @@ from .record import PlayedGame, TimeControl
 log = logging.getLogger("arena.server")
 
 
-class SeatFaultError(Exception):
+class SeatFaultError(DomainError):
     """A seat failed; its side loses the game."""
 
     def __init__(self, seat: int, termination: Termination, detail: str) -> None:

@@ -17,14 +17,16 @@ from collections import Counter, deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from arena.errors import DomainError
+
 from .connection import Connection
 
 
-class ArenaClosedError(Exception):
+class ArenaClosedError(DomainError):
     """The arena is shutting down; no new game starts."""
 
 
-class BotUnavailableError(Exception):
+class BotUnavailableError(DomainError):
     """No idle stream of a bot within the deadline; the message says which."""
 
 

@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING
 import grpc
 
 import arena
-from sdk.handshake import MAX_NONCE_BYTES, MIN_NONCE_BYTES, auth_message, new_nonce
-from sdk.pb import PROTOCOL_VERSION
-from sdk.pb import arena_pb2 as pb
-from sdk.pb import arena_pb2_grpc as pb_grpc
+from arena.protocol import PROTOCOL_VERSION
+from arena.protocol import arena_pb2 as pb
+from arena.protocol import arena_pb2_grpc as pb_grpc
+from arena.protocol.handshake import MAX_NONCE_BYTES, MIN_NONCE_BYTES, auth_message, new_nonce
 
 from .admission import WaitingRoom
 from .connection import Connection

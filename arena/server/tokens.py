@@ -2,7 +2,7 @@
 
 The token file keeps a *verifier* of each token, never the token itself,
 one bot per line, ``NAME scram:STORED:SERVER`` (two SHA-256 sized keys in
-hex, sdk/handshake.py) and optionally ``owner=OWNER``, separated by white
+hex, arena/protocol/handshake.py) and optionally ``owner=OWNER``, separated by white
 space; blank lines and lines starting with ``#`` are ignored::
 
     # truco-arena tokens (keep this file private: chmod 600)
@@ -46,7 +46,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from sdk.handshake import Verifier
+from arena.errors import UsageError
+from arena.protocol.handshake import Verifier
 
 NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
 HASH_PREFIX = "sha256:"
@@ -56,7 +57,7 @@ log = logging.getLogger("arena.server")
 _HEADER = "# truco-arena tokens: NAME scram:VERIFIER per line; only verifiers are kept (keep this file private)"
 
 
-class TokenFileError(ValueError):
+class TokenFileError(UsageError, ValueError):
     """A malformed token file; the message names the file and line."""
 
 
@@ -84,9 +85,13 @@ def token_hash(token: str) -> str:
     return HASH_PREFIX + hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+class BadNameError(UsageError, ValueError):
+    """A bot or owner name outside the allowed length and characters."""
+
+
 def check_name(name: str, what: str = "bot name") -> str:
     if not NAME_RE.fullmatch(name):
-        raise ValueError(
+        raise BadNameError(
             f"bad {what} {clip_text(name)!r}: use 1-64 letters, digits, '_', '.' or '-', "
             f"starting with a letter or digit"
         )
@@ -160,18 +165,29 @@ def parse_tokens(text: str, source: str = "tokens") -> dict[str, str]:
     return {e.stored: e.name for e in parse_entries(text, source)}
 
 
+def _read_text(p: Path) -> str:
+    """The token file's text; TokenFileError (one line) if it cannot be read."""
+    try:
+        return p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TokenFileError(f"{p}: no such token file") from None
+    except UnicodeDecodeError:
+        raise TokenFileError(f"{p}: not a token file (not UTF-8 text)") from None
+    except OSError as exc:
+        raise TokenFileError(f"{p}: cannot read: {exc.strerror or exc}") from None
+
+
 def read_entries(path: str | Path) -> list[TokenEntry]:
-    """The lines of the token file at ``path``. FileNotFoundError if it is missing."""
+    """The lines of the token file at ``path``; TokenFileError if it is missing or malformed."""
     p = Path(path)
-    return parse_entries(p.read_text(), str(p))
+    return parse_entries(_read_text(p), str(p))
 
 
 def load_tokens(path: str | Path) -> dict[str, str]:
     """Read a token file into {token hash: name}; a missing file has no tokens."""
-    try:
-        return {e.stored: e.name for e in read_entries(path)}
-    except FileNotFoundError:
+    if not Path(path).exists():
         return {}
+    return {e.stored: e.name for e in read_entries(path)}
 
 
 def mint_token(path: str | Path, name: str, owner: str | None = None) -> str:
@@ -195,7 +211,7 @@ def mint_token(path: str | Path, name: str, owner: str | None = None) -> str:
 
 def revoke_token(path: str | Path, name: str) -> bool:
     """Remove every token of ``name`` from the file; False if it had none.
-    FileNotFoundError if the file is missing."""
+    TokenFileError if the file is missing."""
     check_name(name)
     if not any(e.name == name for e in read_entries(path)):
         return False
@@ -206,10 +222,7 @@ def revoke_token(path: str | Path, name: str) -> bool:
 def _rewrite(path: str | Path, name: str, line: str | None) -> None:
     """Replace ``name``'s lines with ``line`` (none if None), atomically, mode 600."""
     p = Path(path)
-    try:
-        lines = p.read_text().splitlines()
-    except FileNotFoundError:
-        lines = [_HEADER]
+    lines = _read_text(p).splitlines() if p.exists() else [_HEADER]
     kept = [ln for ln in lines if ln.split()[:1] != [name]]
     parse_tokens("\n".join(kept), str(p))  # refuse to write a file we cannot read back
     if line is not None:
@@ -327,9 +340,10 @@ class TokenStore:
                 entries = read_entries(self.path)
                 self._file = {e.stored: e.name for e in entries}
                 self._owners = {e.name: e.owner for e in entries}
-            except FileNotFoundError:
-                self._file, self._owners, self._stamp = {}, {}, None
             except TokenFileError as exc:
+                if not self.path.exists():  # removed between the stat and the read: no tokens
+                    self._file, self._owners, self._stamp = {}, {}, None
+                    return
                 if strict:
                     raise
                 log.warning("token file not reloaded, keeping the tokens read before: %s", exc)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import grpc
 from google.protobuf.message import DecodeError  # type: ignore[import-untyped,unused-ignore]
 
-from sdk.pb import arena_pb2 as pb
+from arena.protocol import arena_pb2 as pb
 
 from .grpc_options import MAX_RECEIVE_BYTES
 

@@ -44,36 +44,36 @@ that connects by itself are played on the tournament's own arena.
 from __future__ import annotations
 
 import dataclasses
-import ipaddress
-import math
 import os
 import shlex
 import shutil
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..engine import Options, OptionsError, make_options
-from ..match.plan import MATCH_KEYS, MatchPlan, parse_match_plan
+from ..games.playing import PlaySettings
+from ..games.schedule import Pairing
+from ..games.settings import (
+    DEFAULT_TIME_CONTROL,
+    MAX_CONCURRENCY,
+    ConfigError,
+    check_address,
+    expect,
+    parse_time_control,
+    read_toml,
+    seconds,
+)
 from ..sandbox import BOUNDS, LIMIT_KEYS, Limits, SandboxMode, SandboxUnavailableError, find_bwrap
 from ..server import TimeControl
 from ..server.tokens import TokenFileError, check_name, load_tokens
+from .formats.match_plan import MATCH_KEYS, MatchPlan, parse_match_plan
+from .formats.round_robin import games_in
 from .scale import MAX_WORKERS, ScaleOut, default_workers
-from .schedule import Pairing, games_in
 
-# Bounds of the clock. A decision may take up to an hour and a game's bank a
-# day: far beyond any real use, yet finite, so every wait has a deadline
-# (inf, nan and 1e10 are refused).
-MAX_MOVE_SECONDS = 3600.0
-# A decision crosses the network and back in about a millisecond; below 10 ms
-# a move is charged to the bank alone and games end on time, not on play.
-MIN_MOVE_SECONDS = 0.01
-MAX_BANK_SECONDS = 86400.0
 # The schedule is built in memory, a few hundred bytes per game: 10 million
 # games is a few GB already and years of play.
 MAX_GAMES = 10_000_000
-MAX_CONCURRENCY = 1024
 # A bot that is not connected (or crashed for good) is waited for this long,
 # then loses every game it cannot play; the run goes on with the others.
 DEFAULT_ABSENT_WAIT = 60.0
@@ -84,18 +84,8 @@ DEFAULT_START_SECONDS = 30.0
 MAX_START_SECONDS = 3600.0
 MAX_ENV_VARS = 100
 TEAM_SEATS = (2, 4, 6)  # 2: one bot a side; 4 and 6: one bot plays a whole team
-DEFAULT_TIME_CONTROL = TimeControl(move_time=2.0, bank=30.0)
 # "python" in a command means the arena's own interpreter (see launcher).
 PYTHON_ALIASES = ("python", "python3")
-
-
-class ConfigError(ValueError):
-    """A config problem; the message names the key. Always one printable
-    line: a key or value holding a newline or a control character (TOML
-    allows them in quoted strings) is shown escaped."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in message))
 
 
 @dataclass(frozen=True)
@@ -126,11 +116,15 @@ class TournamentConfig:
     tls_key: str | None = None
     absent_wait: float = DEFAULT_ABSENT_WAIT  # seconds a missing bot is waited for before it forfeits
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # as read, stored with results
-    match: MatchPlan | None = None  # format = "match" or "gauntlet" (arena/match/plan.py); None: round robin
+    match: MatchPlan | None = None  # format = "match" or "gauntlet" (arena/tournament/formats/match_plan.py); None: round robin
     scale: ScaleOut = ScaleOut()  # workers, or a Ray cluster (docs/scaling.md)
     sandbox: SandboxMode = SandboxMode.BWRAP  # every launched bot in a sandbox (docs/sandbox.md)
     start_seconds: float = DEFAULT_START_SECONDS  # every launched bot says hello within this, or the run stops
     base_dir: Path | None = field(default=None, compare=False)  # the config file's folder: relative paths start here
+
+    @property
+    def play_settings(self) -> PlaySettings:
+        return PlaySettings(self.options, self.time_control)
 
     @property
     def seats_per_bot(self) -> int:
@@ -144,56 +138,12 @@ _TOP = {"name", "variant", "options", "bots", "games_per_pairing", "pairing", "s
 _BOT_KEYS = ("name", "command", "args", "dir", "env", *LIMIT_KEYS)
 
 
-def _expect(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> Any:
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise ConfigError(f"{key}: expected {what}, got {value!r}")
-    return value
-
-
-def _seconds(table: dict[str, Any], key: str, default: float, low: float, high: float, low_ok: bool) -> float:
-    where = f"time_control.{key}"
-    given = _expect(table.get(key, default), (int, float), where, "a number of seconds")
-    try:
-        value = float(given)
-    except OverflowError:  # an integer too large for a float
-        value = math.inf
-    above_low = value >= low if low_ok else value > low
-    if not (math.isfinite(value) and above_low and value <= high):
-        bound = ">=" if low_ok else ">"
-        raise ConfigError(f"{where}: must be a finite number of seconds {bound} {low:g} and <= {high:g}, "
-                          f"got {value!r}")
-    return value
-
-
-def _time_control(data: dict[str, Any]) -> TimeControl:
-    table = _expect(data.get("time_control", {}), dict, "time_control", "a table")
-    for key in table:
-        if key not in ("move_seconds", "bank_seconds"):
-            raise ConfigError(f"time_control.{key}: unknown key (expected move_seconds, bank_seconds)")
-    return TimeControl(
-        move_time=_seconds(table, "move_seconds", DEFAULT_TIME_CONTROL.move_time, MIN_MOVE_SECONDS, MAX_MOVE_SECONDS,
-                           True),
-        bank=_seconds(table, "bank_seconds", DEFAULT_TIME_CONTROL.bank, 0.0, MAX_BANK_SECONDS, True),
-    )
-
-
-def _wait_seconds(data: dict[str, Any], key: str, default: float, low: float, high: float) -> float:
-    given = _expect(data.get(key, default), (int, float), key, "a number of seconds")
-    try:
-        value = float(given)
-    except OverflowError:
-        value = math.inf
-    if not (math.isfinite(value) and low <= value <= high):
-        raise ConfigError(f"{key}: must be a finite number of seconds >= {low:g} and <= {high:g}, got {value!r}")
-    return value
-
-
 def _limits(table: dict[str, Any], where: str, base: Limits) -> Limits:
     """The limits keys of ``table`` over ``base``; each a whole number within BOUNDS."""
     values = {}
     for key in LIMIT_KEYS:
         if key in table:
-            value = _expect(table[key], int, f"{where}{key}", "a whole number")
+            value = expect(table[key], int, f"{where}{key}", "a whole number")
             low, high = BOUNDS[key]
             if not low <= value <= high:
                 raise ConfigError(f"{where}{key}: must be from {low} to {high}, got {value}")
@@ -202,7 +152,7 @@ def _limits(table: dict[str, Any], where: str, base: Limits) -> Limits:
 
 
 def _default_limits(data: dict[str, Any]) -> Limits:
-    table = _expect(data.get("limits", {}), dict, "limits", "a table")
+    table = expect(data.get("limits", {}), dict, "limits", "a table")
     for key in table:
         if key not in LIMIT_KEYS:
             raise ConfigError(f"limits.{key}: unknown key (expected {', '.join(LIMIT_KEYS)})")
@@ -210,7 +160,7 @@ def _default_limits(data: dict[str, Any]) -> Limits:
 
 
 def _sandbox(data: dict[str, Any]) -> SandboxMode:
-    given = _expect(data.get("sandbox", SandboxMode.BWRAP.value), str, "sandbox", '"bwrap" or "none"')
+    given = expect(data.get("sandbox", SandboxMode.BWRAP.value), str, "sandbox", '"bwrap" or "none"')
     try:
         return SandboxMode(given)
     except ValueError:
@@ -228,8 +178,8 @@ def _command(b: dict[str, Any], where: str) -> list[str] | None:
         if "args" in b:
             raise ConfigError(f"{where}.args: only with a command")
         return None
-    _expect(command, list, f"{where}.command", "a command line (string or list)")
-    args = _expect(b.get("args", []), list, f"{where}.args", "a list of strings")
+    expect(command, list, f"{where}.command", "a command line (string or list)")
+    args = expect(b.get("args", []), list, f"{where}.args", "a list of strings")
     command = list(command) + list(args)
     if not command or not all(isinstance(c, str) and c for c in command):
         raise ConfigError(f"{where}.command: expected a non-empty list of non-empty strings")
@@ -239,7 +189,7 @@ def _command(b: dict[str, Any], where: str) -> list[str] | None:
 
 
 def _env(b: dict[str, Any], where: str) -> tuple[tuple[str, str], ...]:
-    table = _expect(b.get("env", {}), dict, f"{where}.env", "a table of strings")
+    table = expect(b.get("env", {}), dict, f"{where}.env", "a table of strings")
     if len(table) > MAX_ENV_VARS:
         raise ConfigError(f"{where}.env: at most {MAX_ENV_VARS} variables, got {len(table)}")
     out = []
@@ -248,7 +198,7 @@ def _env(b: dict[str, Any], where: str) -> tuple[tuple[str, str], ...]:
             raise ConfigError(f"{where}.env: {key!r} is not a variable name (letters, digits, _)")
         if key.startswith("TRUCO_ARENA_"):
             raise ConfigError(f"{where}.env.{key}: the TRUCO_ARENA_ variables are set by the arena")
-        _expect(value, str, f"{where}.env.{key}", "a string")
+        expect(value, str, f"{where}.env.{key}", "a string")
         if "\0" in value:
             raise ConfigError(f"{where}.env.{key}: contains a NUL character")
         out.append((key, value))
@@ -263,7 +213,7 @@ def _from_base(path: str | None, base: Path | None) -> str | None:
 
 
 def _bot_dir(b: dict[str, Any], where: str, base: Path | None) -> Path | None:
-    given = _expect(b.get("dir"), (str, type(None)), f"{where}.dir", "a folder path")
+    given = expect(b.get("dir"), (str, type(None)), f"{where}.dir", "a folder path")
     if given is None:
         return None
     if not given or "\0" in given:
@@ -275,15 +225,15 @@ def _bot_dir(b: dict[str, Any], where: str, base: Path | None) -> Path | None:
 
 
 def _bots(data: dict[str, Any], base: Path | None, limits: Limits) -> tuple[BotSpec, ...]:
-    bots_data = _expect(data.get("bots"), list, "bots", "a list of [[bots]] tables")
+    bots_data = expect(data.get("bots"), list, "bots", "a list of [[bots]] tables")
     bots: list[BotSpec] = []
     for i, b in enumerate(bots_data):
         where = f"bots[{i}]"
-        _expect(b, dict, where, "a table")
+        expect(b, dict, where, "a table")
         for key in b:
             if key not in _BOT_KEYS:
                 raise ConfigError(f"{where}.{key}: unknown key (expected {', '.join(_BOT_KEYS)})")
-        name = _expect(b.get("name"), str, f"{where}.name", "a bot name")
+        name = expect(b.get("name"), str, f"{where}.name", "a bot name")
         try:
             check_name(name)  # the rule the arena's tokens apply: a name it accepts can connect
         except ValueError as exc:
@@ -301,41 +251,12 @@ def _bots(data: dict[str, Any], base: Path | None, limits: Limits) -> tuple[BotS
     return tuple(bots)
 
 
-def clear_text_warning(address: str, tls: bool) -> str | None:
-    """The warning for an arena that listens beyond this machine without TLS,
-    where bots send their tokens in the clear; None when it does not."""
-    if tls or address.startswith("unix:"):
-        return None
-    host = address.rpartition(":")[0].strip("[]")
-    try:
-        if ipaddress.ip_address(host).is_loopback:
-            return None
-    except ValueError:
-        if host == "localhost":
-            return None
-    return (f"the arena listens on {address} without TLS: bots that connect send their tokens in the clear; "
-            f"give a TLS certificate and key (README, \"Security and fair play\")")
-
-
-def check_address(address: str) -> str:
-    """HOST:PORT with a port 0-65535 (0: any free port); IPv6 hosts in brackets."""
-    host, sep, port = address.rpartition(":")
-    ok = bool(sep and host and port.isascii() and port.isdigit() and int(port) <= 65535)
-    if ok and ":" in host:
-        ok = host.startswith("[") and host.endswith("]") and len(host) > 2
-    if ok:
-        ok = host.isascii() and host.isprintable() and not any(c.isspace() for c in host)
-    if not ok:
-        raise ConfigError(f"address: expected HOST:PORT with a port from 0 to 65535, got {address!r}")
-    return address
-
-
 def _pairing(data: dict[str, Any], bots: tuple[BotSpec, ...], games: int) -> Pairing:
     given = data.get("pairing")
     if given is None:
         pairing = Pairing.DUPLICATE if all(b.command is not None for b in bots) else Pairing.INDEPENDENT
     else:
-        _expect(given, str, "pairing", '"duplicate" or "independent"')
+        expect(given, str, "pairing", '"duplicate" or "independent"')
         try:
             pairing = Pairing(given)
         except ValueError:
@@ -353,28 +274,28 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
     for key in data:
         if key not in _TOP:
             raise ConfigError(f"{key}: unknown key (expected one of {', '.join(sorted(_TOP))})")
-    name = _expect(data.get("name", default_name), str, "name", "a string")
-    variant = _expect(data.get("variant", "argentino"), str, "variant", "a variant name")
+    name = expect(data.get("name", default_name), str, "name", "a string")
+    variant = expect(data.get("variant", "argentino"), str, "variant", "a variant name")
     try:
-        options = make_options(variant, _expect(data.get("options", {}), dict, "options", "a table"))
+        options = make_options(variant, expect(data.get("options", {}), dict, "options", "a table"))
     except OptionsError as exc:
         raise ConfigError(str(exc)) from None
-    tls_cert = _expect(data.get("tls_cert"), (str, type(None)), "tls_cert", "a path")
-    tls_key = _expect(data.get("tls_key"), (str, type(None)), "tls_key", "a path")
+    tls_cert = expect(data.get("tls_cert"), (str, type(None)), "tls_cert", "a path")
+    tls_key = expect(data.get("tls_key"), (str, type(None)), "tls_key", "a path")
     if (tls_cert is None) != (tls_key is None):
         raise ConfigError("tls_cert, tls_key: give both or neither")
     if options.seats not in TEAM_SEATS:
         raise ConfigError(f"options.seats: tournaments run 2-, 4- or 6-seat games, got {options.seats}")
-    games = _expect(data.get("games_per_pairing", 10), int, "games_per_pairing", "a whole number")
+    games = expect(data.get("games_per_pairing", 10), int, "games_per_pairing", "a whole number")
     if games < 1:
         raise ConfigError(f"games_per_pairing: must be at least 1, got {games}")
-    seed = _expect(data.get("seed"), (int, type(None)), "seed", "a whole number")
-    concurrency = _expect(data.get("concurrency", 1), int, "concurrency", "a whole number")
+    seed = expect(data.get("seed"), (int, type(None)), "seed", "a whole number")
+    concurrency = expect(data.get("concurrency", 1), int, "concurrency", "a whole number")
     if not 1 <= concurrency <= MAX_CONCURRENCY:
         raise ConfigError(f"concurrency: must be from 1 to {MAX_CONCURRENCY}, got {concurrency}")
-    time_control = _time_control(data)
-    absent_wait = _wait_seconds(data, "absent_wait_seconds", DEFAULT_ABSENT_WAIT, 0.0, MAX_ABSENT_WAIT)
-    start_seconds = _wait_seconds(data, "start_seconds", DEFAULT_START_SECONDS, 0.1, MAX_START_SECONDS)
+    time_control = parse_time_control(data)
+    absent_wait = seconds(data, "absent_wait_seconds", DEFAULT_ABSENT_WAIT, 0.0, MAX_ABSENT_WAIT)
+    start_seconds = seconds(data, "start_seconds", DEFAULT_START_SECONDS, 0.1, MAX_START_SECONDS)
     sandbox = _sandbox(data)
     bots = _bots(data, base, _default_limits(data))
     # Before anything is built: the schedule's size is known from two numbers.
@@ -387,7 +308,7 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
         match = parse_match_plan(data, [b.name for b in bots], pairing is Pairing.DUPLICATE)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
-    tokens = _expect(data.get("tokens"), (str, type(None)), "tokens", "a path")
+    tokens = expect(data.get("tokens"), (str, type(None)), "tokens", "a path")
     if tokens is not None and (not tokens or "\0" in tokens):
         raise ConfigError(f"tokens: expected a file path, got {tokens!r}")
     return TournamentConfig(
@@ -400,7 +321,7 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
         seed=seed,
         concurrency=concurrency,
         time_control=time_control,
-        address=check_address(_expect(data.get("address", "127.0.0.1:0"), str, "address", "HOST:PORT")),
+        address=check_address(expect(data.get("address", "127.0.0.1:0"), str, "address", "HOST:PORT")),
         tokens=_from_base(tokens, base),
         tls_cert=_from_base(tls_cert, base),
         tls_key=_from_base(tls_key, base),
@@ -415,37 +336,21 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
 
 
 def _scale(data: dict[str, Any]) -> ScaleOut:
-    workers = _expect(data.get("workers"), (int, type(None)), "workers", "a whole number")
+    workers = expect(data.get("workers"), (int, type(None)), "workers", "a whole number")
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
         raise ConfigError(f"workers: must be from 1 to {MAX_WORKERS}, got {workers}")
-    ray = _expect(data.get("ray"), (str, type(None)), "ray", "a Ray cluster address (HOST:PORT, or auto)")
+    ray = expect(data.get("ray"), (str, type(None)), "ray", "a Ray cluster address (HOST:PORT, or auto)")
     if ray is not None and (not ray or not ray.isprintable()):
         raise ConfigError(f"ray: expected a Ray cluster address, got {ray!r}")
-    runtime_env = _expect(data.get("ray_runtime_env"), (dict, type(None)), "ray_runtime_env", "a table")
+    runtime_env = expect(data.get("ray_runtime_env"), (dict, type(None)), "ray_runtime_env", "a table")
     if runtime_env is not None and ray is None:
         raise ConfigError("ray_runtime_env: only with ray (a Ray cluster address)")
-    batch = _expect(data.get("batch_pairs"), (int, type(None)), "batch_pairs", "a whole number")
+    batch = expect(data.get("batch_pairs"), (int, type(None)), "batch_pairs", "a whole number")
     if batch is not None and not 1 <= batch <= MAX_GAMES:
         raise ConfigError(f"batch_pairs: must be at least 1, got {batch}")
     if ray is None and workers is None:
         workers = default_workers()
     return ScaleOut(workers=workers, ray_address=ray, ray_runtime_env=runtime_env, batch_pairs=batch)
-
-
-def read_toml(path: Path, what: str) -> dict[str, Any]:
-    """The TOML document in ``path`` (a ``what``: tournament, league); every
-    failure a one-line ConfigError. Messages leave the file name to the
-    caller, which knows how it was given."""
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"not valid TOML: not UTF-8 text (byte {exc.start})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"not valid TOML: {exc}") from None
-    except (ValueError, RecursionError):  # an integer beyond int's digit limit, arrays nested too deep
-        raise ConfigError(f"not valid TOML for a {what}: a number too large or nesting too deep") from None
 
 
 def load_config(path: Path) -> TournamentConfig:

@@ -16,11 +16,13 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arena.errors import DomainError
+
+from ..games.private_files import PrivateFileError, make_private_dir, private_fd
 from ..sandbox import SOCKET_ADDRESS, Box, Limits, Sandbox
-from .private_files import PrivateFileError, make_private_dir, private_fd
 
 
-class BotStartError(RuntimeError):
+class BotStartError(DomainError, RuntimeError):
     """A bot's program could not be started at all; one line."""
 
 

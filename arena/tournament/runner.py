@@ -21,19 +21,27 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..match.schedule import match_schedule
+from arena.errors import DomainError
+
+from ..games.dispatch import Dispatcher
+from ..games.hooks import ArenaHook
+from ..games.orders import GameResult, Unplayed, order_of
+from ..games.playing import play_dispatched
+from ..games.schedule import ScheduledGame
+from ..games.seeds import SECRET_META, TournamentSecret
+from ..games.settings import clear_text_warning
+from ..games.store import GameRow, ResultsStore
 from ..sandbox import Sandbox, SandboxUnavailableError
-from ..server import Arena
-from .config import TournamentConfig, clear_text_warning
-from .dispatch import Dispatcher
+from ..server import Arena, ListenError
+from .config import TournamentConfig
+from .formats.round_robin import round_robin
+from .formats.windowed import match_schedule
 from .launcher import BotStartError
-from .orders import Outcome, Unplayed, order_of
-from .playing import play_dispatched
 from .progress import Progress
 from .scale import DEFAULT_RAY_BATCH_PAIRS, ScaleOut
 from .scaleout.batches import batches_of, units_of
@@ -42,36 +50,28 @@ from .scaleout.crashes import CrashLedger
 from .scaleout.local import LocalWorker
 from .scaleout.ray_backend import RayUnavailableError, RayWorker, connect, disconnect
 from .scaleout.workers import Worker, WorkerFailedError
-from .schedule import ScheduledGame, round_robin
-from .seeds import TournamentSecret
 from .stopping import StopRequest, TournamentInterruptedError
-from .store import GameRow, ResultsStore
 from .supervisor import BotStartFailedError, Supervisor, open_sandbox
 
 __all__ = ["RunSummary", "Supervisor", "TournamentError", "run_tournament", "schedule_of", "tournament_secret"]
 
 log = logging.getLogger("arena.tournament")
 
-SECRET_META = "secret"  # hex of the tournament secret, in the store's meta table
 # Games from workers are committed together this often: each commit waits for
 # the disk (about 4 ms here), which one game at a time would cap at ~250 games/s.
 GROUP_COMMIT_SECONDS = 0.05
 
 
 # Called once the arena is up (e.g. to start the live page); returns how to stop what it started.
-ArenaHook = Callable[[Arena], Awaitable[Callable[[], Awaitable[None]]]]
 
 
-class TournamentError(RuntimeError):
+class TournamentError(DomainError, RuntimeError):
     """The tournament cannot go on (a bot would not start, nobody connected...)."""
 
 
 @dataclass(frozen=True)
 class RunSummary:
-    scheduled: int
-    already_recorded: int
-    played: int
-    seconds: float
+    played: int  # games recorded this run
     # Games this run that a bot lost by failing, with the reason (key -> reason).
     failures: dict[str, str] = field(default_factory=dict)
 
@@ -108,7 +108,7 @@ class _Recorder:
         self.failures: dict[str, str] = {}
         self.pending: list[GameRow] = []
 
-    def __call__(self, outcome: Outcome) -> bool:
+    def __call__(self, outcome: GameResult) -> bool:
         """True if ``outcome`` was a result; an ``Unplayed`` game is recorded as
         interrupted (not a result: played again on resume)."""
         if isinstance(outcome, Unplayed):
@@ -118,7 +118,7 @@ class _Recorder:
         self._recorded(outcome)
         return True
 
-    def later(self, outcome: Outcome) -> None:
+    def later(self, outcome: GameResult) -> None:
         """Record ``outcome`` with the next ``flush``: one transaction (one
         disk sync) for all the games that ended meanwhile. A game lost by a
         crash before its flush was never recorded, and is played on resume."""
@@ -179,9 +179,8 @@ async def run_tournament(
     schedule = schedule_of(config)
     done = store.recorded_keys()
     todo = [(seq, g) for seq, g in enumerate(schedule) if g.key not in done]
-    t0 = time.monotonic()
     if not todo:
-        return RunSummary(len(schedule), len(done), 0, 0.0)
+        return RunSummary(0)
     launched = {b.name for b in config.bots if b.command is not None}
     farmed = [(seq, g) for seq, g in todo if g.bot0 in launched and g.bot1 in launched] \
         if scale is not None and scale.spreads else []
@@ -201,7 +200,7 @@ async def run_tournament(
     try:
         await arena.start(config.address, tls_cert=config.tls_cert, tls_key=config.tls_key,
                           unix_socket=sandbox.socket if sandbox is not None else None)
-    except (OSError, ValueError) as exc:  # cannot bind, or a TLS file cannot be read
+    except ListenError as exc:  # cannot bind, or a TLS file cannot be read
         if sandbox is not None:
             sandbox.close()
         raise TournamentError(str(exc)) from None
@@ -245,7 +244,7 @@ async def run_tournament(
     store.check_in_place()  # a file deleted after the last game: its games are not kept either
     if stopper.signal is not None:
         raise TournamentInterruptedError(stopper.signal, record.played)
-    return RunSummary(len(schedule), len(done), record.played, time.monotonic() - t0, record.failures)
+    return RunSummary(record.played, record.failures)
 
 
 async def _flush_every(record: _Recorder, seconds: float) -> None:
@@ -293,15 +292,9 @@ async def _play_here(
         except (BotStartError, BotStartFailedError, OSError) as exc:
             raise TournamentError(str(exc)) from None
         await _wait_for_bots(config, bots, absent_wait, stopping)
-        workers = [asyncio.create_task(play_dispatched(
-            dispatcher, arena, bots, config, lambda seq, game: order_of(seq, game, secret, seats), record,
-            should_play)) for _ in range(streams)]
-        try:
-            await asyncio.gather(*workers)
-        finally:
-            for w in workers:
-                w.cancel()
-            await asyncio.gather(*workers, return_exceptions=True)
+        await _all_or_none([play_dispatched(
+            dispatcher, arena, bots, config.play_settings, lambda seq, game: order_of(seq, game, secret, seats), record,
+            should_play) for _ in range(streams)])
     finally:
         closer.cancel()
         await arena.stop(grace=0)

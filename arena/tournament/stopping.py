@@ -7,16 +7,15 @@ from __future__ import annotations
 import asyncio
 import signal
 
+from arena.errors import ArenaError
 
-class TournamentInterruptedError(Exception):
+
+class TournamentInterruptedError(ArenaError):
     def __init__(self, signum: int, played: int) -> None:
         super().__init__(f"interrupted by {signal.Signals(signum).name} after {played} game(s) this run")
         self.signum = signum
         self.played = played
-
-    @property
-    def exit_code(self) -> int:
-        return 128 + self.signum
+        self.exit_code = 128 + signum  # the shell's convention for a process a signal stopped
 
 
 class StopRequest:

@@ -16,18 +16,19 @@ missing; then it forfeits every game it is due to play until it is back.
 from __future__ import annotations
 
 import asyncio
-import enum
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 
+from arena.errors import DomainError
+
 from ..engine.outcome import Termination
+from ..games.cpu import CpuLedger
+from ..games.forfeits import Forfeit, ForfeitCause
 from ..sandbox import Box, Sandbox, SandboxMode
 from ..server import Arena, PlayedGame
 from .config import BotSpec, TournamentConfig
-from .cpu import CpuLedger
 from .launcher import LaunchedBot, LaunchSpec, launch, stop
 
 log = logging.getLogger("arena.tournament")
@@ -41,25 +42,7 @@ CRASH_WAIT = 1.0  # seconds to let a disconnected launched bot's process be seen
 CrashGate = Callable[[str, int | None, str], Awaitable[str | None]]
 
 
-class ForfeitCause(enum.Enum):
-    ABSENT = "absent"  # not connected (or too few of its processes) for the whole wait
-    CRASH = "crash"  # a launched bot that crashed more often than it is restarted
-
-
-@dataclass(frozen=True)
-class Forfeit:
-    """Why a bot loses a game it could not play."""
-
-    bot: str
-    cause: ForfeitCause
-    detail: str  # one line for people
-
-    @property
-    def reason(self) -> str:
-        return f"forfeit ({self.cause.value}): {self.bot} {self.detail}"
-
-
-class BotStartFailedError(RuntimeError):
+class BotStartFailedError(DomainError, RuntimeError):
     """A launched bot did not say hello within ``start_seconds``: the run stops."""
 
 
@@ -179,6 +162,12 @@ class Supervisor:
         what = "was not connected" if peers == 0 else \
             f"had {peers} of the {self.config.seats_per_bot} processes a game needs connected"
         return Forfeit(name, ForfeitCause.ABSENT, f"{what} for {self.absent_wait:g} s")
+
+    def ledger(self, name: str) -> CpuLedger | None:
+        return self.cpu.get(name)
+
+    def version(self, name: str) -> str:
+        return ""  # a tournament's rows keep no versions: its bots are the config's
 
     def all_present(self) -> bool:
         return all(self.can_play(b.name) or b.name in self.given_up for b in self.config.bots)

@@ -21,6 +21,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from http import HTTPStatus
 
+from arena.errors import UsageError
+
 log = logging.getLogger("arena.web")
 
 MAX_LINE = 8192
@@ -49,7 +51,7 @@ def text_response(status: HTTPStatus, text: str | None = None) -> Response:
 Handler = Callable[[str], Awaitable[Response]]
 
 
-class BadRequestError(Exception):
+class BadRequestError(UsageError):
     def __init__(self, status: HTTPStatus, detail: str) -> None:
         super().__init__(detail)
         self.status = status

@@ -24,11 +24,11 @@ from typing import Any
 from jinja2 import ChoiceLoader, Environment, PackageLoader
 from markupsafe import Markup
 
+from ..games.store import GameRow, ResultsStore, StoreError
 from ..replay import ReplayError, options_of, replay_row, to_json
 from ..report.build import embedded_json
 from ..report.charts import CHARTS_NOTICE, charts, charts_available
 from ..report.summary import page_name, summarize
-from ..tournament.store import GameRow, ResultsStore, StoreError
 
 
 def environment() -> Environment:

@@ -213,17 +213,3 @@ def _wait(seconds: float | None) -> None:
 
 def live_hook(db: Path | None, address: str, announce: Callable[[str], None]) -> LiveHook:
     return LiveHook(db, address, announce)
-
-
-def live_main(db: Path | None, address: str,
-              announce: Callable[[str], None]) -> Callable[[Arena], Awaitable[None]]:
-    """For ``serve(main=...)``: the live page for as long as the arena runs."""
-    async def main(arena: Arena) -> None:
-        live = await start_live(arena, db, address)
-        announce(f"live page on {live.url}")
-        try:
-            while not arena.closing:  # the arena's shutdown (a signal) ends the page too
-                await asyncio.sleep(0.5)
-        finally:
-            await live.stop()
-    return main

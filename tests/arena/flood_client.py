@@ -15,8 +15,8 @@ import sys
 
 import grpc
 
-from sdk.pb import arena_pb2 as pb
-from sdk.pb import arena_pb2_grpc as pb_grpc
+from arena.protocol import arena_pb2 as pb
+from arena.protocol import arena_pb2_grpc as pb_grpc
 
 
 async def _stream(stub: pb_grpc.ArenaServiceStub) -> str:

@@ -20,10 +20,10 @@ import grpc
 
 from arena.engine.options import make_options
 from arena.engine.outcome import Termination
+from arena.protocol import arena_pb2 as pb
+from arena.protocol import arena_pb2_grpc as pb_grpc
+from arena.protocol.handshake import say_hello
 from arena.server import Arena, PlayedGame, TimeControl
-from sdk.handshake import say_hello
-from sdk.pb import arena_pb2 as pb
-from sdk.pb import arena_pb2_grpc as pb_grpc
 
 CLOCK = TimeControl(move_time=1.0, bank=1.0)
 PAUSE = 2 * (CLOCK.move_time + CLOCK.bank)

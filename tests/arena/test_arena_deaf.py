@@ -13,9 +13,9 @@ import grpc
 import pytest
 from arena_harness import Harness
 
-from sdk.handshake import say_hello
-from sdk.pb import arena_pb2 as pb
-from sdk.pb import arena_pb2_grpc as pb_grpc
+from arena.protocol import arena_pb2 as pb
+from arena.protocol import arena_pb2_grpc as pb_grpc
+from arena.protocol.handshake import say_hello
 
 # Every junk Move outside a game earns a warning Status that quotes its game
 # id (cut to 200 characters). By default the client's gRPC buffers a few MB

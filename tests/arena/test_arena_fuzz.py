@@ -17,9 +17,9 @@ from arena_harness import Harness
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from arena.protocol import arena_pb2 as pb
+from arena.protocol import arena_pb2_grpc as pb_grpc
 from arena.server.throttle import ThrottlePolicy
-from sdk.pb import arena_pb2 as pb
-from sdk.pb import arena_pb2_grpc as pb_grpc
 
 FUZZ_NAME = "fuzz"
 FUZZ_TOKEN = "fuzz-token-0123456789abcdef"

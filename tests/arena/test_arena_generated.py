@@ -1,5 +1,5 @@
-"""The committed generated code in sdk/pb/ matches proto/ (run
-``python -m sdk.pb.regenerate`` after editing the .proto)."""
+"""The committed generated code in arena/protocol/ matches proto/ (run
+``python -m arena.protocol.regenerate`` after editing the .proto)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sdk.pb import regenerate
+from arena.protocol import regenerate
 
 # Lines that only say which protoc/grpcio-tools made the files: a newer
 # toolchain must not fail the check, a changed .proto must.
@@ -28,7 +28,7 @@ def test_generated_code_matches_the_proto(tmp_path: Path) -> None:
     for name in regenerate.GENERATED:
         committed = (regenerate.PACKAGE_DIR / name).read_text()
         assert _normal(committed) == _normal(fresh[name]), (
-            f"sdk/pb/{name} is stale: run `python -m sdk.pb.regenerate` and commit the result"
+            f"arena/protocol/{name} is stale: run `python -m arena.protocol.regenerate` and commit the result"
         )
 
 

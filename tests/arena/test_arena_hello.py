@@ -9,9 +9,9 @@ from pathlib import Path
 import grpc
 from arena_harness import Harness
 
-from sdk.handshake import say_hello
-from sdk.pb import arena_pb2 as pb
-from sdk.pb import arena_pb2_grpc as pb_grpc
+from arena.protocol import arena_pb2 as pb
+from arena.protocol import arena_pb2_grpc as pb_grpc
+from arena.protocol.handshake import say_hello
 
 
 def test_unknown_token_is_rejected(harness: Harness) -> None:

@@ -11,11 +11,11 @@ import grpc
 import pytest
 from arena_harness import Harness
 
+from arena.protocol import arena_pb2 as pb
+from arena.protocol import arena_pb2_grpc as pb_grpc
+from arena.protocol.handshake import say_hello
 from arena.server.admission import AdmissionCaps
 from arena.server.throttle import HelloThrottle, ThrottlePolicy, peer_host
-from sdk.handshake import say_hello
-from sdk.pb import arena_pb2 as pb
-from sdk.pb import arena_pb2_grpc as pb_grpc
 
 
 async def _hello(address: str, name: str, token: str) -> pb.PlayResponse:

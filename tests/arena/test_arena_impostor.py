@@ -13,9 +13,9 @@ from pathlib import Path
 
 import grpc
 
+from arena.protocol import arena_pb2 as pb
+from arena.protocol import arena_pb2_grpc as pb_grpc
 from arena.server import Arena
-from sdk.pb import arena_pb2 as pb
-from sdk.pb import arena_pb2_grpc as pb_grpc
 
 REPO = Path(__file__).resolve().parents[2]
 TOKEN = "0123456789abcdef0123456789abcdef"

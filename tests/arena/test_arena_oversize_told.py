@@ -9,9 +9,9 @@ import asyncio
 import grpc
 from arena_harness import Harness
 
-from sdk.handshake import auth_message, client_proof, new_nonce
-from sdk.pb import PROTOCOL_VERSION
-from sdk.pb import arena_pb2 as pb
+from arena.protocol import PROTOCOL_VERSION
+from arena.protocol import arena_pb2 as pb
+from arena.protocol.handshake import auth_message, client_proof, new_nonce
 
 PLAY = "/truco.arena.v1.ArenaService/Play"
 

@@ -12,9 +12,9 @@ import grpc
 from arena_harness import Harness
 
 from arena.engine.outcome import Termination
+from arena.protocol import arena_pb2 as pb
+from arena.protocol.handshake import say_hello
 from arena.server import PlayedGame
-from sdk.handshake import say_hello
-from sdk.pb import arena_pb2 as pb
 
 PLAY = "/truco.arena.v1.ArenaService/Play"
 Act = Callable[[grpc.aio.StreamStreamCall, pb.Decision], Awaitable[None]]

@@ -19,10 +19,10 @@ from tls_certs import CertFiles, self_signed
 
 from arena.cli import main
 from arena.engine.outcome import Termination
-from arena.tournament.store import ResultsStore
-from sdk.handshake import say_hello
-from sdk.pb import arena_pb2 as pb
-from sdk.pb import arena_pb2_grpc as pb_grpc
+from arena.games.store import ResultsStore
+from arena.protocol import arena_pb2 as pb
+from arena.protocol import arena_pb2_grpc as pb_grpc
+from arena.protocol.handshake import say_hello
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,8 @@ import asyncio
 
 import pytest
 
+from arena.protocol import arena_pb2 as pb
 from arena.server.connection import Connection, ConnectionLostError
-from sdk.pb import arena_pb2 as pb
 
 
 class _StuckContext:

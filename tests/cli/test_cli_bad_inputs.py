@@ -14,7 +14,8 @@ import click
 from click.testing import CliRunner, Result
 
 from arena.cli import main
-from arena.tournament.store import GameRow, ResultsStore
+from arena.engine.outcome import Termination
+from arena.games.store import GameRow, ResultsStore
 
 RANDOM = f"{sys.executable} -m sample_bots.random_bot"
 CONFIG = {
@@ -72,7 +73,7 @@ def _files(tmp: Path) -> Files:
         store.set_meta("config", CONFIG)
         for seq, (bot0, bot1) in enumerate((("a", "b"), ("b", "a"))):
             store.record(GameRow(f"a|b:0:{seq}", seq, "a|b", 0, bot0, bot1, 0, 7, 30, 10, "a", seq,
-                                 "target_reached", None, 5, 1.0, ("0 mazo",), reason="reached 30"))
+                                 Termination.TARGET_REACHED, None, 5, 1.0, ("0 mazo",), reason="reached 30"))
     newer = tmp / "newer.sqlite"
     newer.write_bytes(results.read_bytes())
     with sqlite3.connect(newer) as db:

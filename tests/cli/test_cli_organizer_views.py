@@ -17,8 +17,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.tournament.gameids import id_of_key
-from arena.tournament.store import ResultsStore
+from arena.games.gameids import id_of_key
+from arena.games.store import ResultsStore
 
 CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
 RANDOM = "python -m sample_bots.random_bot"

@@ -11,7 +11,8 @@ from typing import Any
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.tournament.store import GameRow, ResultsStore
+from arena.engine.outcome import Termination
+from arena.games.store import GameRow, ResultsStore
 
 RANDOM = f"{sys.executable} -m sample_bots.random_bot"
 
@@ -32,7 +33,7 @@ def _results(path: Path, config: dict[str, Any]) -> Path:
         store.set_meta("config", config)
         for seq, (bot0, bot1, winner, termination, faulty, reason) in enumerate(games):
             store.record(GameRow(f"a|b:{seq // 2}:{seq % 2}", seq, "a|b", seq // 2, bot0, bot1, 0, 7 + seq // 2,
-                                 30, 10, winner, 0 if winner == bot0 else 1, termination, faulty, 5, 1.0,
+                                 30, 10, winner, 0 if winner == bot0 else 1, Termination(termination), faulty, 5, 1.0,
                                  ("0 mazo",), reason=reason))
     return path
 

@@ -3,15 +3,17 @@ hold versions (a league records them), and no version column otherwise."""
 
 from __future__ import annotations
 
-from arena.results.tables import bot_versions, standings_table, to_records
-from arena.tournament.store import GameRow
+from arena.engine.outcome import Termination
+from arena.games.records import to_records
+from arena.games.store import GameRow
+from arena.results.tables import bot_versions, standings_table
 
 
 def _row(seq: int, winner: str, v0: str = "", v1: str = "") -> GameRow:
     return GameRow(
         game_key=f"g{seq}", seq=seq, pairing="alice|bob", pair_index=-1, bot0="alice", bot1="bob", mano=0,
         seed=seq, score0=15 if winner == "alice" else 3, score1=15 if winner == "bob" else 3, winner=winner,
-        winner_seat=0 if winner == "alice" else 1, termination="target_reached", faulty_bot=None, hands=5,
+        winner_seat=0 if winner == "alice" else 1, termination=Termination.TARGET_REACHED, faulty_bot=None, hands=5,
         duration=1.0, actions=(), version0=v0, version1=v1,
     )
 

@@ -19,9 +19,9 @@ import sys
 
 import grpc
 
-from sdk.handshake import say_hello
-from sdk.pb import PROTOCOL_VERSION
-from sdk.pb import arena_pb2_grpc as pb_grpc
+from arena.protocol import PROTOCOL_VERSION
+from arena.protocol import arena_pb2_grpc as pb_grpc
+from arena.protocol.handshake import say_hello
 
 _LIFETIME = 60.0  # seconds; the checker stops the process long before
 

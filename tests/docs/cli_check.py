@@ -94,7 +94,7 @@ def _help_of(program: tuple[str, ...]) -> str:
 
 
 def check_script_options(argv: list[str]) -> None:
-    """``python benchmarks/X.py --opt ...`` or ``python -m arena.server --opt``:
+    """``python benchmarks/X.py --opt ...`` or ``python -m PACKAGE.MODULE --opt``:
     the script exists and its ``--help`` lists every option used."""
     program = tuple(argv[1:3]) if argv[1] == "-m" else (argv[1],)
     path = ROOT / (program[1].replace(".", "/") + ".py" if program[0] == "-m" else program[0])

@@ -38,8 +38,9 @@ from doc_commands import DOCS, EXAMPLES, README, ROOT, Command, blocks, commands
 from doc_fixtures import ran_well, run, weekly_dir
 
 from arena.cli import main
+from arena.games.settings import ConfigError
 from arena.league.config import parse_league_config
-from arena.tournament.config import ConfigError, check_environment, parse_config
+from arena.tournament.config import check_environment, parse_config
 
 # The test that runs each command as written (a module of tests/docs, then the test).
 RUN_BY: dict[tuple[str, str], str] = {

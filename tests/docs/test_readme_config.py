@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from doc_commands import CLI, README, blocks, section
 
-from arena.tournament.config import ConfigError, check_environment, parse_config
+from arena.games.settings import ConfigError
+from arena.tournament.config import check_environment, parse_config
 
 
 def _sample() -> str:

@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 
 from arena.engine import Game, Options
 from arena.engine.cards import DECK, Card
-from arena.tournament.schedule import Pairing, round_robin
-from arena.tournament.seeds import TournamentSecret
+from arena.games.schedule import Pairing
+from arena.games.seeds import TournamentSecret
+from arena.tournament.formats.round_robin import round_robin
 
 # Keys per pairing tried when mapping an id back to its schedule key once the
 # secret is known; far more than the tests' tournaments have.

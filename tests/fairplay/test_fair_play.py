@@ -28,10 +28,10 @@ from fairplay_stats import chance_interval
 
 from arena.cli import main
 from arena.engine.cards import Card
+from arena.games.seeds import SECRET_META, TournamentSecret
+from arena.games.store import GameRow, ResultsStore
 from arena.tournament.config import load_config
-from arena.tournament.runner import SECRET_META, schedule_of
-from arena.tournament.seeds import TournamentSecret
-from arena.tournament.store import GameRow, ResultsStore
+from arena.tournament.runner import schedule_of
 
 ADVERSARY = Path(__file__).with_name("fairplay_adversary.py")
 RANDOM = "python -m sample_bots.random_bot"

@@ -19,11 +19,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import grpc  # noqa: E402
 
+from arena.protocol import arena_pb2 as pb  # noqa: E402
 from sample_bots.random_bot import RandomBot  # noqa: E402
 from sdk import main as sdk_main  # noqa: E402
 from sdk.client import StreamSession  # noqa: E402
 from sdk.convert import observation  # noqa: E402
-from sdk.pb import arena_pb2 as pb  # noqa: E402
 
 
 class DodgerSession(StreamSession):

@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from arena.games.store import GameRow, ResultsStore
 from arena.server import mint_token
-from arena.tournament.store import GameRow, ResultsStore
 
 REPO = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-c", "from arena.cli import main; main()"]

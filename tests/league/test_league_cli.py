@@ -7,8 +7,8 @@ from pathlib import Path
 
 from league_harness import League, run_cli
 
+from arena.games.store import ResultsStore
 from arena.server import mint_token
-from arena.tournament.store import ResultsStore
 
 
 def one_line_error(result_stderr: str) -> bool:

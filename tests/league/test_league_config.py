@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.games.schedule import Pairing
+from arena.games.settings import ConfigError
 from arena.league import LeagueConfig, load_league_config, parse_league_config
-from arena.tournament.config import ConfigError
-from arena.tournament.schedule import Pairing
 
 
 def test_no_file_is_a_working_default_league() -> None:

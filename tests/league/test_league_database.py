@@ -8,14 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from arena.engine.outcome import Termination
+from arena.games.schema import LATEST_VERSION
+from arena.games.store import GameRow, ResultsStore, StoreError
 from arena.league import LeagueDatabase, LeagueDatabaseError, parse_league_config
 from arena.league.keys import match_games
-from arena.tournament.schema import LATEST_VERSION
-from arena.tournament.store import GameRow, ResultsStore, StoreError
 
 
 def row(key: str, seq: int, pair_index: int = -1, version0: str = "") -> GameRow:
-    return GameRow(key, seq, "a|b", pair_index, "a", "b", 0, 7, 30, 3, "a", 0, "target_reached", None, 4, 0.5,
+    return GameRow(key, seq, "a|b", pair_index, "a", "b", 0, 7, 30, 3, "a", 0, Termination.TARGET_REACHED, None, 4, 0.5,
                    ("0 play 1o",), reason="30 points", version0=version0, version1="2.0")
 
 
@@ -90,8 +91,9 @@ def test_version_2_files_gain_the_version_columns(tmp_path: Path) -> None:
 
 
 def test_match_keys_never_repeat_and_duplicate_halves_share_the_deal() -> None:
-    first, second = match_games(5, ("a", "b"), duplicate=True, swap_first=False)
+    (seq0, first), (seq1, second) = match_games(5, ("a", "b"), duplicate=True, swap_first=False)
+    assert (seq0, seq1) == (10, 11) and second.after == first.key
     assert (first.bot0, second.bot0) == ("a", "b") and first.deal == second.deal
     assert first.pair_index == second.pair_index == 5 and first.key != second.key
-    (single,) = match_games(6, ("a", "b"), duplicate=False, swap_first=True)
+    ((_, single),) = match_games(6, ("a", "b"), duplicate=False, swap_first=True)
     assert (single.bot0, single.pair_index) == ("b", -1) and single.deal != first.deal

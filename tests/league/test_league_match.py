@@ -10,13 +10,15 @@ import sys
 from pathlib import Path
 
 from arena.engine import make_options
+from arena.games.playing import PlaySettings
+from arena.games.seeds import TournamentSecret
 from arena.league.keys import match_games
-from arena.league.match import MatchResult, MatchSettings, play_match
+from arena.league.pairs import MatchResult, play_match
 from arena.server import Arena, TimeControl
-from arena.tournament.seeds import TournamentSecret
 
 REPO = Path(__file__).resolve().parents[2]
-SETTINGS = MatchSettings(make_options("argentino", {"target": 6}), TimeControl(2.0, 2.0), forfeit_seconds=0.3)
+SETTINGS = PlaySettings(make_options("argentino", {"target": 6}), TimeControl(2.0, 2.0), distinct_peers=False)
+FORFEIT_SECONDS = 0.3
 
 
 async def with_bot_a() -> tuple[MatchResult, MatchResult]:
@@ -30,10 +32,10 @@ async def with_bot_a() -> tuple[MatchResult, MatchResult]:
         await arena.wait_for_bots(["a"], 30)
         secret = TournamentSecret.fresh()
         pair = match_games(0, ("a", "ghost"), duplicate=True, swap_first=False)
-        forfeited = await play_match(arena, pair, secret, SETTINGS, lambda name: "1.0.0" if name == "a" else "")
+        forfeited = await play_match(arena, pair, secret, SETTINGS, FORFEIT_SECONDS)
         await arena.stop(grace=0)
         cut = await play_match(arena, match_games(1, ("a", "ghost"), duplicate=False, swap_first=False),
-                               secret, SETTINGS, lambda name: "")
+                               secret, SETTINGS, FORFEIT_SECONDS)
         return forfeited, cut
     finally:
         bot.kill()
@@ -49,5 +51,5 @@ def test_an_absent_bot_forfeits_and_a_shutdown_interrupts() -> None:
         assert row.winner == "a" and row.faulty_bot == "ghost" and row.termination == "absent"
         assert row.hands == 0 and row.actions == () and "forfeit" in row.reason
     assert (first.bot0, second.bot0) == ("a", "ghost") and first.seed == second.seed
-    assert (first.version0, first.version1) == ("1.0.0", "")
+    assert (first.version0, first.version1) == ("1.0.0", "")  # as announced; the ghost never was
     assert cut.rows == () and cut.interrupted == ("a|ghost#m1",) and "shut" in cut.reason

@@ -9,8 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.match.plan import DEFAULT_MAX_GAMES, MatchFormat
-from arena.tournament.config import ConfigError, parse_config
+from arena.games.settings import ConfigError
+from arena.tournament.config import parse_config
+from arena.tournament.formats.match_plan import DEFAULT_MAX_GAMES, MatchFormat
 
 RANDOM = "python -m sample_bots.random_bot"
 

@@ -8,9 +8,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.games.records import to_records
+from arena.games.store import ResultsStore
 from arena.ratings import PairCounts, SprtBounds, SprtVerdict, sprt_status
-from arena.results.tables import to_records
-from arena.tournament.store import ResultsStore
 
 RANDOM = "python -m sample_bots.random_bot"
 

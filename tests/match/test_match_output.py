@@ -18,7 +18,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.match.plan import DEFAULT_MAX_GAMES
+from arena.tournament.formats.match_plan import DEFAULT_MAX_GAMES
 
 CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
 

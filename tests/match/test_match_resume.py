@@ -17,10 +17,10 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.games.records import to_records
+from arena.games.store import GameRow, ResultsStore
 from arena.match.tally import tally_rows
 from arena.ratings import PairCounts, SprtBounds, SprtVerdict, format_sprt_line, sprt_status
-from arena.results.tables import to_records
-from arena.tournament.store import GameRow, ResultsStore
 
 CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
 BOUNDS = SprtBounds(0, 50)  # heuristic sweeps random: about 24 pairs to H1, time enough to kill it

@@ -9,11 +9,11 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.games.records import to_records
+from arena.games.store import ResultsStore
 from arena.match.tally import tally_rows
 from arena.ratings import PairCounts, SprtBounds, SprtVerdict, format_sprt_line, sprt_status
 from arena.ratings.pairs import pair_stats
-from arena.results.tables import to_records
-from arena.tournament.store import ResultsStore
 
 # Cap of the tests' matches: far above what they need (see each test), so
 # reaching it would mean the SPRT failed to stop.

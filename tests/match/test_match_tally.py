@@ -12,16 +12,17 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
+from arena.engine.outcome import Termination
+from arena.games.dispatch import Dispatcher
+from arena.games.records import to_records
+from arena.games.seeds import TournamentSecret
+from arena.games.store import GameRow
 from arena.match.live import LiveLine
 from arena.match.monitor import Verdict, status_of, summary_line
-from arena.match.plan import MatchFormat, MatchPlan
-from arena.match.schedule import match_schedule, window_for
 from arena.match.tally import PairTally, tally_rows
 from arena.ratings import PairCounts, SprtBounds
-from arena.results.tables import to_records
-from arena.tournament.dispatch import Dispatcher
-from arena.tournament.seeds import TournamentSecret
-from arena.tournament.store import GameRow
+from arena.tournament.formats.match_plan import MatchFormat, MatchPlan
+from arena.tournament.formats.windowed import match_schedule, window_for
 
 # Per pair: the winners of its games that were recorded (zero, one or two).
 pair_outcomes = st.lists(st.lists(st.sampled_from(["a", "b"]), max_size=2), max_size=30)
@@ -35,7 +36,7 @@ def _rows(outcomes: list[list[str]]) -> list[GameRow]:
             rows.append(GameRow(
                 game_key=f"a|b#{k}{'ab'[half]}", seq=2 * k + half, pairing="a|b", pair_index=k,
                 bot0=seats[0], bot1=seats[1], mano=0, seed=k, score0=0, score1=0, winner=winner,
-                winner_seat=seats.index(winner), termination="target_reached", faulty_bot=None, hands=1,
+                winner_seat=seats.index(winner), termination=Termination.TARGET_REACHED, faulty_bot=None, hands=1,
                 duration=0.0, actions=()))
     return rows
 

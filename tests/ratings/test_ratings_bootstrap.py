@@ -4,6 +4,7 @@ import math
 
 import pytest
 
+from arena.engine.outcome import Termination
 from arena.ratings import GameRecord, bootstrap_intervals, fit_ratings
 from arena.ratings.bootstrap import resampling_units
 
@@ -11,8 +12,8 @@ from arena.ratings.bootstrap import resampling_units
 def paired(pair_id: str, x: str, y: str, first: str, second: str) -> list[GameRecord]:
     """A duplicate pair: x seated first, then y; ``first``/``second`` are the winners."""
     return [
-        GameRecord(x, y, first, "target_reached", pair_id=pair_id),
-        GameRecord(y, x, second, "target_reached", pair_id=pair_id),
+        GameRecord(x, y, first, Termination.TARGET_REACHED, pair_id=pair_id),
+        GameRecord(y, x, second, Termination.TARGET_REACHED, pair_id=pair_id),
     ]
 
 
@@ -22,13 +23,13 @@ def tournament() -> list[GameRecord]:
                ("A", "C", "A", "C"), ("A", "C", "A", "A"), ("A", "B", "B", "B"), ("B", "C", "B", "C")]
     for i, (x, y, w1, w2) in enumerate(results):
         recs += paired(f"p{i}", x, y, w1, w2)
-    recs.append(GameRecord("C", "A", "C", "target_reached"))  # an unpaired game
+    recs.append(GameRecord("C", "A", "C", Termination.TARGET_REACHED))  # an unpaired game
     return recs
 
 
 def test_units_are_pairs_and_single_games() -> None:
-    recs = tournament() + [GameRecord("A", "B", None, "interrupted", pair_id="p9"),
-                           GameRecord("B", "A", "A", "target_reached", pair_id="p9")]
+    recs = tournament() + [GameRecord("A", "B", None, Termination.INTERRUPTED, pair_id="p9"),
+                           GameRecord("B", "A", "A", Termination.TARGET_REACHED, pair_id="p9")]
     units = resampling_units(recs)
     assert [len(u) for u in units] == [2] * 8 + [1, 1]
     assert all(len({g.pair_id for g in u}) == 1 for u in units)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from arena.engine.outcome import Termination
 from arena.ratings import GameRecord, bootstrap_intervals, fit_ratings, standings
 from arena.ratings.bootstrap import FEW_UNITS
 from arena.ratings.los import likelihood_of_superiority
@@ -19,8 +20,8 @@ def _league(pairs_per_pairing: int, seed: int = 3) -> list[GameRecord]:
     for x, y, p_x in (("top", "mid", 1.0), ("top", "low", 1.0), ("mid", "low", 0.6)):
         for k in range(pairs_per_pairing):
             pair = f"{x}|{y}#{k}"
-            records.append(GameRecord(x, y, x if rng.random() < p_x else y, "target_reached", pair_id=pair))
-            records.append(GameRecord(y, x, x if rng.random() < p_x else y, "target_reached", pair_id=pair))
+            records.append(GameRecord(x, y, x if rng.random() < p_x else y, Termination.TARGET_REACHED, pair_id=pair))
+            records.append(GameRecord(y, x, x if rng.random() < p_x else y, Termination.TARGET_REACHED, pair_id=pair))
     return records
 
 

@@ -4,11 +4,12 @@ import math
 
 import pytest
 
+from arena.engine.outcome import Termination
 from arena.ratings import GameRecord, compare, fit_ratings, kendall_tau, spearman
 
 
 def games(winner: str, loser: str, n: int) -> list[GameRecord]:
-    return [GameRecord(winner, loser, winner, "target_reached") for _ in range(n)]
+    return [GameRecord(winner, loser, winner, Termination.TARGET_REACHED) for _ in range(n)]
 
 
 def ordered(best: str, mid: str, worst: str) -> list[GameRecord]:

@@ -4,11 +4,12 @@ import math
 
 import pytest
 
+from arena.engine.outcome import Termination
 from arena.ratings import ELO_PER_NAT, Z95, GameRecord, fit_ratings
 
 
 def games(winner: str, loser: str, n: int) -> list[GameRecord]:
-    return [GameRecord(winner, loser, winner, "target_reached") for _ in range(n)]
+    return [GameRecord(winner, loser, winner, Termination.TARGET_REACHED) for _ in range(n)]
 
 
 def sigmoid(x: float) -> float:
@@ -147,16 +148,16 @@ def test_four_times_the_games_halves_the_interval() -> None:
 
 def test_interrupted_games_are_ignored() -> None:
     recs = games("A", "B", 3) + games("B", "A", 1)
-    noisy = recs + [GameRecord("A", "B", None, "interrupted"), GameRecord("C", "A", None, "interrupted")]
+    noisy = recs + [GameRecord("A", "B", None, Termination.INTERRUPTED), GameRecord("C", "A", None, Termination.INTERRUPTED)]
     assert fit_ratings(noisy) == fit_ratings(recs)
 
 
 def test_records_are_validated() -> None:
     with pytest.raises(ValueError):
-        GameRecord("A", "A", "A", "target_reached")
+        GameRecord("A", "A", "A", Termination.TARGET_REACHED)
     with pytest.raises(ValueError):
-        GameRecord("A", "B", "C", "target_reached")
+        GameRecord("A", "B", "C", Termination.TARGET_REACHED)
     with pytest.raises(ValueError):
-        GameRecord("A", "B", "A", "resigned")
+        GameRecord("A", "B", "A", "resigned")  # type: ignore[arg-type]  # what a caller without types could pass
     with pytest.raises(ValueError):
-        GameRecord("A", "B", "A", "timeout", loser_fault="C")
+        GameRecord("A", "B", "A", Termination.TIMEOUT, loser_fault="C")

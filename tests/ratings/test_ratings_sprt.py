@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
+from arena.engine.outcome import Termination
 from arena.ratings import (
     GameRecord,
     PairCounts,
@@ -372,12 +373,12 @@ def test_counts_from_scores_games_and_records_agree() -> None:
     records: list[GameRecord] = []
     for i, (first, second) in enumerate(wins):
         pair = f"p{i}"
-        records.append(GameRecord("new", "old", "new" if first else "old", "target_reached", pair_id=pair))
-        records.append(GameRecord("old", "new", "new" if second else "old", "target_reached", pair_id=pair))
+        records.append(GameRecord("new", "old", "new" if first else "old", Termination.TARGET_REACHED, pair_id=pair))
+        records.append(GameRecord("old", "new", "new" if second else "old", Termination.TARGET_REACHED, pair_id=pair))
     # An interrupted pair and a game of other bots do not count.
-    records.append(GameRecord("new", "old", "new", "target_reached", pair_id="cut"))
-    records.append(GameRecord("old", "new", None, "interrupted", pair_id="cut"))
-    records.append(GameRecord("x", "y", "x", "target_reached", pair_id="other"))
+    records.append(GameRecord("new", "old", "new", Termination.TARGET_REACHED, pair_id="cut"))
+    records.append(GameRecord("old", "new", None, Termination.INTERRUPTED, pair_id="cut"))
+    records.append(GameRecord("x", "y", "x", Termination.TARGET_REACHED, pair_id="other"))
     assert PairCounts.from_records(records, "new", "old") == from_scores
     assert PairCounts.from_records(records, "old", "new") == PairCounts(ll=3, dd=2, ww=1)
     assert PairCounts.from_records(records, "new", "nobody") == PairCounts()

@@ -2,6 +2,7 @@
 
 import pytest
 
+from arena.engine.outcome import Termination
 from arena.ratings import (
     GameRecord,
     cross_table,
@@ -16,15 +17,15 @@ from arena.ratings import (
 G = GameRecord
 
 HAND = [
-    G("A", "B", "A", "target_reached", pair_id="p1"),
-    G("B", "A", "A", "target_reached", pair_id="p1"),  # A sweeps p1
-    G("A", "B", "A", "target_reached", pair_id="p2"),
-    G("B", "A", "B", "target_reached", pair_id="p2"),  # p2 split
-    G("A", "C", "C", "timeout", loser_fault="A", pair_id="p3"),
-    G("C", "A", None, "interrupted", pair_id="p3"),  # p3 incomplete
-    G("B", "C", "B", "disconnect", loser_fault="C"),
-    G("C", "B", "B", "illegal_action"),  # no loser_fault: charged to the loser C
-    G("B", "C", "C", "protocol_error", loser_fault="B"),
+    G("A", "B", "A", Termination.TARGET_REACHED, pair_id="p1"),
+    G("B", "A", "A", Termination.TARGET_REACHED, pair_id="p1"),  # A sweeps p1
+    G("A", "B", "A", Termination.TARGET_REACHED, pair_id="p2"),
+    G("B", "A", "B", Termination.TARGET_REACHED, pair_id="p2"),  # p2 split
+    G("A", "C", "C", Termination.TIMEOUT, loser_fault="A", pair_id="p3"),
+    G("C", "A", None, Termination.INTERRUPTED, pair_id="p3"),  # p3 incomplete
+    G("B", "C", "B", Termination.DISCONNECT, loser_fault="C"),
+    G("C", "B", "B", Termination.ILLEGAL_ACTION),  # no loser_fault: charged to the loser C
+    G("B", "C", "C", Termination.PROTOCOL_ERROR, loser_fault="B"),
 ]
 
 
@@ -57,9 +58,9 @@ def test_pair_stats() -> None:
 
 def test_pair_stats_reject_malformed_pairs() -> None:
     with pytest.raises(ValueError, match="seats swapped"):
-        pair_stats([G("A", "B", "A", "target_reached", pair_id="p"), G("A", "B", "B", "target_reached", pair_id="p")])
+        pair_stats([G("A", "B", "A", Termination.TARGET_REACHED, pair_id="p"), G("A", "B", "B", Termination.TARGET_REACHED, pair_id="p")])
     with pytest.raises(ValueError, match="3 games"):
-        pair_stats([G("A", "B", "A", "target_reached", pair_id="p")] * 3)
+        pair_stats([G("A", "B", "A", Termination.TARGET_REACHED, pair_id="p")] * 3)
 
 
 def test_failure_counts() -> None:
@@ -70,8 +71,8 @@ def test_failure_counts() -> None:
 
 def test_ladder_hand_computed() -> None:
     order = [("A", "B"), ("B", "A"), ("B", "A"), ("A", "C"), ("C", "A"), ("C", "A"), ("A", "B")]
-    recs = [G(w, lo, w, "target_reached") for w, lo in order]
-    recs.insert(3, G("A", "B", None, "interrupted"))  # ignored
+    recs = [G(w, lo, w, Termination.TARGET_REACHED) for w, lo in order]
+    recs.insert(3, G("A", "B", None, Termination.INTERRUPTED))  # ignored
     # A: 30, 10, 0, 30, 10, 0, 30    B: 0, 30, 60, 40    C: 0, 30, 60
     rows = ladder(recs)
     assert [(r.rank, r.bot, r.points, r.wins, r.losses) for r in rows] == [

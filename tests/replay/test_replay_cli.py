@@ -13,8 +13,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.games.store import GameRow, ResultsStore
 from arena.replay import from_json
-from arena.tournament.store import GameRow, ResultsStore
 
 
 def _run(*args: str) -> tuple[int, str, str]:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from arena.engine import Action, Game, Kind, Options
+from arena.games.store import GameRow, ResultsStore
 from arena.replay import (
     Category,
     ExportError,
@@ -24,7 +25,6 @@ from arena.replay import (
     restrict_to_seat,
     to_json,
 )
-from arena.tournament.store import GameRow, ResultsStore
 
 
 def _stored(db: Path) -> tuple[Options, list[GameRow]]:

@@ -17,8 +17,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from arena.cli import main
+from arena.games.store import GameRow, ResultsStore
 from arena.replay.audit import verify_store
-from arena.tournament.store import GameRow, ResultsStore
 
 BOTS = (
     ("crasher", "python -m sample_bots.misbehaving --mode exit --at 1"),  # crashes, then forfeits

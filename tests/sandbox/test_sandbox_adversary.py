@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 from sandbox_runs import CLI, HERE, RANDOM, needs_bwrap
 
+from arena.games.store import ResultsStore
 from arena.replay import options_of, replay_row
-from arena.tournament.store import ResultsStore
 
 pytestmark = [pytest.mark.slow, pytest.mark.integration, needs_bwrap]
 

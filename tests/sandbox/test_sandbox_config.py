@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 from sandbox_runs import RANDOM, needs_bwrap, run_cli, write_config
 
+from arena.games.settings import ConfigError
+from arena.games.store import ResultsStore
 from arena.sandbox import Limits
-from arena.tournament.config import ConfigError, parse_config
-from arena.tournament.store import ResultsStore
+from arena.tournament.config import parse_config
 
 pytestmark = pytest.mark.integration
 

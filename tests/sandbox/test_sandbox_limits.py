@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sandbox_runs import HERE, RANDOM, needs_bwrap, run_cli, write_config
 
-from arena.tournament.store import ResultsStore
+from arena.games.store import ResultsStore
 
 pytestmark = [pytest.mark.integration, needs_bwrap]
 

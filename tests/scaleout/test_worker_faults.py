@@ -12,7 +12,7 @@ from pathlib import Path
 
 from workers_helpers import CLI, results, running_tournament, worker_pids, write_config
 
-from arena.tournament.store import ResultsStore
+from arena.games.store import ResultsStore
 
 
 def _run(cfg: Path, db: Path, *options: str) -> subprocess.CompletedProcess[str]:

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from workers_helpers import CLI, results, write_config
 
+from arena.engine.outcome import Termination
+from arena.games.store import GameRow
 from arena.tournament.scaleout.frames import (
     FROM_WORKER,
     MAX_REPORT,
@@ -24,7 +26,6 @@ from arena.tournament.scaleout.frames import (
     encode,
     read_frame,
 )
-from arena.tournament.store import GameRow
 
 ATTACKER = Path(__file__).with_name("pipe_attacker.py")
 
@@ -93,7 +94,7 @@ def test_a_frame_over_the_bound_is_refused_before_it_is_read() -> None:
 
 
 def test_what_a_worker_sends_reads_back_as_it_was() -> None:
-    row = GameRow("a|b#0a", 3, "a|b", 0, "a", "b", 0, 99, 30, 12, "a", 0, "target_reached", None, 7, 1.5,
+    row = GameRow("a|b#0a", 3, "a|b", 0, "a", "b", 0, 99, 30, 12, "a", 0, Termination.TARGET_REACHED, None, 7, 1.5,
                   ("0 play 1o", "1 truco"), 1.0e9, "reached 30", "1.0", "")
     for msg in (row, Crash(4, "a", None, "Traceback (most recent call last):")):
         assert _read_from_pipe(encode(msg), FROM_WORKER) == msg

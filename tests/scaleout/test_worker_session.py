@@ -7,13 +7,13 @@ from pathlib import Path
 
 from workers_helpers import write_config
 
+from arena.games.orders import GameResult
+from arena.games.seeds import TournamentSecret
+from arena.games.store import GameRow
 from arena.tournament.config import load_config
-from arena.tournament.orders import Outcome
 from arena.tournament.runner import schedule_of
 from arena.tournament.scaleout.batches import batches_of, units_of
 from arena.tournament.scaleout.session import WorkerSession
-from arena.tournament.seeds import TournamentSecret
-from arena.tournament.store import GameRow
 
 
 def test_a_second_half_whose_first_is_settled_is_played_alone(tmp_path: Path) -> None:
@@ -27,9 +27,9 @@ def test_a_second_half_whose_first_is_settled_is_played_alone(tmp_path: Path) ->
     rest = batch.without(firsts)
     assert rest is not None and sorted(rest.keys) == sorted(g.key for g in schedule if g.after is not None)
 
-    async def play() -> list[Outcome]:
+    async def play() -> list[GameResult]:
         session = WorkerSession(config, tmp_path / "logs", concurrency=2)
-        outcomes: list[Outcome] = []
+        outcomes: list[GameResult] = []
         await session.start()
         try:
             async with asyncio.timeout(120):

@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from arena.cli import main
-from arena.tournament.store import ResultsStore
+from arena.games.store import ResultsStore
 
 RANDOM = "python -m sample_bots.random_bot"
 PRECIOUS = b"alias ls='ls --color'\n"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.tournament.private_files import (
+from arena.games.private_files import (
     PrivateFileError,
     check_private_sidecar,
     make_private_dir,

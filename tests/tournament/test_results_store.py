@@ -11,13 +11,16 @@ from pathlib import Path
 
 import pytest
 
+from arena.engine.outcome import Termination
+from arena.games.records import to_records
+from arena.games.schema import LATEST_VERSION
+from arena.games.store import GameRow, ResultsStore, StoreError
 from arena.ratings import GameRecord
-from arena.results.tables import render, to_records, views
-from arena.tournament.schema import LATEST_VERSION
-from arena.tournament.store import GameRow, ResultsStore, StoreError
+from arena.results.tables import render, views
 
 
-def _row(key: str, seq: int, bot0: str, bot1: str, winner: str, termination: str = "target_reached",
+def _row(key: str, seq: int, bot0: str, bot1: str, winner: str,
+         termination: Termination = Termination.TARGET_REACHED,
          faulty: str | None = None) -> GameRow:
     pairing = "|".join(sorted((bot0, bot1)))
     return GameRow(key, seq, pairing, seq // 2, bot0, bot1, 0, 1000 + seq // 2, 30, 12, winner,
@@ -102,7 +105,8 @@ def _digest(path: Path) -> str:
 
 
 def _expected_version_1_rows() -> list[GameRow]:
-    return [GameRow(*g[:16], actions=tuple(json.loads(str(g[16]))), finished_at=float(str(g[17])))
+    return [GameRow(*g[:12], Termination(str(g[12])), *g[13:16], actions=tuple(json.loads(str(g[16]))),
+                    finished_at=float(str(g[17])))
             for g in _VERSION_1_GAMES]
 
 
@@ -207,7 +211,7 @@ def _records() -> list[GameRecord]:
     rows = [
         _row("1", 0, "a", "b", "a"), _row("2", 1, "b", "a", "a"),
         _row("3", 2, "a", "c", "a"), _row("4", 3, "c", "a", "c"),
-        _row("5", 4, "b", "c", "c", "timeout", "b"), _row("6", 5, "c", "b", "b"),
+        _row("5", 4, "b", "c", "c", Termination.TIMEOUT, "b"), _row("6", 5, "c", "b", "b"),
     ]
     return to_records(rows)
 
@@ -239,7 +243,7 @@ def test_every_format_renders_the_same_numbers() -> None:
 
 
 def test_html_is_a_whole_page_with_every_table_escaped() -> None:
-    rows = [_row("1", 0, "<b>a</b>", "b", "<b>a</b>"), _row("2", 1, "b", "<b>a</b>", "b", "illegal_action", "<b>a</b>")]
+    rows = [_row("1", 0, "<b>a</b>", "b", "<b>a</b>"), _row("2", 1, "b", "<b>a</b>", "b", Termination.ILLEGAL_ACTION, "<b>a</b>")]
     page = render(views(to_records(rows), ("standings", "failures")), "html")
     assert page.startswith("<!DOCTYPE html>\n<html") and page.rstrip().endswith("</html>")
     head = page[page.index("<head>"):page.index("</head>")]

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from arena.games.settings import MIN_MOVE_SECONDS, ConfigError, clear_text_warning
 from arena.league.config import parse_league_config
-from arena.tournament.config import MIN_MOVE_SECONDS, ConfigError, clear_text_warning, parse_config
+from arena.tournament.config import parse_config
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "league"))
 from league_harness import CLI, League, env, wait_until  # noqa: E402

@@ -11,18 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from arena.games.schedule import NO_PAIR, Pairing
+from arena.games.seeds import TournamentSecret
+from arena.games.settings import MAX_BANK_SECONDS, MAX_MOVE_SECONDS, ConfigError
 from arena.server import TimeControl
-from arena.tournament.config import (
-    _TOP,
-    MAX_BANK_SECONDS,
-    MAX_MOVE_SECONDS,
-    ConfigError,
-    check_environment,
-    load_config,
-    parse_config,
-)
-from arena.tournament.schedule import NO_PAIR, Pairing, round_robin
-from arena.tournament.seeds import TournamentSecret
+from arena.tournament.config import _TOP, check_environment, load_config, parse_config
+from arena.tournament.formats.round_robin import round_robin
 
 GOOD = """
 name = "weekly"

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from arena.tournament.dispatch import Dispatcher
-from arena.tournament.schedule import Pairing, round_robin
-from arena.tournament.seeds import TournamentSecret
+from arena.games.dispatch import Dispatcher
+from arena.games.schedule import Pairing
+from arena.games.seeds import TournamentSecret
+from arena.tournament.formats.round_robin import round_robin
 
 
 def test_second_halves_wait_for_their_first_half_to_end() -> None:

@@ -16,9 +16,9 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.engine import Action, Game, make_options
+from arena.games.store import ResultsStore
 from arena.tournament.config import load_config
 from arena.tournament.runner import schedule_of
-from arena.tournament.store import ResultsStore
 
 RANDOM = "python -m sample_bots.random_bot"
 

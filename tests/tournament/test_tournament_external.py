@@ -12,7 +12,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.tournament.store import ResultsStore
+from arena.games.store import ResultsStore
 
 
 def _free_port() -> int:

@@ -16,9 +16,9 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.games.store import ResultsStore
 from arena.tournament.config import load_config
 from arena.tournament.runner import schedule_of
-from arena.tournament.store import ResultsStore
 
 CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
 RANDOM = "python -m sample_bots.random_bot"

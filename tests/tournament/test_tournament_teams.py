@@ -17,9 +17,9 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.engine import Game
 from arena.engine.actions import Action
+from arena.games.store import ResultsStore
 from arena.tournament.config import load_config
 from arena.tournament.runner import schedule_of
-from arena.tournament.store import ResultsStore
 
 # A random bot that appends "GAME_ID SEAT" to a file named after its process id.
 SEAT_LOGGER = '''

@@ -10,8 +10,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from arena.games.store import GameRow, ResultsStore
 from arena.report.summary import page_name
-from arena.tournament.store import GameRow, ResultsStore
 from arena.web.http import MAX_CONNECTIONS, MAX_HEADERS, MAX_LINE, READ_DEADLINE, HttpServer
 from arena.web.server import LiveSite
 

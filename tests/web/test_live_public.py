@@ -13,9 +13,9 @@ from typing import Any
 
 from arena.engine import Action, Card, Game, State
 from arena.engine import events as ev
+from arena.games.seeds import TournamentSecret
+from arena.games.store import GameRow, ResultsStore
 from arena.replay import options_of
-from arena.tournament.seeds import TournamentSecret
-from arena.tournament.store import GameRow, ResultsStore
 
 from .live_run import LiveRun, live_tournament
 

@@ -12,8 +12,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from arena.engine import Action, Card, Game, Kind
+from arena.games.store import GameRow, ResultsStore
 from arena.replay import GameReplay, options_of, replay_row
-from arena.tournament.store import GameRow, ResultsStore
 
 
 def _first_game(db: Path) -> tuple[GameRow, GameReplay, Game]:

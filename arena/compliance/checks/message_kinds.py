@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 
 from arena.engine.outcome import Termination
+from arena.protocol import arena_pb2 as pb
 from arena.server.connection import ConnectionLostError
 from arena.server.convert import status_pb
-from sdk.pb import arena_pb2 as pb
 
 from ..check import Check, Finding, failed, judge_game, passed, skipped
 from ..context import CannotPlayError, CheckContext

@@ -7,9 +7,9 @@ be delivered within ``--timeout``."""
 
 from __future__ import annotations
 
+from arena.protocol import arena_pb2 as pb
 from arena.server.connection import ConnectionLostError
 from arena.server.convert import status_pb
-from sdk.pb import arena_pb2 as pb
 
 from ..check import Check, Finding, failed, passed
 from ..context import CheckContext

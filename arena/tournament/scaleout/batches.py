@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..orders import GameOrder, order_of
-from ..schedule import ScheduledGame
-from ..seeds import TournamentSecret
+from ...games.orders import GameOrder, order_of
+from ...games.schedule import ScheduledGame
+from ...games.seeds import TournamentSecret
 
 Unit = tuple[GameOrder, ...]
 

@@ -25,8 +25,10 @@ import typing
 from pathlib import Path
 from typing import Any
 
+from arena.errors import DomainError
 
-class DecodeError(ValueError):
+
+class DecodeError(DomainError, ValueError):
     """The data does not have the shape of the message expected; one line."""
 
 

@@ -8,7 +8,7 @@ import logging
 from collections import deque
 from collections.abc import Callable, Sequence
 
-from ..orders import Outcome
+from ...games.orders import GameResult
 from .batches import Batch
 from .workers import Worker, WorkerFailedError, WorkerLostError
 
@@ -54,7 +54,7 @@ class _Queue:
 async def play_on_workers(
     workers: Sequence[Worker],
     batches: Sequence[Batch],
-    record: Callable[[Outcome], object],
+    record: Callable[[GameResult], object],
     *,
     stopping: asyncio.Event,
     announce: Callable[[str], None] = lambda line: None,
@@ -74,24 +74,18 @@ async def play_on_workers(
         while True:
             try:
                 await worker.start()
+                started = True
             except WorkerLostError as exc:  # it died before it was ready: as if lost playing
-                losses += 1
-                await worker.close()
-                if queue.closed:
-                    return
-                if losses > MAX_LOSSES:
-                    announce(f"{worker.name} lost {losses} times: not started again")
-                    return
-                announce(f"{worker.name} lost while starting ({exc}); starting it again")
-                continue
+                started, why = False, exc
             except WorkerFailedError as exc:
                 if first:
                     raise  # it cannot play at all: the run stops, with this line
                 announce(f"{worker.name} could not start again: {exc}")
                 return
-            first = False
-            if not await play_until_lost(worker):
-                return
+            if started:
+                first = False
+                if not await play_until_lost(worker):
+                    return
             losses += 1
             await worker.close()
             if queue.closed:
@@ -99,6 +93,8 @@ async def play_on_workers(
             if losses > MAX_LOSSES:
                 announce(f"{worker.name} lost {losses} times: not started again")
                 return
+            if not started:
+                announce(f"{worker.name} lost while starting ({why}); starting it again")
 
     async def play_until_lost(worker: Worker) -> bool:
         """Play batches on ``worker`` until none is left (False) or it is lost (True)."""

@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.errors import DomainError
+
+from ...games.orders import Unplayed
+from ...games.store import GameRow
 from ..config import TournamentConfig
-from ..orders import Unplayed
-from ..store import GameRow
 from .batches import Batch
 from .codec import DecodeError, dumps, from_plain, loads
 
@@ -32,7 +34,7 @@ MAX_ORDER = 256 * 1024 * 1024
 MAX_REPORT = 4 * 1024 * 1024
 
 
-class FrameError(Exception):
+class FrameError(DomainError):
     """The other end sent something that is not a frame of this protocol; one line."""
 
 

@@ -15,9 +15,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import IO, Any
 
+from ...games.orders import GameResult
+from ...games.private_files import PrivateFileError, make_private_dir, open_private
 from ..config import TournamentConfig
-from ..orders import Outcome
-from ..private_files import PrivateFileError, make_private_dir, open_private
 from .batches import Batch
 from .crashes import CrashLedger
 from .frames import (
@@ -89,7 +89,7 @@ class LocalWorker:
         if not isinstance(reply, Ready):
             raise WorkerLostError(f"sent {type(reply).__name__} instead of Ready")
 
-    async def run(self, batch: Batch) -> AsyncIterator[Outcome]:
+    async def run(self, batch: Batch) -> AsyncIterator[GameResult]:
         await self._send(batch)
         orders = {o.game.key: o for unit in batch.units for o in unit}
         while True:

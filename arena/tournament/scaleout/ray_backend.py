@@ -26,8 +26,10 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+from arena.errors import DomainError
+
+from ...games.orders import GameResult
 from ..config import TournamentConfig
-from ..orders import Outcome
 from .batches import Batch
 from .frames import FROM_WORKER, MAX_ORDER, MAX_REPORT, TO_WORKER, FrameError, Setup, parse, payload
 from .session import WorkerSession, worker_config
@@ -36,7 +38,7 @@ from .workers import WorkerLostError, check_outcome
 CPUS_PER_TASK = 1.0  # the arena's share; the bots' processes come on top, as on a local worker
 
 
-class RayUnavailableError(Exception):
+class RayUnavailableError(DomainError):
     """Ray is not installed, or the cluster cannot be reached; one line."""
 
 
@@ -84,7 +86,7 @@ def play_batch_on_node(setup_frame: bytes, batch_frame: bytes) -> Iterator[bytes
     setup, batch = _orders(setup_frame, batch_frame)
     log_dir = Path(tempfile.mkdtemp(prefix="truco-arena-batch-"))
     loop = asyncio.new_event_loop()
-    outcomes: asyncio.Queue[Outcome | None] = asyncio.Queue()
+    outcomes: asyncio.Queue[GameResult | None] = asyncio.Queue()
 
     async def play() -> None:
         session = WorkerSession(setup.config, log_dir, setup.concurrency)
@@ -118,7 +120,7 @@ def _orders(setup_frame: bytes, batch_frame: bytes) -> tuple[Setup, Batch]:
     return setup, batch
 
 
-def _outcome(data: Any, orders: dict[str, Any]) -> Outcome:
+def _outcome(data: Any, orders: dict[str, Any]) -> GameResult:
     """A task's result, checked as any frame from a worker."""
     if not isinstance(data, bytes) or len(data) > MAX_REPORT:
         raise WorkerLostError("sent a result that is not a frame of at most "
@@ -144,7 +146,7 @@ class RayWorker:
     async def start(self) -> None:
         return None
 
-    async def run(self, batch: Batch) -> AsyncIterator[Outcome]:
+    async def run(self, batch: Batch) -> AsyncIterator[GameResult]:
         import ray
 
         stream: Any = self._task.remote(self.setup, payload(batch))  # an ObjectRefGenerator

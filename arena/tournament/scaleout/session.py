@@ -12,12 +12,12 @@ import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
+from ...games.dispatch import Dispatcher
+from ...games.orders import GameOrder, GameResult, Unplayed
+from ...games.playing import play_dispatched
 from ...sandbox import Sandbox
 from ...server import Arena
 from ..config import TournamentConfig
-from ..dispatch import Dispatcher
-from ..orders import GameOrder, Outcome, Unplayed
-from ..playing import play_dispatched
 from ..scale import ScaleOut
 from ..supervisor import CrashGate, Supervisor, open_sandbox
 from .batches import Batch
@@ -74,7 +74,7 @@ class WorkerSession:
         if self.bots is not None:
             await self.bots.give_up(bot, why)
 
-    async def play(self, batch: Batch, emit: Callable[[Outcome], None]) -> None:
+    async def play(self, batch: Batch, emit: Callable[[GameResult], None]) -> None:
         """Play every game of ``batch``, ``concurrency`` at once, and ``emit``
         each outcome as its game ends. Games go out as on a single arena
         (``Dispatcher``): in the tournament's order, a pair's second half
@@ -88,12 +88,12 @@ class WorkerSession:
         settled = {o.game.after for o in orders.values() if o.game.after is not None and o.game.after not in orders}
         dispatcher = Dispatcher(((o.seq, o.game) for o in orders.values()), settled, _Ranks(orders))
 
-        def record(outcome: Outcome) -> bool:
+        def record(outcome: GameResult) -> bool:
             emit(outcome)
             return not isinstance(outcome, Unplayed)
 
         await asyncio.gather(*(
-            play_dispatched(dispatcher, self.arena, self.bots, self.config,
+            play_dispatched(dispatcher, self.arena, self.bots, self.config.play_settings,
                             lambda seq, game: orders[game.key], record)
             for _ in range(min(self.concurrency, len(orders)))))
 

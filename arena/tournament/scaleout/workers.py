@@ -5,17 +5,19 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
-from ..orders import GameOrder, Outcome, Unplayed
-from ..store import GameRow
+from arena.errors import DomainError
+
+from ...games.orders import GameOrder, GameResult, Unplayed
+from ...games.store import GameRow
 from .batches import Batch
 
 
-class WorkerLostError(Exception):
+class WorkerLostError(DomainError):
     """The worker died or its node was lost; the games it had not reported
     are played again elsewhere."""
 
 
-class WorkerFailedError(Exception):
+class WorkerFailedError(DomainError):
     """The worker cannot play at all (e.g. a bot command cannot start); one line."""
 
 
@@ -25,7 +27,7 @@ class Worker(Protocol):
     async def start(self) -> None:
         """Be ready to play. WorkerFailedError, or WorkerLostError if it dies starting."""
 
-    def run(self, batch: Batch) -> AsyncIterator[Outcome]:
+    def run(self, batch: Batch) -> AsyncIterator[GameResult]:
         """Play ``batch``, yielding each game's outcome as it ends.
         WorkerLostError if the worker is lost on the way."""
 
@@ -36,7 +38,7 @@ class Worker(Protocol):
         """Release everything; processes are reaped. ``start`` may follow (after a loss)."""
 
 
-def check_outcome(msg: Any, orders: dict[str, GameOrder]) -> Outcome:
+def check_outcome(msg: Any, orders: dict[str, GameOrder]) -> GameResult:
     """``msg`` as the outcome of one of the games in ``orders`` (which it is
     taken out of: each game is reported once); WorkerLostError if it is
     anything else. A worker runs bots, so what it sends is not trusted: a

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from ..ratings.sprt import SprtBounds
+from ...ratings.sprt import SprtBounds
 
 # An SPRT rarely needs more: [0, 5] Elo at a split rate of 0.3 averages about
 # 17,900 pairs (docs/sprt.md). The cap only bounds a test whose true Elo sits

@@ -1,7 +1,7 @@
 """Generated protobuf/gRPC code for proto/truco/arena/v1/arena.proto.
 
 ``arena_pb2``, ``arena_pb2.pyi`` and ``arena_pb2_grpc`` are generated: never
-edit them by hand, run ``python -m sdk.pb.regenerate``. This file imports
+edit them by hand, run ``python -m arena.protocol.regenerate``. This file imports
 nothing generated, so regeneration works even when they are missing.
 """
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from arena.errors import DomainError
+
 # The same mapping in SQL, for the migration that stores the ids of older rows.
 SQL_ID_OF_KEY = "REPLACE(REPLACE(game_key, '|', ':'), '#', ':')"
 
@@ -21,7 +23,7 @@ def id_of_key(key: str) -> str:
     return key.replace("|", ":").replace("#", ":")
 
 
-class GameIdError(LookupError):
+class GameIdError(DomainError, LookupError):
     """No stored game, or more than one, answers to what was typed; the message says which."""
 
 

@@ -13,14 +13,15 @@ every game, may show more.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from typing import Any
 
-from ..results.tables import Cell, Table
-from ..tournament.store import GameRow
-from .monitor import MatchMonitor, OpponentStatus
-from .plan import MatchPlan
-from .tally import opponent_of
+from ..games.settings import ConfigError
+from ..games.store import GameRow
+from ..match.monitor import MatchMonitor, OpponentStatus
+from ..match.tally import recorded_games
+from ..tournament.config import parse_config
+from ..tournament.formats.match_plan import MatchPlan
+from .tables import Cell, Table
 
 HEADERS = ("challenger", "opponent", "verdict", "games", "pairs", "not counted", "wins", "losses",
            "pairs 2-0", "pairs 1-1", "pairs 0-2", "elo", "elo 95% low", "elo 95% high", "nelo",
@@ -61,24 +62,12 @@ def _row(status: OpponentStatus, recorded: int) -> tuple[Cell, ...]:
 
 def match_plan_of(raw_config: Any) -> MatchPlan | None:
     """The match plan of a stored match or gauntlet config; None for anything else."""
-    from ..tournament.config import ConfigError, parse_config  # the config module imports this package
-
     if not isinstance(raw_config, dict) or raw_config.get("format") not in ("match", "gauntlet"):
         return None
     try:
         return parse_config(raw_config).match
     except ConfigError:
         return None
-
-
-def recorded_games(plan: MatchPlan, rows: Iterable[GameRow]) -> dict[str, int]:
-    """Recorded games of the challenger against each opponent."""
-    counts = dict.fromkeys(plan.opponents, 0)
-    for row in rows:
-        opponent = opponent_of(row, plan.challenger)
-        if opponent in counts:
-            counts[opponent] += 1
-    return counts
 
 
 def verdict_table(plan: MatchPlan, rows: list[GameRow], run_over: bool = True) -> Table:

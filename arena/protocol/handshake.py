@@ -87,8 +87,8 @@ async def say_hello(call: Any, bot_name: str, token: str, bot_version: str = "",
     Hello, then the Proof for the arena's Challenge. Returns the arena's next
     message (a PlayResponse: the Welcome, or a closing Status). For tools and
     tests that speak the protocol by hand; ``StreamSession`` does the same."""
-    from .pb import PROTOCOL_VERSION
-    from .pb import arena_pb2 as pb
+    from . import PROTOCOL_VERSION
+    from . import arena_pb2 as pb
 
     nonce = new_nonce()
     await call.write(pb.PlayRequest(hello=pb.Hello(

@@ -1,6 +1,6 @@
 """Regenerate the protobuf/gRPC code in this folder from proto/.
 
-Run ``python -m sdk.pb.regenerate`` after editing proto/truco/arena/v1/arena.proto.
+Run ``python -m arena.protocol.regenerate`` after editing proto/truco/arena/v1/arena.proto.
 The files it writes (arena_pb2.py, arena_pb2.pyi, arena_pb2_grpc.py) are
 generated: never edit them by hand. tests/arena/test_generated.py fails when
 they no longer match the .proto.

@@ -27,6 +27,9 @@ _DEAL, _RNG, _GAME_ID, _ORDER = "deal", "rng", "game-id", "order"
 _FROM_SEED = b"truco-arena tournament secret from seed\x00"
 
 
+SECRET_META = "secret"  # hex of the secret, in the results store's meta table
+
+
 @dataclass(frozen=True)
 class TournamentSecret:
     key: bytes

@@ -16,10 +16,12 @@ import os
 from pathlib import Path
 from types import TracebackType
 
+from arena.errors import DomainError
+
 from .private_files import PrivateFileError, private_fd
 
 
-class RunLockError(RuntimeError):
+class RunLockError(DomainError, RuntimeError):
     """The database is in use by another run, or its lock file cannot be made."""
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ..results.tables import Table
-from ..tournament.store import GameRow
-from .status import LeagueStatus
+from ..games.store import GameRow
+from ..league.status import LeagueStatus
+from .tables import Table
 
 
 def status_tables(status: LeagueStatus | None, rows: Sequence[GameRow], now: float) -> list[Table]:

@@ -12,10 +12,12 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from arena.errors import DomainError
+
 from .gameids import SQL_ID_OF_KEY
 
 
-class SchemaError(RuntimeError):
+class SchemaError(DomainError, RuntimeError):
     """The database is not a results database, or not one this version can use."""
 
 

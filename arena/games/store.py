@@ -11,7 +11,7 @@ Two ways in, so that looking at a file can never change it:
   writes; a database of an older schema is read as it is.
 * ``ResultsStore.create_or_open``: read-write, for running a tournament. It
   creates the tables in a new or empty file and brings an older schema up to
-  date (see ``arena/tournament/schema.py``). The file (it holds the
+  date (see ``arena/games/schema.py``). The file (it holds the
   tournament secret) and its ``-wal`` and ``-shm`` files are owner-only
   (0600) and never opened through a symbolic link (``private_files.py``).
 
@@ -33,6 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
+from arena.errors import DomainError
+
+from ..engine.outcome import Termination
 from .gameids import SQL_ID_OF_KEY, id_of_key
 from .private_files import PrivateFileError, check_private_sidecar, private_fd
 from .schema import LATEST_VERSION, SchemaError, migrate, stored_version
@@ -52,7 +55,7 @@ class GameRow:
     score1: int
     winner: str | None
     winner_seat: int | None
-    termination: str
+    termination: Termination
     faulty_bot: str | None
     hands: int
     duration: float
@@ -93,7 +96,7 @@ _ADDED_IN = {"reason": (2, "''"), "version0": (3, "''"), "version1": (3, "''"), 
              "cpu1": (4, "NULL"), "fallbacks0": (5, "0"), "fallbacks1": (5, "0"), "game_id": (6, SQL_ID_OF_KEY)}
 
 
-class StoreError(RuntimeError):
+class StoreError(DomainError, RuntimeError):
     """The results database cannot be used; the message is one line."""
 
 
@@ -205,6 +208,7 @@ class ResultsStore:
                 for row in rows:
                     values = dataclasses.asdict(row)
                     values["actions"] = json.dumps(list(row.actions))
+                    values["termination"] = Termination(row.termination).value  # text only in SQL
                     values["finished_at"] = row.finished_at or time.time()
                     try:
                         self._db.execute(insert, values)
@@ -259,6 +263,11 @@ class ResultsStore:
                 row["actions"] = tuple(json.loads(row["actions"]))
             except (ValueError, RecursionError, TypeError):
                 raise StoreError(f"{self.path}: game {row['game_key']}: stored actions are not valid JSON") from None
+            try:
+                row["termination"] = Termination(row["termination"])
+            except ValueError:
+                raise StoreError(f"{self.path}: game {row['game_key']}: unknown termination "
+                                 f"{row['termination']!r}") from None
             yield GameRow(**row)
 
     def count(self) -> int:

@@ -1,9 +1,12 @@
-"""A game the arena played to a result, as a row of the results store; the
-one conversion tournaments and the league share."""
+"""A game as a row of the results store: played to a result, or forfeited
+by a bot that could not play it; the one conversion tournaments, matches
+and the league share."""
 
 from __future__ import annotations
 
 from ..server import PlayedGame
+from .forfeits import Forfeit
+from .schedule import ScheduledGame
 from .store import GameRow
 
 
@@ -38,7 +41,7 @@ def played_row(
         score1=rec.scores[1],
         winner=rec.winner_bot,
         winner_seat=rec.winner_seat,
-        termination=rec.termination.value,
+        termination=rec.termination,
         faulty_bot=rec.faulty_bot,
         hands=rec.hands,
         duration=rec.duration,
@@ -51,4 +54,21 @@ def played_row(
         cpu1=cpu[1],
         fallbacks0=fallbacks[0],
         fallbacks1=fallbacks[1],
+    )
+
+
+def forfeit_row(game: ScheduledGame, seq: int, seed: int, forfeit: Forfeit, finished_at: float,
+                versions: tuple[str, str] = ("", "")) -> GameRow:
+    """The result of a game ``forfeit.bot`` could not play: a loss, 0 to 0, no
+    hand dealt. Stored with termination ``absent`` or ``crash`` (the
+    forfeit's cause), the bot as ``faulty_bot`` and a reason starting
+    ``forfeit (absent)`` or ``forfeit (crash)``; it counts in the ratings as
+    any loss and in the failures view as a disconnect."""
+    winner_team = 1 if forfeit.bot == game.bot0 else 0
+    return GameRow(
+        game_key=game.key, seq=seq, pairing=game.pairing, pair_index=game.pair_index,
+        bot0=game.bot0, bot1=game.bot1, mano=0, seed=seed, score0=0, score1=0,
+        winner=game.bot1 if winner_team else game.bot0, winner_seat=winner_team,
+        termination=forfeit.cause.termination, faulty_bot=forfeit.bot, hands=0, duration=0.0,
+        actions=(), reason=forfeit.reason, finished_at=finished_at, version0=versions[0], version1=versions[1],
     )

@@ -2,7 +2,7 @@
 
 A ``GameOrder`` carries the seeds already derived from the tournament
 secret, so a worker process (or a node of a cluster) can play the game
-without ever holding the secret. An ``Outcome`` is either the row to record
+without ever holding the secret. A ``GameResult`` is either the row to record
 or the reason the game could not be played (``Unplayed``: not a result; the
 game is recorded as interrupted and played again on resume)."""
 
@@ -33,7 +33,7 @@ class Unplayed:
     reason: str
 
 
-Outcome = GameRow | Unplayed
+GameResult = GameRow | Unplayed
 
 
 def order_of(seq: int, game: ScheduledGame, secret: TournamentSecret, seats: int) -> GameOrder:

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..tournament.schedule import ScheduledGame
-from .plan import MatchPlan
+from ...games.schedule import ScheduledGame
+from .match_plan import MatchPlan
 
 
 def window_for(concurrency: int) -> int:
@@ -39,6 +39,6 @@ def match_schedule(plan: MatchPlan, bot_order: Sequence[str], concurrency: int) 
             deal = f"{label}#{k}"
             first, second = f"{deal}a", f"{deal}b"
             wait = f"{label}#{k - window}b" if k >= window else None
-            games.append(ScheduledGame(first, label, k, False, a, b, deal, after=wait))
-            games.append(ScheduledGame(second, label, k, True, b, a, deal, after=first))
+            games.append(ScheduledGame(first, label, k, a, b, deal, after=wait))
+            games.append(ScheduledGame(second, label, k, b, a, deal, after=first))
     return games

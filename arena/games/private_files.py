@@ -34,12 +34,14 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
+from arena.errors import DomainError
+
 FILE_MODE = 0o600
 DIR_MODE = 0o700
 _GROUP_OR_OTHER = 0o077
 
 
-class PrivateFileError(OSError):
+class PrivateFileError(DomainError, OSError):
     """A path the arena would write cannot be used safely; the message is one
     line. An OSError, so that code already handling a file it cannot open
     handles this one too."""

@@ -1,0 +1,30 @@
+"""A game a bot loses without playing it: why, in one typed value."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from ..engine.outcome import Termination
+
+
+class ForfeitCause(enum.Enum):
+    ABSENT = "absent"  # not connected (or too few of its processes or streams) for the whole wait
+    CRASH = "crash"  # a launched bot that crashed more often than it is restarted
+
+    @property
+    def termination(self) -> Termination:
+        return Termination(self.value)
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """Why a bot loses a game it could not play."""
+
+    bot: str
+    cause: ForfeitCause
+    detail: str  # one line for people
+
+    @property
+    def reason(self) -> str:
+        return f"forfeit ({self.cause.value}): {self.bot} {self.detail}"

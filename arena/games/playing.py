@@ -1,0 +1,140 @@
+"""Play one game to its outcome: the one play path of tournaments, matches,
+workers and the league.
+
+Whoever plays says, through a ``Presence``, which bots can play: a
+tournament's ``Supervisor`` (it launches and restarts bots, and lets a
+missing one forfeit after ``absent_wait``), or the league's connected bots
+(a game waits ``forfeit_seconds`` for each). The path asks for the game's
+streams in short slices, so a bot that went missing meanwhile is noticed and
+forfeits once its wait is over; it returns the row to record or why there
+is none (``Unplayed``)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..engine.options import Options
+from ..server import Arena, ArenaClosedError, BotUnavailableError, PlayedGame, TimeControl
+from .cpu import CpuLedger
+from .dispatch import Dispatcher
+from .forfeits import Forfeit
+from .orders import GameOrder, GameResult, Unplayed
+from .rows import forfeit_row, played_row
+from .schedule import ScheduledGame
+
+# A game's streams are asked for in slices this long, so a bot that went
+# missing meanwhile is noticed and forfeits once its wait is over.
+ACQUIRE_SLICE = 0.5
+
+
+class Presence(Protocol):
+    """Which bots can play now, and what the arena knows about them."""
+
+    async def revive(self, names: tuple[str, ...]) -> None:
+        """Start again what of ``names`` died since (launched bots)."""
+
+    def forfeit(self, name: str) -> Forfeit | None:
+        """The forfeit ``name`` owes now; None while it plays or is waited for."""
+
+    async def explain(self, rec: PlayedGame) -> str:
+        """Why the faulty bot of ``rec`` lost, in one line."""
+
+    def ledger(self, name: str) -> CpuLedger | None:
+        """Where the CPU of ``name``'s games is counted (None: not measured)."""
+
+    def version(self, name: str) -> str:
+        """The version ``name`` announced, to record ('' for none)."""
+
+
+@dataclass(frozen=True)
+class PlaySettings:
+    options: Options
+    time_control: TimeControl
+    distinct_peers: bool = True  # seat a team's partners from different processes
+
+
+def seats_of(game: ScheduledGame, seats: int) -> tuple[str, ...]:
+    """The bot in each seat: team 0 (even seats) is ``bot0``, team 1 ``bot1``."""
+    return tuple(game.bot0 if s % 2 == 0 else game.bot1 for s in range(seats))
+
+
+async def play_dispatched(
+    dispatcher: Dispatcher, arena: Arena, bots: Presence, settings: PlaySettings,
+    order_for: Callable[[int, ScheduledGame], GameOrder], record: Callable[[GameResult], bool],
+    should_play: Callable[[ScheduledGame], bool] = lambda game: True,
+) -> None:
+    """One lane of play: take games from ``dispatcher`` until none is left or
+    the arena stops, play each, and hand its outcome to ``record`` (True: a
+    result). Run ``concurrency`` lanes to play that many games at once."""
+    while (item := await dispatcher.next()) is not None:
+        seq, game = item
+        if not should_play(game):  # left for good this run; its twin, if waiting, is released and asked too
+            dispatcher.finished(game, recorded=False)
+            continue
+        try:
+            outcome = await play_order(arena, bots, order_for(seq, game), settings)
+        except ArenaClosedError:  # stopping: the game never started, and no other will
+            dispatcher.finished(game, recorded=False)
+            dispatcher.close()
+            return
+        dispatcher.finished(game, recorded=record(outcome))
+
+
+async def play_order(arena: Arena, bots: Presence, order: GameOrder, settings: PlaySettings,
+                     on_played: Callable[[PlayedGame], None] = lambda rec: None) -> GameResult:
+    """Play ``order`` to its outcome; ``on_played`` sees the arena's record of
+    a game that was played. Raises ``ArenaClosedError`` if the arena is
+    stopping before the game started."""
+    game = order.game
+    names = (game.bot0, game.bot1)
+    versions = (bots.version(game.bot0), bots.version(game.bot1))
+    ledgers = [bots.ledger(n) for n in names]
+    tickets = [ledger.start() if ledger is not None else None for ledger in ledgers]
+    try:
+        result = await _play(arena, bots, order, settings)
+    finally:
+        spent = tuple(ledger.end(t) if ledger is not None and t is not None else None
+                      for ledger, t in zip(ledgers, tickets))
+    if isinstance(result, Unplayed):  # neither bot can play
+        return result
+    ended = time.time()
+    if isinstance(result, Forfeit):
+        return forfeit_row(game, order.seq, order.deal_seed, result, ended, versions)
+    on_played(result)
+    if result.winner_team is None:  # interrupted
+        return Unplayed(game.key, result.reason)
+    reason = result.reason if result.faulty_bot is None else await bots.explain(result)
+    return played_row(result, key=game.key, seq=order.seq, pairing=game.pairing, pair_index=game.pair_index,
+                      bots=names, reason=reason, finished_at=ended, versions=versions, cpu=(spent[0], spent[1]))
+
+
+async def _play(arena: Arena, bots: Presence, order: GameOrder, settings: PlaySettings
+                ) -> PlayedGame | Forfeit | Unplayed:
+    """Play one game, restarting a launched bot that crashed in the meantime.
+    A bot that stays unable to play forfeits (``Forfeit``); when neither
+    can play, the game is not played (``Unplayed``)."""
+    game = order.game
+    seats = seats_of(game, settings.options.seats)
+    names = (game.bot0, game.bot1)
+    while True:
+        if arena.closing:  # stopping: bots leave now, which is no forfeit
+            raise ArenaClosedError("the arena is shutting down")
+        await bots.revive(names)
+        owed = [f for f in (bots.forfeit(n) for n in names) if f is not None]
+        if len(owed) == 2:
+            return Unplayed(game.key, f"neither bot could play: {owed[0].reason}; {owed[1].reason}")
+        if owed:
+            return owed[0]
+        try:
+            return await arena.play_seats(
+                seats, settings.options, order.deal_seed, settings.time_control,
+                game_id=order.game_id,
+                acquire_timeout=ACQUIRE_SLICE,
+                rng_seeds=order.rng_seeds,
+                distinct_peers=settings.distinct_peers,
+            )
+        except BotUnavailableError:
+            continue

@@ -1,0 +1,118 @@
+"""What every config file of the arena shares: reading TOML, the one
+``ConfigError``, type and range checks, the clock, the address. Tournament,
+match and league configs are built on these, so a key means the same and is
+checked the same way in each."""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from arena.errors import UsageError
+
+from ..server import TimeControl
+
+# Bounds of the clock. A decision may take up to an hour and a game's bank a
+# day: far beyond any real use, yet finite, so every wait has a deadline
+# (inf, nan and 1e10 are refused).
+MAX_MOVE_SECONDS = 3600.0
+# A decision crosses the network and back in about a millisecond; below 10 ms
+# a move is charged to the bank alone and games end on time, not on play.
+MIN_MOVE_SECONDS = 0.01
+MAX_BANK_SECONDS = 86400.0
+MAX_CONCURRENCY = 1024
+DEFAULT_TIME_CONTROL = TimeControl(move_time=2.0, bank=30.0)
+
+
+class ConfigError(UsageError, ValueError):
+    """A config problem; the message names the key. Always one printable
+    line: a key or value holding a newline or a control character (TOML
+    allows them in quoted strings) is shown escaped."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in message))
+
+
+def expect(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> Any:
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise ConfigError(f"{key}: expected {what}, got {value!r}")
+    return value
+
+
+def seconds(table: dict[str, Any], key: str, default: float, low: float, high: float, *,
+            where: str | None = None, low_ok: bool = True) -> float:
+    """``table[key]`` as a finite number of seconds from ``low`` (excluded
+    unless ``low_ok``) to ``high``; ``where`` names it in messages."""
+    where = where or key
+    given = expect(table.get(key, default), (int, float), where, "a number of seconds")
+    try:
+        value = float(given)
+    except OverflowError:  # an integer too large for a float
+        value = math.inf
+    above_low = value >= low if low_ok else value > low
+    if not (math.isfinite(value) and above_low and value <= high):
+        bound = ">=" if low_ok else ">"
+        raise ConfigError(f"{where}: must be a finite number of seconds {bound} {low:g} and <= {high:g}, "
+                          f"got {value!r}")
+    return value
+
+
+def parse_time_control(data: dict[str, Any]) -> TimeControl:
+    table = expect(data.get("time_control", {}), dict, "time_control", "a table")
+    for key in table:
+        if key not in ("move_seconds", "bank_seconds"):
+            raise ConfigError(f"time_control.{key}: unknown key (expected move_seconds, bank_seconds)")
+    return TimeControl(
+        move_time=seconds(table, "move_seconds", DEFAULT_TIME_CONTROL.move_time, MIN_MOVE_SECONDS, MAX_MOVE_SECONDS,
+                          where="time_control.move_seconds"),
+        bank=seconds(table, "bank_seconds", DEFAULT_TIME_CONTROL.bank, 0.0, MAX_BANK_SECONDS,
+                     where="time_control.bank_seconds"),
+    )
+
+
+def clear_text_warning(address: str, tls: bool) -> str | None:
+    """The warning for an arena that listens beyond this machine without TLS,
+    where bots send their tokens in the clear; None when it does not."""
+    if tls or address.startswith("unix:"):
+        return None
+    host = address.rpartition(":")[0].strip("[]")
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return None
+    except ValueError:
+        if host == "localhost":
+            return None
+    return (f"the arena listens on {address} without TLS: bots that connect send their tokens in the clear; "
+            f"give a TLS certificate and key (README, \"Security and fair play\")")
+
+
+def check_address(address: str) -> str:
+    """HOST:PORT with a port 0-65535 (0: any free port); IPv6 hosts in brackets."""
+    host, sep, port = address.rpartition(":")
+    ok = bool(sep and host and port.isascii() and port.isdigit() and int(port) <= 65535)
+    if ok and ":" in host:
+        ok = host.startswith("[") and host.endswith("]") and len(host) > 2
+    if ok:
+        ok = host.isascii() and host.isprintable() and not any(c.isspace() for c in host)
+    if not ok:
+        raise ConfigError(f"address: expected HOST:PORT with a port from 0 to 65535, got {address!r}")
+    return address
+
+
+def read_toml(path: Path, what: str) -> dict[str, Any]:
+    """The TOML document in ``path`` (a ``what``: tournament, league); every
+    failure a one-line ConfigError. Messages leave the file name to the
+    caller, which knows how it was given."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not valid TOML: not UTF-8 text (byte {exc.start})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"not valid TOML: {exc}") from None
+    except (ValueError, RecursionError):  # an integer beyond int's digit limit, arrays nested too deep
+        raise ConfigError(f"not valid TOML for a {what}: a number too large or nesting too deep") from None

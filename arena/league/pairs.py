@@ -1,0 +1,68 @@
+"""Play one league match (one game, or a duplicate pair) and say what to record.
+
+Each game goes through the games layer's play path (``arena.games.playing``)
+with the league's ``ConnectedBots`` presence. A duplicate pair is recorded
+together: its second game starts only once the first has ended (a bot never
+plays both seats of a deal at once) and both rows are written in one
+transaction. A bot cannot make a first half it lost vanish by dodging the
+second: a second half that cannot start because one bot is gone (or keeps
+no stream free for it) is that bot's forfeit, and a bot that leaves during a
+game loses it by disconnect. Only when nobody is to blame (both bots gone)
+is the second half recorded as interrupted, the first half kept. A pair cut
+by a shutdown goes to the ``interrupted`` table, both halves; a kill -9
+between the two games leaves nothing of the pair: the counter has moved on,
+and the pair is simply played anew, on a new deal."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..games.orders import order_of
+from ..games.playing import PlaySettings, play_order
+from ..games.schedule import ScheduledGame
+from ..games.seeds import TournamentSecret
+from ..games.store import GameRow
+from ..server import Arena, ArenaClosedError, PlayedGame
+from .keys import MatchGame
+from .presence import ConnectedBots
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    rows: tuple[GameRow, ...]  # to record, all together
+    interrupted: tuple[str, ...]  # keys to record as interrupted (none of them in ``rows``)
+    reason: str  # why they were interrupted ('' if none was)
+
+
+async def play_match(
+    arena: Arena,
+    games: tuple[MatchGame, ...],
+    secret: TournamentSecret,
+    settings: PlaySettings,
+    forfeit_seconds: float,
+    on_start: Callable[[ScheduledGame], None] = lambda game: None,
+    on_played: Callable[[PlayedGame], None] = lambda rec: None,
+) -> MatchResult:
+    """Play ``games`` one after the other."""
+    rows: list[GameRow] = []
+    streams = settings.options.seats // 2
+    for seq, game in games:
+        on_start(game)
+        order = order_of(seq, game, secret, settings.options.seats)
+        try:
+            outcome = await play_order(arena, ConnectedBots(arena, streams, forfeit_seconds), order, settings,
+                                       on_played)
+        except ArenaClosedError:
+            return _cut(games, "the arena shut down before the game started")
+        if isinstance(outcome, GameRow):
+            rows.append(outcome)
+            continue
+        if rows and not arena.closing:  # nobody to blame for the second half: the first stands
+            return MatchResult(tuple(rows), (game.key,), outcome.reason)
+        return _cut(games, outcome.reason)
+    return MatchResult(tuple(rows), (), "")
+
+
+def _cut(games: tuple[MatchGame, ...], reason: str) -> MatchResult:
+    return MatchResult((), tuple(g.key for _, g in games), reason)
