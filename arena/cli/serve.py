@@ -21,7 +21,7 @@ from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 @click.command()
 @click.option("--address", default="127.0.0.1:50051", show_default=True, help="HOST:PORT to listen on.")
 @click.option("--tokens", "tokens_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
-              help="Token file (NAME sha256:HASH per line); re-read when it changes.")
+              help="Token file (NAME scram:VERIFIER per line); re-read when it changes.")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=Path("league.sqlite"),
               show_default=True, help="Results database of the league; an existing one is continued.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),

@@ -54,7 +54,7 @@ HASH_PREFIX = "sha256:"
 _HASH_RE = re.compile(r"sha256:[0-9a-f]{64}")  # before the challenge-response: read, not usable
 _SCRAM_RE = re.compile(r"scram:[0-9a-f]{64}:[0-9a-f]{64}")
 log = logging.getLogger("arena.server")
-_HEADER = "# truco-arena tokens: NAME sha256:HASH per line; only hashes are kept (keep this file private)"
+_HEADER = "# truco-arena tokens: NAME scram:VERIFIER per line; only verifiers are kept (keep this file private)"
 
 
 class TokenFileError(UsageError, ValueError):
@@ -102,7 +102,7 @@ def _parse_line(line: str, where: str, mint_hint: str) -> tuple[str, str, str]:
     """(name, hash, owner) of one non-comment line."""
     parts = line.split()
     if len(parts) not in (2, 3):
-        raise TokenFileError(f"{where}: expected 'NAME sha256:HASH [owner=OWNER]', got {len(parts)} fields")
+        raise TokenFileError(f"{where}: expected 'NAME scram:VERIFIER [owner=OWNER]', got {len(parts)} fields")
     name, stored = parts[:2]
     owner = name
     try:

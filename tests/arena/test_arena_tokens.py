@@ -102,8 +102,8 @@ def test_a_file_broken_while_running_keeps_the_tokens_read_before(tmp_path: Path
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("alice\n", "t.txt:1: expected 'NAME sha256:HASH [owner=OWNER]', got 1 fields"),
-        ("alice tok extra more\n", "t.txt:1: expected 'NAME sha256:HASH [owner=OWNER]', got 4 fields"),
+        ("alice\n", "t.txt:1: expected 'NAME scram:VERIFIER [owner=OWNER]', got 1 fields"),
+        ("alice tok extra more\n", "t.txt:1: expected 'NAME scram:VERIFIER [owner=OWNER]', got 4 fields"),
         (f"ok {token_hash('a')}\n-bad {token_hash('b')}\n", "t.txt:2: bad bot name '-bad'"),
         (f"alice {token_hash('s')}\nbob {token_hash('s')}\n", "t.txt:2: this token already belongs to 'alice'"),
         ("alice sha256:abc\n", "t.txt:1: malformed hash"),

@@ -26,6 +26,19 @@ class Command:
     argv: list[str]  # as written: "truco-arena", "python" not yet replaced
     line: str  # the text, for messages
 
+    @property
+    def text(self) -> str:
+        """The command without its comment or environment: what the
+        dispositions of test_doc_commands.py name it by."""
+        return shlex.join(self.argv)
+
+    @property
+    def is_synopsis(self) -> bool:
+        """A usage line (``match A B [--games N]``): placeholders and optional
+        parts, not a command to run. Its options are still checked."""
+        return any(w.startswith("[") or (w.endswith("]") and "[" not in w) or w.endswith("...")
+                   or re.fullmatch(r"[A-Z][A-Z0-9_]*", w) for w in self.argv[1:])
+
     def resolved(self, replace: dict[str, str] | None = None) -> list[str]:
         """The argv to run here: ``replace`` maps written words (placeholders,
         ports) to the values of this run."""
@@ -67,9 +80,24 @@ def section(text: str, heading: str) -> str:
 
 
 def blocks(text: str, lang: str) -> list[str]:
-    """The fenced code blocks of ``lang``, indented ones (in lists) included."""
-    found = re.findall(rf"^([ \t]*)```{lang}\n(.*?)^\1```", text, flags=re.M | re.S)
-    return ["\n".join(line[len(indent):] for line in body.splitlines()) for indent, body in found]
+    """The fenced code blocks of ``lang`` ("" for unlabelled ones), indented
+    ones (in lists) included. Fences are paired in order, so the closing
+    fence of one block never opens another."""
+    found: list[str] = []
+    opened: tuple[str, str] | None = None  # (indent, lang) of the open block
+    body: list[str] = []
+    for line in text.splitlines():
+        fence = re.fullmatch(r"([ \t]*)```(\w*)\s*", line)
+        if opened is None:
+            if fence is not None:
+                opened, body = (fence.group(1), fence.group(2)), []
+        elif fence is not None and fence.group(2) == "" and fence.group(1) == opened[0]:
+            if opened[1] == lang:
+                found.append("\n".join(b[len(opened[0]):] for b in body))
+            opened = None
+        else:
+            body.append(line)
+    return found
 
 
 def commands(block: str) -> list[Command]:
@@ -92,3 +120,51 @@ def commands(block: str) -> list[Command]:
             env[key] = value
         out.append(Command(env, words, line.strip()))
     return out
+
+
+def inline_spans(text: str) -> list[str]:
+    """The inline code spans (`...`) of ``text`` outside fenced blocks, a
+    span that wraps a line joined with a space."""
+    prose = re.sub(r"^([ \t]*)```.*?^\1```", "", text, flags=re.M | re.S)
+    return [" ".join(span.split()) for span in re.findall(r"`([^`]+)`", prose)]
+
+
+DOCS = [README, *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _fenced() -> list[tuple[str, Command]]:
+    """(doc, command) for every command line of every fenced block: `sh`
+    blocks, and the `truco-arena` lines (or `$ ` prompts) of unlabelled ones,
+    which otherwise hold output, TOML or a transcript."""
+    found: list[tuple[str, Command]] = []
+    for doc in DOCS:
+        name = str(doc.relative_to(ROOT))
+        for lang in ("sh", ""):
+            for block in blocks(doc.read_text(), lang):
+                lines = block.splitlines()
+                if lang == "":
+                    lines = [line.removeprefix("$ ") for line in lines
+                             if line.startswith(("truco-arena ", "$ truco-arena "))]
+                for command in commands("\n".join(lines)):
+                    found.extend((name, part) for part in _split_and(command))
+    return found
+
+
+def _split_and(command: Command) -> list[Command]:
+    """`a && b` as two commands."""
+    parts: list[list[str]] = [[]]
+    for word in command.argv:
+        if word == "&&":
+            parts.append([])
+        else:
+            parts[-1].append(word)
+    return [Command(command.env if i == 0 else {}, p, shlex.join(p)) for i, p in enumerate(parts) if p]
+
+
+EXAMPLES = _fenced()
+
+def example(doc: str, text: str) -> Command:
+    """The command ``text`` of ``doc``, as the docs have it now."""
+    found = [c for d, c in EXAMPLES if d == doc and c.text == text]
+    assert found, f"{doc} has no command {text!r} any more"
+    return found[0]

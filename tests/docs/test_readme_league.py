@@ -14,7 +14,10 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
 from doc_commands import README, Command, blocks, commands, section
+
+pytestmark = pytest.mark.integration  # a league of real processes, ~15 s
 
 DEADLINE = 120.0
 
