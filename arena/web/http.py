@@ -4,8 +4,9 @@ request per connection, everything bounded.
 Limits: a request line and each header line at most ``MAX_LINE`` bytes, at
 most ``MAX_HEADERS`` headers, the whole head read within ``READ_DEADLINE``
 seconds (a slow client is cut off), no request body, at most
-``MAX_CONNECTIONS`` connections at once, and a response that the client does
-not read within ``WRITE_DEADLINE`` seconds is dropped. A connection past the
+``MAX_CONNECTIONS`` connections at once, a page that takes more than
+``HANDLER_DEADLINE`` seconds to make is answered 503, and a response that
+the client does not read within ``WRITE_DEADLINE`` seconds is dropped. A connection past the
 cap evicts the oldest connection still waiting for its request (so a
 slowloris of idle connections cannot lock the page: it only evicts itself);
 only when every connection is being answered does it get 503. Paths
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -28,6 +30,7 @@ MAX_HEADERS = 64
 MAX_CONNECTIONS = 64
 READ_DEADLINE = 10.0
 WRITE_DEADLINE = 10.0
+HANDLER_DEADLINE = 10.0  # seconds to make one page (a read of a large database included)
 REFUSE_DEADLINE = 1.0
 LINGER_SECONDS = 1.0  # after an error, how long to read what the client still sends
 LINGER_BYTES = 1 << 20
@@ -113,6 +116,10 @@ class HttpServer:
         self._server = await asyncio.start_server(self._connection, host, port, limit=MAX_LINE)
         return int(self._server.sockets[0].getsockname()[1])
 
+    async def serve_socket(self, sock: socket.socket) -> None:
+        """Serve on ``sock``, already bound and listening (the arena binds it for the page's process)."""
+        self._server = await asyncio.start_server(self._connection, sock=sock, limit=MAX_LINE)
+
     async def stop(self) -> None:
         if self._server is None:
             return
@@ -177,7 +184,11 @@ class HttpServer:
         finally:
             self._idle.pop(task, None)
         try:
-            response = await self.handler(path)
+            async with asyncio.timeout(HANDLER_DEADLINE):
+                response = await self.handler(path)
+        except TimeoutError:
+            log.warning("live page %s took over %g s", path, HANDLER_DEADLINE)
+            response = text_response(HTTPStatus.SERVICE_UNAVAILABLE, "the page is busy: try again")
         except Exception:
             log.exception("live page %s failed", path)
             response = text_response(HTTPStatus.INTERNAL_SERVER_ERROR)
