@@ -25,13 +25,13 @@ from pathlib import Path
 from typing import IO, cast
 
 from .frames import FrameError, encode_frame
+from .http import BACKLOG
 from .live import GAME_ID
 from .state import LiveState
 
 log = logging.getLogger("arena.web")
 START_DEADLINE = 60.0  # seconds for the page's process to serve (its imports, on a loaded machine)
 EXIT_DEADLINE = 5.0  # seconds for it to stop once its input ends, before it is killed
-BACKLOG = 512  # connections the kernel queues for the page: a burst is served late, not refused
 MAX_LINE = 256  # bytes of one line from the page
 
 
