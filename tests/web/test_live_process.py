@@ -1,0 +1,114 @@
+"""The live page runs in a process of its own beside ``serve``: it answers
+while the league runs, and it goes when the league goes, after a clean stop
+and after a kill -9 of the league (its input pipe ends with the league),
+leaving its port free."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from arena.cli import main
+
+from .live_run import CLI, _read_url
+
+GONE_WITHIN = 15.0  # seconds for the page's process to stop once the league is gone
+
+
+def _parent_of(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _page_processes(parent: int) -> list[int]:
+    """The live page's processes whose parent is ``parent``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or _parent_of(int(entry.name)) != parent:
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"arena.web.page_main" in command:
+            found.append(int(entry.name))
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is alive (a zombie nobody reaped yet counts as gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return fields[0] != "Z"
+
+
+def _wait_gone(pid: int, what: str) -> None:
+    deadline = time.monotonic() + GONE_WITHIN
+    while _running(pid):
+        assert time.monotonic() < deadline, f"the live page's process {pid} still runs {GONE_WITHIN:g} s after {what}"
+        time.sleep(0.1)
+
+
+def _port_free(url: str) -> bool:
+    host, port = url.removeprefix("http://").rstrip("/").rsplit(":", 1)
+    with socket.socket() as s:
+        return s.connect_ex((host, int(port))) != 0
+
+
+def _serve(tmp_path: Path) -> tuple[subprocess.Popen[str], str, int]:
+    """``serve --http`` on free ports: the process, its page's URL and the page's pid."""
+    tokens = tmp_path / "tokens.txt"
+    assert CliRunner().invoke(main, ["token", "mint", "bot", "--tokens", str(tokens)]).exit_code == 0
+    process = subprocess.Popen(
+        [str(CLI), "serve", "--address", "127.0.0.1:0", "--tokens", str(tokens), "--db", str(tmp_path / "league.sqlite"),
+         "--http", "127.0.0.1:0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    url = _read_url(process)
+    with urllib.request.urlopen(url + "api/live.json", timeout=30) as reply:
+        assert json.loads(reply.read())["finished"] is False
+    pages = _page_processes(process.pid)
+    assert len(pages) == 1, f"expected one live page process under serve, found {pages}"
+    assert pages[0] != process.pid
+    return process, url, pages[0]
+
+
+def test_the_page_stops_with_a_clean_stop_of_serve(tmp_path: Path) -> None:
+    process, url, page = _serve(tmp_path)
+    try:
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+        assert process.returncode == 0, err
+        assert "Traceback" not in err
+        _wait_gone(page, "serve stopped")
+        assert _port_free(url), f"{url} still answers after serve stopped"
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+
+
+def test_the_page_stops_when_serve_is_killed(tmp_path: Path) -> None:
+    process, url, page = _serve(tmp_path)
+    try:
+        os.kill(process.pid, signal.SIGKILL)
+        process.communicate(timeout=60)
+        _wait_gone(page, "serve was killed")
+        assert _port_free(url), f"{url} still answers after serve was killed"
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+        if _running(page):
+            os.kill(page, signal.SIGKILL)
