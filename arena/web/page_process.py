@@ -69,6 +69,7 @@ class PageProcess:
         self._closing = False
         self._wake = threading.Condition()
         self._ready = threading.Event()
+        self._ready_seen = False  # the page said it serves
         self._threads: list[threading.Thread] = []
 
     def start(self, host: str, port: int) -> int:
@@ -150,6 +151,7 @@ class PageProcess:
             while line := lines.readline(MAX_LINE):
                 word, _, rest = line.decode("ascii", "replace").strip().partition(" ")
                 if word == "ready":
+                    self._ready_seen = True
                     self._ready.set()
                 elif word == "want" and GAME_ID.fullmatch(rest):
                     try:
@@ -161,6 +163,10 @@ class PageProcess:
         finally:
             self._ready.set()  # the page ended: nobody waits for it any longer
             lines.close()
+            with self._wake:
+                closing = self._closing
+            if not closing and self._ready_seen:
+                log.warning("the live page's process exited; the games go on without it")
 
 
 def _write_all(pipe: IO[bytes], data: bytes) -> None:

@@ -1,15 +1,17 @@
 """The live page runs in a process of its own beside ``serve``: it answers
-while the league runs, and it goes when the league goes, after a clean stop
+while the league runs, it goes when the league goes, after a clean stop
 and after a kill -9 of the league (its input pipe ends with the league),
-leaving its port free."""
+leaving its port free, and a page that stalls never holds the league up."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -17,10 +19,33 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.server import mint_token
+from arena.tournament.store import ResultsStore, StoreError
 
 from .live_run import CLI, _read_url
 
+REPO = Path(__file__).resolve().parents[2]
 GONE_WITHIN = 15.0  # seconds for the page's process to stop once the league is gone
+STALLED = 4.0  # seconds of each window with the page stopped
+
+
+def _recorded(db: Path) -> int:
+    try:
+        with ResultsStore.open_existing(db) as store:
+            return store.count()
+    except StoreError:
+        return 0
+
+
+def _wait_recorded(db: Path, games: int) -> None:
+    deadline = time.monotonic() + 120
+    while _recorded(db) < games:
+        assert time.monotonic() < deadline, f"the league recorded fewer than {games} games"
+        time.sleep(0.2)
+
+
+def _arena_port(workdir: Path) -> int:
+    return int(re.findall(r"listening on 127\.0\.0\.1:(\d+)", (workdir / "serve.err").read_text())[0])
 
 
 def _parent_of(pid: int) -> int | None:
@@ -75,6 +100,9 @@ def _serve(tmp_path: Path) -> tuple[subprocess.Popen[str], str, int]:
         [str(CLI), "serve", "--address", "127.0.0.1:0", "--tokens", str(tokens), "--db", str(tmp_path / "league.sqlite"),
          "--http", "127.0.0.1:0"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stderr is not None
+    first = process.stderr.readline()  # "arena listening on ..."
+    (tmp_path / "serve.err").write_text(first)
     url = _read_url(process)
     with urllib.request.urlopen(url + "api/live.json", timeout=30) as reply:
         assert json.loads(reply.read())["finished"] is False
@@ -107,6 +135,42 @@ def test_the_page_stops_when_serve_is_killed(tmp_path: Path) -> None:
         _wait_gone(page, "serve was killed")
         assert _port_free(url), f"{url} still answers after serve was killed"
     finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+        if _running(page):
+            os.kill(page, signal.SIGKILL)
+
+
+def test_a_stalled_page_never_holds_the_league_up(tmp_path: Path) -> None:
+    """The page's process stopped dead (SIGSTOP: it reads no snapshot, the
+    pipe fills): the league plays on, and stops cleanly, killing the page."""
+    process, url, page = _serve(tmp_path)
+    bots: list[subprocess.Popen[bytes]] = []
+    try:
+        tokens = tmp_path / "tokens.txt"
+        secrets = {n: mint_token(tokens, n) for n in ("r0", "r1")}
+        port = _arena_port(tmp_path)
+        for name, secret in secrets.items():
+            bots.append(subprocess.Popen(
+                [sys.executable, "-m", "sample_bots.random_bot", "--address", f"127.0.0.1:{port}", "--name", name,
+                 "--streams", "4"], env={**os.environ, "TRUCO_ARENA_TOKEN": secret},
+                cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        db = tmp_path / "league.sqlite"
+        _wait_recorded(db, 1)
+        os.kill(page, signal.SIGSTOP)
+        time.sleep(STALLED)  # several snapshots of four running games: more than the pipe holds
+        first = _recorded(db)
+        time.sleep(STALLED)
+        assert _recorded(db) >= first + 5, "the league stopped playing while its page was stalled"
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+        assert process.returncode == 0, err
+        _wait_gone(page, "serve stopped")
+    finally:
+        for bot in bots:
+            bot.kill()
+            bot.wait(10)
         if process.poll() is None:
             process.kill()
             process.communicate()
