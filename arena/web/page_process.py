@@ -89,7 +89,7 @@ class PageProcess:
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()
             self._threads.append(thread)
-        if not self._ready.wait(START_DEADLINE) or self.proc.poll() is not None:
+        if not self._ready.wait(START_DEADLINE) or not self._ready_seen:  # it ended, or never said "ready"
             self.close()
             raise OSError(f"the live page's process did not start (exit code {self.proc.returncode})")
         return self.port

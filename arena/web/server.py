@@ -60,7 +60,7 @@ class LiveServer:
 
 async def start_live(arena: Arena | None, db: Path | None, address: str) -> LiveServer:
     """Start publishing ``arena``'s games (on the running loop) and the live
-    page on ``address`` (its own thread). OSError if it cannot bind."""
+    page on ``address`` (its own process). OSError if it cannot bind or the page does not start."""
     publisher = LivePublisher(arena)
     live = LiveServer(publisher, db)
     await asyncio.to_thread(live.start, address)
