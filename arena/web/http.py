@@ -4,7 +4,9 @@ request per connection, everything bounded.
 Limits: a request line and each header line at most ``MAX_LINE`` bytes, at
 most ``MAX_HEADERS`` headers, the whole head read within ``READ_DEADLINE``
 seconds (a slow client is cut off), no request body, at most
-``MAX_CONNECTIONS`` connections at once, a page that takes more than
+``MAX_CONNECTIONS`` connections at once, at most ``MAX_RATE`` requests
+answered a second (the others wait their turn: the page's CPU is bounded
+however fast clients poll), a page that takes more than
 ``HANDLER_DEADLINE`` seconds to make is answered 503, and a response that
 the client does not read within ``WRITE_DEADLINE`` seconds is dropped. A connection past the
 cap evicts the oldest connection that has sent nothing yet (so a slowloris
@@ -38,6 +40,7 @@ MAX_CONNECTIONS = 64
 READ_DEADLINE = 10.0
 WRITE_DEADLINE = 10.0
 BACKLOG = 512  # connections the kernel queues: a burst is served late, not refused
+MAX_RATE = 100.0  # requests answered per second, at most: a browser tab polls about once a second
 HANDLER_DEADLINE = 10.0  # seconds to make one page (a read of a large database included)
 REFUSE_DEADLINE = 1.0
 TRICKLE_GRACE = 1.0  # seconds a request may take to arrive before its connection may be evicted
@@ -146,8 +149,10 @@ class HttpServer:
     """Serve ``handler`` on HOST:PORT inside the running event loop."""
 
     def __init__(self, handler: Handler, max_connections: int = MAX_CONNECTIONS,
-                 read_deadline: float = READ_DEADLINE) -> None:
+                 read_deadline: float = READ_DEADLINE, max_rate: float = MAX_RATE) -> None:
         self.handler = handler
+        self.interval = 1.0 / max_rate  # seconds between the starts of two answers, at least
+        self._next_turn = 0.0  # loop time the next answer may start
         self.max_connections = max_connections
         self.read_deadline = read_deadline
         self.open = 0
@@ -248,6 +253,7 @@ class HttpServer:
             self._idle.pop(task, None)
         try:
             async with asyncio.timeout(HANDLER_DEADLINE):
+                await self._turn()
                 response = await self.handler(path)
         except TimeoutError:
             log.warning("live page %s took over %g s", path, HANDLER_DEADLINE)
@@ -256,6 +262,16 @@ class HttpServer:
             log.exception("live page %s failed", path)
             response = text_response(HTTPStatus.INTERNAL_SERVER_ERROR)
         await _send(writer, response, method == "GET")
+
+
+    async def _turn(self) -> None:
+        """Wait for this request's turn: answers start at most ``max_rate`` a
+        second. The wait is bounded: at most ``max_connections`` requests queue."""
+        now = asyncio.get_running_loop().time()
+        turn = max(now, self._next_turn)
+        self._next_turn = turn + self.interval
+        if turn > now:
+            await asyncio.sleep(turn - now)
 
 
 async def _linger(reader: asyncio.StreamReader) -> None:
