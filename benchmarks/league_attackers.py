@@ -201,8 +201,9 @@ def run_live(argv: list[str]) -> None:
                     key = f"{r.status}"
             except urllib.error.HTTPError as exc:
                 key = f"{exc.code}"
-            except OSError:
-                key = "failed"
+            except OSError as exc:  # which failure: a refused or reset connection, a timeout
+                reason = getattr(exc, "reason", exc)
+                key = f"failed ({type(reason).__name__})"
             with lock:
                 counts[key] += 1
                 counts["worst_ms"] = max(counts["worst_ms"], int(1000 * (time.monotonic() - start)))

@@ -1,5 +1,5 @@
-"""The live page: the report served over HTTP from inside the arena's event
-loop, with the games in progress and a spectator's view of each
+"""The live page: the report served over HTTP by a process of its own beside
+the arena, with the games in progress and a spectator's view of each
 (``docs/report.md``, "Live page"). Its charts need Plotly (the ``report``
 extra); without it the pages say so in one line.
 

@@ -4,22 +4,33 @@ request per connection, everything bounded.
 Limits: a request line and each header line at most ``MAX_LINE`` bytes, at
 most ``MAX_HEADERS`` headers, the whole head read within ``READ_DEADLINE``
 seconds (a slow client is cut off), no request body, at most
-``MAX_CONNECTIONS`` connections at once, and a response that the client does
-not read within ``WRITE_DEADLINE`` seconds is dropped. A connection past the
-cap evicts the oldest connection still waiting for its request (so a
-slowloris of idle connections cannot lock the page: it only evicts itself);
-only when every connection is being answered does it get 503. Paths
+``MAX_CONNECTIONS`` connections at once, at most ``MAX_RATE`` requests
+answered a second (the others wait their turn: the page's CPU is bounded
+however fast clients poll), a page that takes more than
+``HANDLER_DEADLINE`` seconds to make is answered 503, and a response that
+the client does not read within ``WRITE_DEADLINE`` seconds is dropped. A connection past the
+cap evicts the oldest connection that has sent nothing yet (so a slowloris
+of idle connections cannot lock the page: it only evicts itself), else the
+oldest whose request has been trickling in for ``TRICKLE_GRACE`` seconds;
+a request that has arrived but waits for its turn is never evicted. Only
+when no connection can be evicted does the new one get 503. Paths
 are looked up in a routing function; nothing maps a path to a file.
 """
 
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
+import socket
+import sys
+import termios
+import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from http import HTTPStatus
+from typing import SupportsIndex
 
 from arena.errors import UsageError
 
@@ -30,7 +41,11 @@ MAX_HEADERS = 64
 MAX_CONNECTIONS = 64
 READ_DEADLINE = 10.0
 WRITE_DEADLINE = 10.0
+BACKLOG = 512  # connections the kernel queues: a burst is served late, not refused
+MAX_RATE = 100.0  # requests answered per second, at most: a browser tab polls about once a second
+HANDLER_DEADLINE = 10.0  # seconds to make one page (a read of a large database included)
 REFUSE_DEADLINE = 1.0
+TRICKLE_GRACE = 1.0  # seconds a request may take to arrive before its connection may be evicted
 LINGER_SECONDS = 1.0  # after an error, how long to read what the client still sends
 LINGER_BYTES = 1 << 20
 
@@ -96,24 +111,71 @@ async def _line(reader: asyncio.StreamReader) -> str:
         raise BadRequestError(HTTPStatus.BAD_REQUEST, "not ASCII") from None
 
 
+class _Reader(asyncio.StreamReader):
+    """A stream reader that knows whether the client has sent anything yet
+    (that the event loop has read, at least: see ``_silent``)."""
+
+    heard = False
+
+    def feed_data(self, data: Iterable[SupportsIndex]) -> None:
+        if data:
+            self.heard = True
+        super().feed_data(data)
+
+
+@dataclass
+class _Waiting:
+    """A connection waiting for its request."""
+
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    since: float  # monotonic time it was accepted
+
+
+def _silent(waiting: _Waiting) -> bool:
+    """Whether the client has sent nothing: nothing read, nothing waiting in
+    the kernel either (a burst of connections is accepted before any is read)."""
+    if getattr(waiting.reader, "heard", False):
+        return False
+    sock = waiting.writer.get_extra_info("socket")
+    if sock is None:
+        return True
+    try:
+        pending = fcntl.ioctl(sock.fileno(), termios.FIONREAD, b"\0\0\0\0")
+    except OSError:
+        return True  # closed already
+    return int.from_bytes(pending, sys.byteorder) == 0
+
+
 class HttpServer:
     """Serve ``handler`` on HOST:PORT inside the running event loop."""
 
     def __init__(self, handler: Handler, max_connections: int = MAX_CONNECTIONS,
-                 read_deadline: float = READ_DEADLINE) -> None:
+                 read_deadline: float = READ_DEADLINE, max_rate: float = MAX_RATE) -> None:
         self.handler = handler
+        self.interval = 1.0 / max_rate  # seconds between the starts of two answers, at least
+        self._next_turn = 0.0  # loop time the next answer may start
         self.max_connections = max_connections
         self.read_deadline = read_deadline
         self.open = 0
         self.evicted = 0  # idle connections closed to make room
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self._idle: OrderedDict[asyncio.Task[None], None] = OrderedDict()  # waiting for a request, oldest first
+        self._idle: OrderedDict[asyncio.Task[None], _Waiting] = OrderedDict()  # waiting for a request, oldest first
+
+    def _protocol(self) -> asyncio.StreamReaderProtocol:
+        # asyncio.start_server's own, with a reader that tells a silent connection from a slow one.
+        return asyncio.StreamReaderProtocol(_Reader(limit=MAX_LINE), self._connection)
 
     async def start(self, host: str, port: int) -> int:
         """Listen; return the bound port (``port`` 0 picks a free one). OSError if it cannot bind."""
-        self._server = await asyncio.start_server(self._connection, host, port, limit=MAX_LINE)
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(self._protocol, host, port, backlog=BACKLOG)
         return int(self._server.sockets[0].getsockname()[1])
+
+    async def serve_socket(self, sock: socket.socket) -> None:
+        """Serve on ``sock``, already bound (the arena binds it for the page's process)."""
+        self._server = await asyncio.get_running_loop().create_server(self._protocol, sock=sock, backlog=BACKLOG)
 
     async def stop(self) -> None:
         if self._server is None:
@@ -132,12 +194,12 @@ class HttpServer:
         self.open += 1
         try:
             if self.open > self.max_connections:
-                if not self._idle:
+                victim = self._victim()
+                if victim is None:
                     await self._refuse(reader, writer)
                     return
-                oldest = next(iter(self._idle))
-                del self._idle[oldest]
-                oldest.cancel()  # it closes: an idle connection makes room for a new one
+                del self._idle[victim]
+                victim.cancel()  # it closes: an idle connection makes room for a new one
                 self.evicted += 1
             await self._serve_one(reader, writer, task)
         except asyncio.CancelledError:
@@ -149,6 +211,19 @@ class HttpServer:
             self._tasks.discard(task)
             self._idle.pop(task, None)
             writer.close()
+
+    def _victim(self) -> asyncio.Task[None] | None:
+        """The connection to close for a new one: the oldest silent one, else
+        the oldest whose request has been arriving for too long; None if every
+        waiting connection has its request, or is new."""
+        for task, waiting in self._idle.items():  # oldest first
+            if _silent(waiting):
+                return task
+        now = time.monotonic()
+        for task, waiting in self._idle.items():
+            if now - waiting.since >= TRICKLE_GRACE:
+                return task
+        return None
 
     async def _refuse(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """503 for a connection over the limit. Its request is read first (for
@@ -163,7 +238,7 @@ class HttpServer:
 
     async def _serve_one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                          task: asyncio.Task[None]) -> None:
-        self._idle[task] = None
+        self._idle[task] = _Waiting(reader, writer, time.monotonic())
         try:
             async with asyncio.timeout(self.read_deadline):
                 method, path = await read_head(reader)
@@ -179,11 +254,26 @@ class HttpServer:
         finally:
             self._idle.pop(task, None)
         try:
-            response = await self.handler(path)
+            async with asyncio.timeout(HANDLER_DEADLINE):
+                await self._turn()
+                response = await self.handler(path)
+        except TimeoutError:
+            log.warning("live page %s took over %g s", path, HANDLER_DEADLINE)
+            response = text_response(HTTPStatus.SERVICE_UNAVAILABLE, "the page is busy: try again")
         except Exception:
             log.exception("live page %s failed", path)
             response = text_response(HTTPStatus.INTERNAL_SERVER_ERROR)
         await _send(writer, response, method == "GET")
+
+
+    async def _turn(self) -> None:
+        """Wait for this request's turn: answers start at most ``max_rate`` a
+        second. The wait is bounded: at most ``max_connections`` requests queue."""
+        now = asyncio.get_running_loop().time()
+        turn = max(now, self._next_turn)
+        self._next_turn = turn + self.interval
+        if turn > now:
+            await asyncio.sleep(turn - now)
 
 
 async def _linger(reader: asyncio.StreamReader) -> None:

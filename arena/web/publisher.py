@@ -1,11 +1,13 @@
 """What the live page knows of the arena: a snapshot the arena publishes.
 
-The page runs in a thread of its own (``server.start_live``), never in the
-arena's event loop, and it never touches the arena's objects: twice a second
-a task on the arena's loop builds a ``LiveState`` (the games in progress, and
-the public view of up to ``MAX_WATCHED`` of them, those a page asked about
-recently first) and swaps it in with one assignment. A page request reads the latest state, however many
-requests come: the arena's cost is the same at one reader as at a thousand.
+The page runs in a process of its own (``page_process.py``), and it never
+touches the arena's objects: twice a second a task on the arena's loop
+builds a ``LiveState`` (the games in progress, and the public view of up to
+``MAX_WATCHED`` of them, those a page asked about recently first), swaps it
+in with one assignment and hands it to ``sink`` (which sends it to the
+page's process without waiting). A page request reads the latest state,
+however many requests come: the arena's cost is the same at one reader as
+at a thousand.
 """
 
 from __future__ import annotations
@@ -14,11 +16,14 @@ import asyncio
 import logging
 import threading
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from ..server import Arena
 from .live import GAME_ID, game_view, running_games
+from .state import LiveState
+
+__all__ = ["LivePublisher", "LiveState"]
 
 log = logging.getLogger("arena.web")
 PUBLISH_PERIOD = 0.5  # seconds between two snapshots
@@ -26,24 +31,27 @@ WATCH_SECONDS = 10.0  # a game's view is published this long after a page last a
 MAX_WATCHED = 16  # views published at once, at most
 
 
-@dataclass(frozen=True)
-class LiveState:
-    games: list[dict[str, Any]] = field(default_factory=list)  # running_games()
-    views: dict[str, dict[str, Any]] = field(default_factory=dict)  # game id -> game_view()
-    finished: bool = False  # the arena has stopped: nothing more will change
-    at: float = 0.0  # Unix time of the snapshot
-
-
 class LivePublisher:
     """Publishes ``state`` from the arena's loop; read it from any thread."""
 
-    def __init__(self, arena: Arena | None) -> None:
+    def __init__(self, arena: Arena | None, sink: Callable[[LiveState], None] | None = None) -> None:
         self.arena = arena
-        self.state = LiveState(finished=arena is None, at=time.time())
+        self.sink = sink  # called with every new state, on the thread that made it; must not block
+        self._state = LiveState(finished=arena is None, at=time.time())
         self._wanted: dict[str, float] = {}  # game id -> monotonic time a page last asked
         self._lock = threading.Lock()
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def state(self) -> LiveState:
+        return self._state
+
+    @state.setter
+    def state(self, state: LiveState) -> None:
+        self._state = state
+        if self.sink is not None:
+            self.sink(state)
 
     def start(self) -> None:
         """Start publishing (call on the arena's loop)."""

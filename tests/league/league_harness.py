@@ -121,12 +121,12 @@ class League:
             return store.get_meta(key)
 
     def interrupted(self) -> list[str]:
-        import sqlite3
-        db = sqlite3.connect(self.db.resolve().as_uri() + "?mode=ro", uri=True)
-        try:
-            return [k for (k,) in db.execute("SELECT game_key FROM interrupted")]
-        finally:
-            db.close()
+        return [key for key, _, _ in self.interrupted_rows()]
+
+    def interrupted_rows(self) -> list[tuple[str, float, str]]:
+        """(game key, Unix time recorded, reason) of each interrupted game."""
+        with ResultsStore.open_existing(self.db) as store:
+            return store.interrupted()
 
 
 def wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
