@@ -24,7 +24,7 @@ from .page_process import PageProcess
 from .publisher import LivePublisher
 from .site import LiveSite
 
-__all__ = ["LiveHook", "LiveServer", "LiveSite", "live_hook", "live_main", "start_live"]
+__all__ = ["LiveHook", "LiveServer", "LiveSite", "live_hook", "start_live"]
 
 
 class LiveServer:

@@ -23,8 +23,7 @@ from pathlib import Path
 import pytest
 from league_harness import FAST_CONFIG, League, wait_until
 
-from arena.tournament.runner import SECRET_META
-from arena.tournament.seeds import TournamentSecret
+from arena.games.seeds import SECRET_META, TournamentSecret
 
 HERE = Path(__file__).resolve().parent
 BOUND = 120.0

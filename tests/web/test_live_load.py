@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pytest
 
+from arena.games.store import ResultsStore, StoreError
 from arena.server import mint_token
-from arena.tournament.store import ResultsStore, StoreError
 
 from .live_run import CLI, _read_url
 

@@ -19,8 +19,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.games.store import ResultsStore, StoreError
 from arena.server import mint_token
-from arena.tournament.store import ResultsStore, StoreError
 
 from .live_run import CLI, _read_url
 
