@@ -66,6 +66,7 @@ def test_bots_ismcts_rejects_unknown_policies() -> None:
         ISMCTSBot(1, rival="oracle")
 
 
+@pytest.mark.slow
 def test_bots_ismcts_beats_random() -> None:
     st = duplicate_match(lambda k: ISMCTSBot(k, iterations=12), lambda k: UniformBot(k), "uruguayo",
                          range(100, 115))
