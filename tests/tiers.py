@@ -13,7 +13,9 @@ does so, and by an explicit mark in the test file otherwise. ``slow`` is
 always explicit: a long strength, statistics or load run.
 
 So that the everyday tier stays fast, a test of it that starts a process
-fails, saying which mark it lacks.
+fails, saying which mark it lacks; ``brief_processes`` lets a test start
+processes that end at once (a command that is not a program) and stay in
+the everyday tier.
 """
 
 from __future__ import annotations
@@ -60,7 +62,8 @@ class StartsAProcessError(AssertionError):
 def _no_process_outside_integration(request: pytest.FixtureRequest) -> Iterator[None]:
     """In a test not marked ``integration``, starting a process fails (and
     the test fails at teardown too, in case the code under test caught it)."""
-    if request.node.get_closest_marker("integration") is not None:
+    node = request.node
+    if node.get_closest_marker("integration") is not None or node.get_closest_marker("brief_processes") is not None:
         yield
         return
     real = subprocess.Popen._execute_child  # type: ignore[attr-defined]

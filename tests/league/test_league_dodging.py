@@ -10,7 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from league_harness import FAST_CONFIG, League, wait_until
+
+pytestmark = pytest.mark.integration
 
 HERE = Path(__file__).resolve().parent
 BOUND = 90.0
