@@ -6,8 +6,9 @@ The stream is opened at the byte level and ``RawCall`` serializes the
 PlayRequests itself, so the same call can also carry bytes that are not a
 PlayRequest, or a message over the arena's size limit.
 
-The benchmarks import it with ``tests/`` on ``sys.path``; it needs only
-grpc and ``arena.protocol``.
+The same bot talks to an arena without gRPC through ``memory_transport``
+(anything that is a ``Call``). The benchmarks import it with ``tests/`` on
+``sys.path``; it needs only grpc and ``arena.protocol``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import asyncio
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Protocol
 
 import grpc
 
@@ -33,8 +34,22 @@ def _identity(data: bytes) -> bytes:
     return data
 
 
+class Call(Protocol):
+    """One ``Play`` stream as a bot sees it, over gRPC (``RawCall``) or in memory."""
+
+    async def write(self, msg: pb.PlayRequest) -> None: ...
+
+    async def write_bytes(self, data: bytes) -> None: ...
+
+    async def read(self) -> pb.PlayResponse | None: ...
+
+    async def done_writing(self) -> None: ...
+
+    def cancel(self) -> None: ...
+
+
 class RawCall:
-    """One ``Play`` stream. ``write`` sends a PlayRequest, ``write_bytes``
+    """One ``Play`` stream over gRPC. ``write`` sends a PlayRequest, ``write_bytes``
     anything at all; ``read`` gives the next PlayResponse, or None once the
     arena has ended the stream."""
 
@@ -84,19 +99,19 @@ async def open_stream(address: str, options: Sequence[tuple[str, Any]] = ()) -> 
         yield play_call(channel)
 
 
-async def hello(call: RawCall, name: str, token: str, version: str = "") -> pb.PlayResponse | None:
+async def hello(call: Call, name: str, token: str, version: str = "") -> pb.PlayResponse | None:
     """The whole handshake; the arena's answer (a Welcome or a closing Status)."""
     reply: pb.PlayResponse | None = await say_hello(call, name, token, version)
     return reply
 
 
-OnDecision = Callable[[RawCall, pb.Decision], Awaitable[None]]
+OnDecision = Callable[[Call, pb.Decision], Awaitable[None]]
 
 
 def answer_with(choose: Callable[[Sequence[str]], str]) -> OnDecision:
     """Answer each Decision at once with the action text ``choose`` picks from its legal ones."""
 
-    async def answer(call: RawCall, d: pb.Decision) -> None:
+    async def answer(call: Call, d: pb.Decision) -> None:
         await call.write(pb.PlayRequest(move=pb.Move(game_id=d.game_id, seq=d.seq, action=choose(d.legal_actions))))
 
     return answer
@@ -119,7 +134,7 @@ def never(msg: pb.PlayResponse) -> bool:
 
 
 async def converse(
-    call: RawCall,
+    call: Call,
     on_decision: OnDecision | None,
     *,
     stop: Callable[[pb.PlayResponse], bool] = closing,

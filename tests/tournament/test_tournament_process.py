@@ -79,7 +79,7 @@ def _wait_for(db: Path, games: int, proc: subprocess.Popen[str]) -> None:
 
 def _start_run(tmp_path: Path, games: int) -> tuple[Path, subprocess.Popen[str]]:
     cfg = _config(tmp_path, f"games_per_pairing = {games}", "concurrency = 2", "workers = 2",
-                  "[options]", "target = 15")  # long enough that games are always running at a signal
+                  "[options]", "target = 30")
     # No interim standings: stderr is to hold the stop's one line alone.
     proc = subprocess.Popen([*CLI, "tournament", "run", str(cfg), "--no-progress", "--standings-every", "0"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
