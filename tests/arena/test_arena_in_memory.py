@@ -34,7 +34,7 @@ async def _bot(call: MemoryCall, name: str, token: str, act: OnDecision | None, 
 
 
 async def _game(act: OnDecision | None, variant: str = "argentino", seed: int = 3, target: int = 9,
-                stop: Callable[[pb.PlayResponse], bool] = never, told: bool = False,
+                stop: Callable[[pb.PlayResponse], bool] = never, told: bool = False, clock: TimeControl = CLOCK,
                 ) -> tuple[PlayedGame, list[pb.PlayResponse], tuple[grpc.StatusCode, str] | None]:
     """One game: a bot that does ``act`` at each Decision in seat 0, a random
     legal bot in seat 1. The record, what seat 0 read, and (``told``: the
@@ -46,7 +46,7 @@ async def _game(act: OnDecision | None, variant: str = "argentino", seed: int = 
         bots = [asyncio.create_task(_bot(first, "first", arena.add_token("first"), act, got, stop)),
                 asyncio.create_task(_bot(other, "other", arena.add_token("other"), random_legal(seed), []))]
         await arena.wait_for_bots(["first", "other"], 10.0)
-        record = await arena.play_game("first", "other", make_options(variant, {"target": target}), seed, CLOCK)
+        record = await arena.play_game("first", "other", make_options(variant, {"target": target}), seed, clock)
         ended = await asyncio.wait_for(first.ended(), 10.0) if told else None
         first.cancel()
         other.cancel()
@@ -78,10 +78,11 @@ def test_two_protocol_bots_play_a_whole_game_that_replays() -> None:
 
 
 def test_a_bot_that_sits_on_its_decision_runs_out_of_time() -> None:
-    record, _, _ = asyncio.run(_game(None))
+    clock = TimeControl(move_time=0.3, bank=0.3)  # the clock runs out whatever the load: a short one will do
+    record, _, _ = asyncio.run(_game(None, clock=clock))
     _assert_lost(record, Termination.TIMEOUT, "")
     assert record.actions == ()  # seat 0 is mano: its first Decision was the game's first
-    assert record.duration >= CLOCK.move_time + CLOCK.bank - 0.05  # its move time, then its whole bank
+    assert record.duration >= clock.move_time + clock.bank - 0.05  # its move time, then its whole bank
 
 
 def test_a_message_over_64_kib_is_named_and_told() -> None:
