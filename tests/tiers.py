@@ -2,9 +2,9 @@
 
 ``python -m pytest -m "not slow and not integration"`` is the everyday tier:
 everything that runs inside the test process (the engine, the referee, the
-arena's protocol over loopback gRPC with in-process bots, the store, the
-loaders, the matchmaker, the ratings, the CLI's errors). The whole suite
-(plain ``python -m pytest``) is what CI runs.
+arena's protocol in memory and over loopback gRPC with in-process bots, the
+store, the loaders, the matchmaker, the ratings, the CLI's errors). The whole
+suite (plain ``python -m pytest``) is what CI runs.
 
 A test is ``integration`` when it starts processes (bots, servers, the CLI as
 a subprocess, a browser, a Ray cluster) or plays a real tournament. That is
