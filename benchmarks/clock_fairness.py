@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import random
 import signal
 import statistics
 import subprocess
@@ -32,16 +31,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import grpc
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # rawbot: the protocol-level bot of the tests
+
+import rawbot  # noqa: E402
 
 from arena.engine.options import make_options  # noqa: E402
 from arena.engine.outcome import Termination  # noqa: E402
-from arena.protocol import arena_pb2 as pb  # noqa: E402
-from arena.protocol import arena_pb2_grpc as pb_grpc  # noqa: E402
-from arena.protocol.handshake import say_hello  # noqa: E402
 from arena.server import Arena, PlayedGame, TimeControl  # noqa: E402
 
 CLOCK = TimeControl(move_time=0.100, bank=1.0)
@@ -83,27 +80,9 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def raw_bot(address: str, name: str, token: str, streams: int, seed: int) -> None:
-    """Answers each Decision at once with a random legal action text."""
-    rng = random.Random(seed)
-
-    async def stream(stub: pb_grpc.ArenaServiceStub) -> None:
-        call = stub.Play()
-        await say_hello(call, name, token)
-        while True:
-            msg = await call.read()
-            if msg is grpc.aio.EOF:
-                return
-            kind = msg.WhichOneof("kind")
-            if kind == "decision":
-                d = msg.decision
-                move = pb.Move(game_id=d.game_id, seq=d.seq, action=rng.choice(d.legal_actions))
-                await call.write(pb.PlayRequest(move=move))
-            elif kind == "status" and msg.status.closing:
-                return
-
-    async with grpc.aio.insecure_channel(address) as channel:
-        stub = pb_grpc.ArenaServiceStub(channel)  # type: ignore[no-untyped-call]
-        await asyncio.gather(*(stream(stub) for _ in range(streams)), return_exceptions=True)
+    """A bot at the protocol level, without the SDK: it answers a random legal
+    action text straight from the Decision."""
+    await rawbot.run_bot(address, name, token, streams, rawbot.random_legal(seed))
 
 
 def spawn(args: list[str]) -> subprocess.Popen[bytes]:

@@ -16,18 +16,15 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-import grpc
+from rawbot import ONE_BYTE_WINDOW, converse, first_legal, hello, never, open_stream
 
 from arena.engine.options import make_options
 from arena.engine.outcome import Termination
 from arena.protocol import arena_pb2 as pb
-from arena.protocol import arena_pb2_grpc as pb_grpc
-from arena.protocol.handshake import say_hello
 from arena.server import Arena, PlayedGame, TimeControl
 
 CLOCK = TimeControl(move_time=1.0, bank=1.0)
 PAUSE = 2 * (CLOCK.move_time + CLOCK.bank)
-ONE_BYTE_WINDOW = [("grpc.http2.lookahead_bytes", 1), ("grpc.http2.bdp_probe", 0)]
 
 
 async def raw_bot(
@@ -38,54 +35,40 @@ async def raw_bot(
     been asked for (``asked``) before its first read, so the GameStart and
     the first Decision wait in the arena; with "hand_end", it sleeps after
     reading its first HandEnd, so the next hand's first Decision waits."""
-    options = ONE_BYTE_WINDOW if window else []
-    async with grpc.aio.insecure_channel(address, options=options) as channel:
-        call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
-        await say_hello(call, name, token)
+    paused_on_hand_end = "hand_end" not in pause_before
+
+    async def after(msg: pb.PlayResponse) -> None:
+        nonlocal paused_on_hand_end
+        if msg.HasField("hand_end") and not paused_on_hand_end:
+            paused_on_hand_end = True
+            await asyncio.sleep(PAUSE)
+
+    async with open_stream(address, ONE_BYTE_WINDOW if window else ()) as call:
+        await hello(call, name, token)
         if "game_start" in pause_before:
             await asked.wait()
             await asyncio.sleep(PAUSE)
-        paused_on_hand_end = "hand_end" not in pause_before
-        while True:
-            msg = await call.read()
-            if msg is grpc.aio.EOF:
-                return
-            kind = msg.WhichOneof("kind")
-            if kind == "decision":
-                d = msg.decision
-                move = pb.Move(game_id=d.game_id, seq=d.seq, action=d.legal_actions[0])
-                await call.write(pb.PlayRequest(move=move))
-            elif kind == "hand_end" and not paused_on_hand_end:
-                paused_on_hand_end = True
-                await asyncio.sleep(PAUSE)
-            elif kind == "status" and msg.status.closing:
-                return
+        await converse(call, first_legal, after=after)
 
 
 async def silent_bot(address: str, name: str, token: str) -> None:
     """Reads everything, answers nothing."""
-    async with grpc.aio.insecure_channel(address) as channel:
-        call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
-        await say_hello(call, name, token)
-        while await call.read() is not grpc.aio.EOF:
-            pass
+    async with open_stream(address) as call:
+        await hello(call, name, token)
+        await converse(call, None, stop=never)
 
 
 async def trickling_bot(address: str, name: str, token: str, pause: float) -> None:
     """One-byte receive window, and a pause before every read: each single
     write of the arena completes within ``pause``, yet a Decision behind a
     GameStart waits about twice as long."""
-    async with grpc.aio.insecure_channel(address, options=ONE_BYTE_WINDOW) as channel:
-        call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
-        await say_hello(call, name, token)
-        while True:
-            await asyncio.sleep(pause)
-            msg = await call.read()
-            if msg is grpc.aio.EOF:
-                return
-            if msg.WhichOneof("kind") == "decision":
-                d = msg.decision
-                await call.write(pb.PlayRequest(move=pb.Move(game_id=d.game_id, seq=d.seq, action=d.legal_actions[0])))
+
+    async def wait() -> None:
+        await asyncio.sleep(pause)
+
+    async with open_stream(address, ONE_BYTE_WINDOW) as call:
+        await hello(call, name, token)
+        await converse(call, first_legal, stop=never, before_read=wait)
 
 
 async def play(

@@ -20,6 +20,10 @@ import threading
 from pathlib import Path
 from typing import IO, Any
 
+import pytest
+
+pytestmark = pytest.mark.integration
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 STREAMS, CHANNELS = 20_000, 200

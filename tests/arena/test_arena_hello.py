@@ -8,6 +8,7 @@ from pathlib import Path
 
 import grpc
 from arena_harness import Harness
+from rawbot import hello, open_stream
 
 from arena.protocol import arena_pb2 as pb
 from arena.protocol import arena_pb2_grpc as pb_grpc
@@ -102,11 +103,10 @@ def test_silent_stream_gets_a_bad_hello_after_the_hello_timeout(log_dir: Path) -
 
 def _hello_reply(address: str, name: str, version: str, token: str) -> pb.PlayResponse:
     async def talk() -> pb.PlayResponse:
-        async with grpc.aio.insecure_channel(address) as channel:
-            call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
-            reply = await say_hello(call, name, token, version)
+        async with open_stream(address) as call:
+            reply = await hello(call, name, token, version)
             call.cancel()
-            assert isinstance(reply, pb.PlayResponse)
+            assert reply is not None
             return reply
 
     return asyncio.run(talk())

@@ -10,6 +10,7 @@ from pathlib import Path
 import grpc
 import pytest
 from arena_harness import Harness
+from rawbot import hello, open_stream
 
 from arena.protocol import arena_pb2 as pb
 from arena.protocol import arena_pb2_grpc as pb_grpc
@@ -19,11 +20,10 @@ from arena.server.throttle import HelloThrottle, ThrottlePolicy, peer_host
 
 
 async def _hello(address: str, name: str, token: str) -> pb.PlayResponse:
-    async with grpc.aio.insecure_channel(address) as channel:
-        call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
-        reply = await say_hello(call, name, token)
+    async with open_stream(address) as call:
+        reply = await hello(call, name, token)
         call.cancel()
-        assert isinstance(reply, pb.PlayResponse)
+        assert reply is not None
         return reply
 
 
@@ -105,7 +105,9 @@ def test_peer_host_drops_the_port() -> None:
 
 def test_past_the_waiting_cap_the_oldest_silent_stream_makes_room(log_dir: Path) -> None:
     caps = AdmissionCaps(per_connection=2, per_host=3, total=3)
-    h = Harness(log_dir, hello_timeout=5.0, admission_caps=caps)
+    # The two silent streams left end at their Hello deadline; the good bot's
+    # Hello, in the same process, takes milliseconds of it.
+    h = Harness(log_dir, hello_timeout=2.0, admission_caps=caps)
     try:
         good = h.token("good")
 

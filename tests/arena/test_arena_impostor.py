@@ -12,10 +12,13 @@ import sys
 from pathlib import Path
 
 import grpc
+import pytest
 
 from arena.protocol import arena_pb2 as pb
 from arena.protocol import arena_pb2_grpc as pb_grpc
 from arena.server import Arena
+
+pytestmark = pytest.mark.integration
 
 REPO = Path(__file__).resolve().parents[2]
 TOKEN = "0123456789abcdef0123456789abcdef"

@@ -7,9 +7,12 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
 from arena_harness import Harness
 
 from arena.server import Arena
+
+pytestmark = pytest.mark.integration
 
 
 def test_hung_idle_bot_is_dropped(log_dir: Path) -> None:

@@ -7,9 +7,12 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
 from arena_harness import BotProc, Harness
 
 from arena.tournament.launcher import LaunchSpec, launch, stop
+
+pytestmark = pytest.mark.integration
 
 
 def test_launched_bot_has_no_token_on_its_command_line(fresh_harness: Harness, tmp_path: Path) -> None:

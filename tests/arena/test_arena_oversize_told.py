@@ -8,16 +8,11 @@ import asyncio
 
 import grpc
 from arena_harness import Harness
+from rawbot import open_stream
 
 from arena.protocol import PROTOCOL_VERSION
 from arena.protocol import arena_pb2 as pb
 from arena.protocol.handshake import auth_message, client_proof, new_nonce
-
-PLAY = "/truco.arena.v1.ArenaService/Play"
-
-
-def _identity(data: bytes) -> bytes:
-    return data
 
 
 async def _call(address: str, first: bytes, at_decision: bytes | None = None, token: str | None = None
@@ -26,24 +21,21 @@ async def _call(address: str, first: bytes, at_decision: bytes | None = None, to
     answers the arena's Challenge); at the first Decision write
     ``at_decision``; return how the call ended."""
     got: list[pb.PlayResponse] = []
-    async with grpc.aio.insecure_channel(address) as channel:
-        call = channel.stream_stream(PLAY, request_serializer=_identity, response_deserializer=pb.PlayResponse.FromString)()
-        await call.write(first)
+    async with open_stream(address) as call:
+        await call.write_bytes(first)
         try:
             async with asyncio.timeout(30):
-                while (msg := await call.read()) is not grpc.aio.EOF:
-                    assert isinstance(msg, pb.PlayResponse)
+                while (msg := await call.read()) is not None:
                     got.append(msg)
                     if msg.HasField("challenge") and token is not None:
                         hello = pb.PlayRequest.FromString(first).hello
                         auth = auth_message(hello.bot_name, hello.client_nonce, msg.challenge.server_nonce)
-                        proof = pb.PlayRequest(proof=pb.Proof(client_proof=client_proof(token, auth)))
-                        await call.write(proof.SerializeToString())
+                        await call.write(pb.PlayRequest(proof=pb.Proof(client_proof=client_proof(token, auth))))
                     if msg.HasField("decision") and at_decision is not None:
-                        await call.write(at_decision)
+                        await call.write_bytes(at_decision)
         except grpc.aio.AioRpcError as exc:
             return exc.code(), exc.details() or "", got
-        return await call.code(), await call.details() or "", got
+        return await call.code(), await call.details(), got
 
 
 def _hello(name: str, version: str = "") -> bytes:

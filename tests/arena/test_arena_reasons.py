@@ -1,60 +1,32 @@
-"""Close reasons say what happened: a message over 64 KiB, bytes that are not
-a PlayRequest, a cancelled call and a half-close are told apart; a reason
-echoed to a seat is cut to 200 characters, whatever a bot put in it."""
+"""Close reasons over real gRPC: a cancelled call and a half-close are told
+apart (gRPC reads both as the end of the stream; only a cancel cancels the
+servicer after it). The other faults, and these two as the servicer sees
+them, are tested in process: test_arena_in_memory.py."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import grpc
 from arena_harness import Harness
+from rawbot import Call, converse, hello, open_stream
 
 from arena.engine.outcome import Termination
 from arena.protocol import arena_pb2 as pb
-from arena.protocol.handshake import say_hello
 from arena.server import PlayedGame
 
-PLAY = "/truco.arena.v1.ArenaService/Play"
-Act = Callable[[grpc.aio.StreamStreamCall, pb.Decision], Awaitable[None]]
-
-
-def _identity(data: bytes) -> bytes:
-    return data
-
-
-class _Serialized:
-    """A raw call that ``say_hello`` can write messages to."""
-
-    def __init__(self, call: Any) -> None:
-        self.call = call
-
-    async def write(self, msg: pb.PlayRequest) -> None:
-        await self.call.write(msg.SerializeToString())
-
-    async def read(self) -> Any:
-        return await self.call.read()
+Act = Callable[[Call, pb.Decision], Awaitable[None]]
 
 
 async def _raw_bot(address: str, name: str, token: str, act: Act) -> list[pb.PlayResponse]:
     """Say Hello, then at the first Decision do ``act``; return what was read
     (until the call ends, or a GameEnd)."""
     got: list[pb.PlayResponse] = []
-    async with grpc.aio.insecure_channel(address) as channel:
-        call = channel.stream_stream(PLAY, request_serializer=_identity, response_deserializer=pb.PlayResponse.FromString)()
-        await say_hello(_Serialized(call), name, token)
+    async with open_stream(address) as call:
+        await hello(call, name, token)
         try:
-            while True:
-                msg = await call.read()
-                if msg is grpc.aio.EOF:
-                    break
-                assert isinstance(msg, pb.PlayResponse)
-                got.append(msg)
-                if msg.HasField("decision"):
-                    await act(call, msg.decision)
-                if msg.HasField("game_end"):
-                    break
+            await converse(call, act, stop=lambda msg: msg.HasField("game_end"), keep=got)
         except (grpc.aio.AioRpcError, asyncio.CancelledError):
             pass  # the call ended (gRPC reads a cancelled call as CancelledError): what the arena says is the point
         finally:
@@ -77,26 +49,8 @@ def _assert_lost(record: PlayedGame, name: str, termination: Termination, reason
     assert reason in record.reason, record.reason
 
 
-def test_a_message_over_64_kib_is_named(harness: Harness) -> None:
-    async def oversized(call: grpc.aio.StreamStreamCall, d: pb.Decision) -> None:
-        move = pb.PlayRequest(move=pb.Move(game_id=d.game_id, seq=d.seq, action="x" * 100_000))
-        await call.write(move.SerializeToString())
-
-    record, _ = _game_with(harness, "oversized", oversized)
-    _assert_lost(record, "oversized", Termination.DISCONNECT, "sent a message over 64 KiB (100")
-    harness.assert_serving()
-
-
-def test_bytes_that_are_not_a_play_request_are_named(harness: Harness) -> None:
-    async def garbled(call: grpc.aio.StreamStreamCall, d: pb.Decision) -> None:
-        await call.write(b"\xff\xff\xff\xff")
-
-    record, _ = _game_with(harness, "garbled", garbled)
-    _assert_lost(record, "garbled", Termination.DISCONNECT, "sent 4 bytes that are not a PlayRequest")
-
-
 def test_a_cancel_by_the_client_is_named(harness: Harness) -> None:
-    async def cancel(call: grpc.aio.StreamStreamCall, d: pb.Decision) -> None:
+    async def cancel(call: Call, d: pb.Decision) -> None:
         call.cancel()
 
     record, _ = _game_with(harness, "canceller", cancel)
@@ -104,23 +58,8 @@ def test_a_cancel_by_the_client_is_named(harness: Harness) -> None:
 
 
 def test_a_half_close_is_named(harness: Harness) -> None:
-    async def half_close(call: grpc.aio.StreamStreamCall, d: pb.Decision) -> None:
+    async def half_close(call: Call, d: pb.Decision) -> None:
         await call.done_writing()
 
     record, got = _game_with(harness, "half-closer", half_close)
     _assert_lost(record, "half-closer", Termination.DISCONNECT, "disconnected (the bot closed its side of the stream)")
-
-
-def test_reasons_to_seats_are_cut_to_200_characters(harness: Harness) -> None:
-    async def long_id(call: grpc.aio.StreamStreamCall, d: pb.Decision) -> None:
-        move = pb.PlayRequest(move=pb.Move(game_id="\u00e9" * 5000, seq=d.seq, action="mazo"))
-        await call.write(move.SerializeToString())
-
-    record, got = _game_with(harness, "long-winded", long_id)
-    _assert_lost(record, "long-winded", Termination.PROTOCOL_ERROR, "Move for unknown game id")
-    assert len(record.reason) > 5000  # the record keeps it; only what goes back to seats is cut
-    status = next(m.status for m in got if m.HasField("status"))
-    end = next(m.game_end for m in got if m.HasField("game_end"))
-    assert status.code == pb.STATUS_CODE_PROTOCOL_ERROR
-    assert len(status.message) == 200 and status.message.endswith("...")
-    assert len(end.reason) == 200 and end.reason.startswith("seat 0 (long-winded) sent a bad message")

@@ -6,6 +6,7 @@ import socket
 import time
 from pathlib import Path
 
+import pytest
 from arena_harness import Harness, spawn_bot
 
 from arena.engine.options import make_options
@@ -72,6 +73,7 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+@pytest.mark.integration
 def test_bot_waits_for_an_arena_that_starts_late(log_dir: Path) -> None:
     port = _free_port()
     early = spawn_bot(log_dir, "sample_bots.random_bot", f"127.0.0.1:{port}", "early", "early-token", "--retry-for", "20")
@@ -89,6 +91,7 @@ def test_bot_waits_for_an_arena_that_starts_late(log_dir: Path) -> None:
         early.kill()
 
 
+@pytest.mark.integration
 def test_bot_gives_up_on_an_arena_that_never_comes(log_dir: Path) -> None:
     port = _free_port()
     lonely = spawn_bot(log_dir, "sample_bots.random_bot", f"127.0.0.1:{port}", "lonely", "t", "--retry-for", "1")

@@ -24,6 +24,8 @@ from arena.protocol import arena_pb2 as pb
 from arena.protocol import arena_pb2_grpc as pb_grpc
 from arena.protocol.handshake import say_hello
 
+pytestmark = pytest.mark.integration
+
 
 @pytest.fixture(scope="module")
 def certs(tmp_path_factory: pytest.TempPathFactory) -> CertFiles:

@@ -9,10 +9,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
 from arena.games.store import ResultsStore
+
+pytestmark = pytest.mark.integration
 
 # Raises on every third decision of the process; plays randomly otherwise.
 FLAKY = '''

@@ -66,6 +66,7 @@ def test_bots_ismcts_rejects_unknown_policies() -> None:
         ISMCTSBot(1, rival="oracle")
 
 
+@pytest.mark.slow
 def test_bots_ismcts_beats_random() -> None:
     st = duplicate_match(lambda k: ISMCTSBot(k, iterations=12), lambda k: UniformBot(k), "uruguayo",
                          range(100, 115))
@@ -95,6 +96,7 @@ def _logged_game(bot: ISMCTSBot, seed: int) -> list[tuple[int, int, Action]]:
     return log
 
 
+@pytest.mark.slow
 def test_bots_ismcts_counted_budget_ignores_the_speed_of_the_machine(monkeypatch: pytest.MonkeyPatch) -> None:
     # The same seeds give the same moves on a machine a thousand times slower:
     # the clock the search reads jumps a second at every look.
@@ -106,6 +108,7 @@ def test_bots_ismcts_counted_budget_ignores_the_speed_of_the_machine(monkeypatch
     assert sum(len(log) for log in normal) > 30
 
 
+@pytest.mark.slow
 def test_bots_ismcts_spends_its_iterations_per_root_candidate_and_carries_worlds() -> None:
     bot = ISMCTSBot(3, iterations=10)
     searched: list[tuple[int, float, float]] = []

@@ -52,8 +52,9 @@ def _games(make: Callable[[int], Bot]) -> list[list[tuple[int, int, Action]]]:
 
 @pytest.mark.parametrize("make", [
     lambda k: SimulationBot(k, worlds=4),
-    lambda k: SimulationBot(k),  # the default budget is a world count too
-    lambda k: ISMCTSBot(k, iterations=12),
+    # the default budget is a world count too (a long run: slow)
+    pytest.param(lambda k: SimulationBot(k), marks=pytest.mark.slow),
+    pytest.param(lambda k: ISMCTSBot(k, iterations=12), marks=pytest.mark.slow),
 ], ids=["simulation-4", "simulation-default", "ismcts-12"])
 def test_bots_search_choices_repeat_with_the_same_seeds(make: Callable[[int], Bot]) -> None:
     first, second = _games(make), _games(make)

@@ -123,6 +123,7 @@ def _hands_by_seat(variant: str, games: int) -> list[list[Observation]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["uruguayo", "venezolano"])
 @pytest.mark.parametrize("soft", [1.0, 0.15])
 def test_bots_worlds_early_rejection_and_carried_worlds_agree_with_what_is_known(variant: str,

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
+import pytest
 from click.testing import CliRunner, Result
 
 from arena.cli import main
@@ -247,6 +248,7 @@ def _problem(args: list[str], result: Result) -> str | None:
     return None
 
 
+@pytest.mark.brief_processes  # the bot check tries to launch a file that is not a program
 def test_every_command_on_bad_input_gives_one_line_and_a_failing_exit_code(tmp_path: Path) -> None:
     files = _files(tmp_path)
     cases = _cases(files, _scenarios(tmp_path))

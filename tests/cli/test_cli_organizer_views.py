@@ -14,11 +14,14 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
 from arena.games.gameids import id_of_key
 from arena.games.store import ResultsStore
+
+pytestmark = pytest.mark.integration
 
 CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
 RANDOM = "python -m sample_bots.random_bot"

@@ -17,6 +17,8 @@ from click.testing import CliRunner
 
 from arena.cli import main
 
+pytestmark = pytest.mark.integration
+
 EXE = [sys.executable, "-c", "from arena.cli import main; main()"]
 RANDOM = "python -m sample_bots.random_bot"
 

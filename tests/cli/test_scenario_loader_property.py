@@ -49,12 +49,14 @@ def _loads_or_refuses(call: Any) -> None:
     assert isinstance(result, Scenario)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(json_values)
 def test_any_json_value(value: Any) -> None:
     _loads_or_refuses(lambda: load_scenario(value))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(scenario_keys, json_values, max_size=6), st.lists(action_texts, max_size=4))
 def test_a_good_scenario_with_fields_replaced(changes: dict[str, Any], actions: list[str]) -> None:

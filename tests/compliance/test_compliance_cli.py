@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from compliance_runner import check_bot
+
+pytestmark = pytest.mark.integration
 
 
 def test_a_command_not_on_path_is_one_line_and_exit_2() -> None:

@@ -7,7 +7,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from compliance_runner import FAST, check_bot, check_bot_json
+
+pytestmark = pytest.mark.integration
 
 # Raises on every fifth decision of the process; plays randomly otherwise.
 FLAKY = '''

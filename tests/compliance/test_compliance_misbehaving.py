@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from compliance_runner import FAST, check_bot_json
 
+pytestmark = pytest.mark.integration
+
 # The bot misbehaves at its first Decision, i.e. in the first game (argentino).
 FIRST_GAME = "game-argentino"
 

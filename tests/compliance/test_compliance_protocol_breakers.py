@@ -7,12 +7,15 @@ import asyncio
 import sys
 from pathlib import Path
 
+import pytest
 from compliance_runner import FAST, HERE, check_bot_json
 
 from arena.compliance import CheckSettings, Verdict, run_checks
 from arena.compliance.checks.hello import HELLO
 from arena.compliance.checks.reading import KEEPS_READING
 from arena.compliance.render import line
+
+pytestmark = pytest.mark.integration
 
 STUBBORN = [sys.executable, str(HERE / "stubborn_bot.py")]
 

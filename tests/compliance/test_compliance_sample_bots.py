@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 from compliance_runner import FAST, check_bot, check_bot_json
 
+pytestmark = pytest.mark.integration
+
 
 @pytest.mark.parametrize("module", ["sample_bots.random_bot", "sample_bots.heuristic"])
 def test_a_sample_bot_passes_every_check(module: str, tmp_path: Path) -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import random
 
+import pytest
+
 from arena.engine import Game, Kind
 
 CONFIGS = [
@@ -26,6 +28,11 @@ EVENT_GAMES = 1_000  # of those, the games whose event log is fingerprinted too
 # sha256 of the actions and scores, then of the event texts (see digests()).
 ACTIONS_AND_SCORES = "b5e1163e106abc2c49b557032cd11b07505dc29b3af550cfeed0172c55117c3a"
 EVENT_TEXTS = "ff45c39f898524c0fb61a131256af83e8ad32e707ad3437235b67a142d400473"
+# The same fingerprint of the first 300 games (the first 100 with events),
+# for the fast tier: taken with the engine whose 10,000-game digests match.
+FIRST_GAMES, FIRST_EVENT_GAMES = 300, 100
+FIRST_ACTIONS_AND_SCORES = "85757908d1c6cfdfe2d5bf547a068609943c61f06522f7027b47aa8d732c9a58"
+FIRST_EVENT_TEXTS = "5d3fce570396bacad3981c340315c1dc0976b7b4ab01e7b1fcbc1787949eb294"
 
 
 def digests(games: int = GAMES, event_games: int = EVENT_GAMES) -> tuple[str, str]:
@@ -55,5 +62,10 @@ def digests(games: int = GAMES, event_games: int = EVENT_GAMES) -> tuple[str, st
     return played.hexdigest(), logged.hexdigest()
 
 
+def test_random_play_digest_of_the_first_games_is_unchanged() -> None:
+    assert digests(FIRST_GAMES, FIRST_EVENT_GAMES) == (FIRST_ACTIONS_AND_SCORES, FIRST_EVENT_TEXTS)
+
+
+@pytest.mark.slow
 def test_random_play_digest_is_unchanged() -> None:
     assert digests() == (ACTIONS_AND_SCORES, EVENT_TEXTS)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from dataclasses import fields, is_dataclass
 from typing import Any
 
@@ -27,6 +26,9 @@ CONFIGS = [
 ]
 GAMES = 5000  # per configuration
 LEAK_GAMES = 150  # games per configuration whose every observation is inspected
+# The first of those games run in the fast tier too; the slow tier plays the
+# rest (so the whole suite plays GAMES and LEAK_GAMES, as it always did).
+FAST_GAMES, FAST_LEAK_GAMES = 200, 10
 _CARD_TEXT = re.compile(r"(?<![0-9])(1[0-2]|[1-7])([EBOC])(?![A-Za-z0-9])")
 
 
@@ -59,30 +61,67 @@ def _play(state: State, rng: random.Random, on_step: Any = None) -> None:
 def test_random_games_finish_with_invariants(variant: str, seats: int) -> None:
     game = Game(variant, seats=seats)
     rng = random.Random(f"{variant}{seats}")
-    for seed in range(GAMES):
+    for seed in range(FAST_GAMES):
         _play(game.new_state(seed=seed), rng)
 
 
-def _cards_in(value: Any) -> Iterator[Card]:
+@pytest.mark.slow
+@pytest.mark.parametrize("variant,seats", CONFIGS, ids=[f"{v}-{s}" for v, s in CONFIGS])
+def test_many_more_random_games_finish_with_invariants(variant: str, seats: int) -> None:
+    game = Game(variant, seats=seats)
+    rng = random.Random(f"{variant}{seats}:{FAST_GAMES}")
+    for seed in range(FAST_GAMES, GAMES):
+        _play(game.new_state(seed=seed), rng)
+
+
+_CARD, _TEXT, _RECORD, _SEQUENCE, _OTHER = range(5)
+_KINDS: dict[type, tuple[int, tuple[str, ...]]] = {}  # per type: what it is, and its fields if a record
+
+
+def _kind(t: type) -> tuple[int, tuple[str, ...]]:
+    """How ``_cards_in`` looks inside a value of type ``t`` (worked out once
+    per type: asking ``dataclasses`` for every value of every observation of
+    every step was most of this file's time)."""
+    known = _KINDS.get(t)
+    if known is None:
+        if issubclass(t, Card):
+            known = (_CARD, ())
+        elif issubclass(t, str):
+            known = (_TEXT, ())
+        elif is_dataclass(t):
+            known = (_RECORD, tuple(f.name for f in fields(t)))
+        elif issubclass(t, (tuple, list)):
+            known = (_SEQUENCE, ())
+        else:
+            known = (_OTHER, ())
+        _KINDS[t] = known
+    return known
+
+
+def _cards_in(value: Any) -> set[Card]:
     """Every card an observation mentions, typed or inside text."""
-    if isinstance(value, Card):
-        yield value
-    elif isinstance(value, str):
-        for m in _CARD_TEXT.finditer(value):
-            yield Card.parse(m.group(0))
-    elif is_dataclass(value) and not isinstance(value, type):
-        for f in fields(value):
-            yield from _cards_in(getattr(value, f.name))
-    elif isinstance(value, (tuple, list)):
-        for item in value:
-            yield from _cards_in(item)
+    found: set[Card] = set()
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        kind, names = _kind(type(item))
+        if kind == _CARD:
+            found.add(item)
+        elif kind == _TEXT:
+            found.update(Card.parse(m.group(0)) for m in _CARD_TEXT.finditer(item))
+        elif kind == _RECORD:
+            todo.extend(getattr(item, name) for name in names)
+        elif kind == _SEQUENCE:
+            todo.extend(item)
+    return found
 
 
 def _check_no_leak(state: State) -> None:
-    hand_start = max(i for i, e in enumerate(state.events) if isinstance(e, ev.HandStarted))
-    shown = {c for e in state.events[hand_start:] if isinstance(e, ev.Shown) for c in e.cards}
+    events = state.events
+    hand_start = next(i for i in range(len(events) - 1, -1, -1) if isinstance(events[i], ev.HandStarted))
+    shown = {c for e in events[hand_start:] if isinstance(e, ev.Shown) for c in e.cards}
     for seat in range(state.options.seats):
-        seen = set(_cards_in(state.observation(seat)))
+        seen = _cards_in(state.observation(seat))
         for other in range(state.options.seats):
             if other == seat:
                 continue
@@ -95,7 +134,16 @@ def _check_no_leak(state: State) -> None:
 def test_no_observation_shows_unplayed_cards_of_another_seat(variant: str, seats: int) -> None:
     game = Game(variant, seats=seats)
     rng = random.Random(seats)
-    for seed in range(LEAK_GAMES):
+    for seed in range(FAST_LEAK_GAMES):
+        _play(game.new_state(seed=seed), rng, _check_no_leak)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant,seats", CONFIGS, ids=[f"{v}-{s}" for v, s in CONFIGS])
+def test_no_observation_shows_unplayed_cards_of_another_seat_in_many_more_games(variant: str, seats: int) -> None:
+    game = Game(variant, seats=seats)
+    rng = random.Random(f"{seats}:{FAST_LEAK_GAMES}")
+    for seed in range(FAST_LEAK_GAMES, LEAK_GAMES):
         _play(game.new_state(seed=seed), rng, _check_no_leak)
 
 
@@ -107,7 +155,7 @@ def test_observation_mentions_own_cards_and_public_plays() -> None:
     assert state.observation(1).legal == ()
     card = next(a for a in state.legal_actions() if a.kind is Kind.PLAY)
     state.apply(card)
-    assert card.card in set(_cards_in(state.observation(1).tricks))
+    assert card.card in _cards_in(state.observation(1).tricks)
 
 
 def test_same_seed_same_game() -> None:

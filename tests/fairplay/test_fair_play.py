@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from fairplay_attack import crack_old_scheme, hands_from_seed, old_derive
 from fairplay_stats import chance_interval
@@ -32,6 +33,8 @@ from arena.games.seeds import SECRET_META, TournamentSecret
 from arena.games.store import GameRow, ResultsStore
 from arena.tournament.config import load_config
 from arena.tournament.runner import schedule_of
+
+pytestmark = pytest.mark.integration
 
 ADVERSARY = Path(__file__).with_name("fairplay_adversary.py")
 RANDOM = "python -m sample_bots.random_bot"

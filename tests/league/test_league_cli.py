@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from league_harness import League, run_cli
 
 from arena.games.store import ResultsStore
 from arena.server import mint_token
+
+pytestmark = pytest.mark.integration
 
 
 def one_line_error(result_stderr: str) -> bool:

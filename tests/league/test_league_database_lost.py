@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from league_harness import League, wait_until
 
+pytestmark = pytest.mark.integration
+
 
 def _overwrite(path: Path) -> None:
     if path.exists():

@@ -25,6 +25,8 @@ from league_harness import FAST_CONFIG, League, wait_until
 
 from arena.games.seeds import SECRET_META, TournamentSecret
 
+pytestmark = pytest.mark.integration
+
 HERE = Path(__file__).resolve().parent
 BOUND = 120.0
 DODGES = 12

@@ -9,12 +9,16 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 from arena.engine import make_options
 from arena.games.playing import PlaySettings
 from arena.games.seeds import TournamentSecret
 from arena.league.keys import match_games
 from arena.league.pairs import MatchResult, play_match
 from arena.server import Arena, TimeControl
+
+pytestmark = pytest.mark.integration
 
 REPO = Path(__file__).resolve().parents[2]
 SETTINGS = PlaySettings(make_options("argentino", {"target": 6}), TimeControl(2.0, 2.0), distinct_peers=False)

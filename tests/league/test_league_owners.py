@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from league_harness import League, played, run_cli, wait_until
 
 from arena.server import mint_token
+
+pytestmark = pytest.mark.integration
 
 BOUND = 60.0
 

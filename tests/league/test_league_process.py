@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from league_harness import FAST_CONFIG, League, free_port, played, run_cli, wait_until
 
+pytestmark = pytest.mark.integration
+
 BOUND = 60.0  # seconds: generous, for a loaded machine; the league usually needs well under one
 
 

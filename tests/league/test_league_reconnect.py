@@ -9,7 +9,10 @@ import time
 from functools import partial
 from pathlib import Path
 
+import pytest
 from league_harness import League, free_port, wait_until
+
+pytestmark = pytest.mark.integration
 
 BOUND = 60.0
 BACK_WITHIN = 10.0

@@ -7,7 +7,10 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+import pytest
 from league_harness import League, played, run_cli, wait_until
+
+pytestmark = pytest.mark.integration
 
 BOUND = 60.0
 

@@ -130,6 +130,7 @@ class Simulation:
     max_length=st.integers(1, 6),
     slowness=st.integers(1, 4),
 )
+@pytest.mark.slow
 def test_no_pair_is_starved(bots: int, seed: int, capacity: int, max_gap: int, max_length: int,
                             slowness: int) -> None:
     """Every pair of connected bots starts a game within a bounded number of

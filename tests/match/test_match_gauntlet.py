@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
 from arena.games.records import to_records
 from arena.games.store import ResultsStore
 from arena.ratings import PairCounts, SprtBounds, SprtVerdict, sprt_status
+
+pytestmark = pytest.mark.integration
 
 RANDOM = "python -m sample_bots.random_bot"
 

@@ -15,10 +15,13 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
 from arena.tournament.formats.match_plan import DEFAULT_MAX_GAMES
+
+pytestmark = pytest.mark.integration
 
 CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
 

@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
@@ -21,6 +22,8 @@ from arena.games.records import to_records
 from arena.games.store import GameRow, ResultsStore
 from arena.match.tally import tally_rows
 from arena.ratings import PairCounts, SprtBounds, SprtVerdict, format_sprt_line, sprt_status
+
+pytestmark = pytest.mark.integration
 
 CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
 BOUNDS = SprtBounds(0, 50)  # heuristic sweeps random: about 24 pairs to H1, time enough to kill it

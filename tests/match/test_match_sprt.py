@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
@@ -14,6 +15,8 @@ from arena.games.store import ResultsStore
 from arena.match.tally import tally_rows
 from arena.ratings import PairCounts, SprtBounds, SprtVerdict, format_sprt_line, sprt_status
 from arena.ratings.pairs import pair_stats
+
+pytestmark = pytest.mark.integration
 
 # Cap of the tests' matches: far above what they need (see each test), so
 # reaching it would mean the SPRT failed to stop.

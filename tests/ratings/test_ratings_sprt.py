@@ -264,6 +264,7 @@ def _wald_mean_pairs(truth: Trinomial, bounds: SprtBounds, h1_share: float) -> f
     return (h1_share * bounds.upper + (1.0 - h1_share) * bounds.lower) / drift
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("true_elo", "wrong", "seed"),
     [(0.0, SprtVerdict.H1_ACCEPTED, 20261201), (40.0, SprtVerdict.H0_ACCEPTED, 20261202)],

@@ -20,6 +20,8 @@ from arena.cli import main
 from arena.games.store import GameRow, ResultsStore
 from arena.replay.audit import verify_store
 
+pytestmark = pytest.mark.integration
+
 BOTS = (
     ("crasher", "python -m sample_bots.misbehaving --mode exit --at 1"),  # crashes, then forfeits
     ("cheat", "python -m sample_bots.misbehaving --mode illegal --at 2"),  # one game lost by an illegal card

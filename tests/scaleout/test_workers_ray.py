@@ -19,6 +19,9 @@ from arena.cli import main
 from arena.tournament.config import load_config
 from arena.tournament.runner import schedule_of
 
+# One Ray cluster at a time on this machine, whatever the number of test workers.
+pytestmark = pytest.mark.xdist_group("ray")
+
 CLUSTER = Path(__file__).with_name("ray_cluster.py")
 # Ray's switch for a cluster on one machine: its nodes, workers and drivers on 127.0.0.1.
 LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}

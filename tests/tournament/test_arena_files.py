@@ -19,6 +19,8 @@ from click.testing import CliRunner, Result
 from arena.cli import main
 from arena.games.store import ResultsStore
 
+pytestmark = pytest.mark.integration
+
 RANDOM = "python -m sample_bots.random_bot"
 PRECIOUS = b"alias ls='ls --color'\n"
 

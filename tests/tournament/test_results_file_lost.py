@@ -15,6 +15,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parents[1] / "scaleout"))
 from workers_helpers import count, running_tournament, write_config  # noqa: E402
 
+pytestmark = pytest.mark.integration
+
 
 def _delete(db: Path) -> None:
     db.unlink()
@@ -47,7 +49,7 @@ FAULTS = {
 @pytest.mark.parametrize("workers", ["1", "2"])
 @pytest.mark.parametrize("fault", list(FAULTS))
 def test_a_results_file_lost_mid_run_stops_it_with_one_line(tmp_path: Path, fault: str, workers: str) -> None:
-    cfg = write_config(tmp_path / "t.toml", "games_per_pairing = 60", "concurrency = 2", "[options]", "target = 30")
+    cfg = write_config(tmp_path / "t.toml", "games_per_pairing = 60", "concurrency = 2", "[options]", "target = 12")
     db = tmp_path / "t.sqlite"
     damage, said = FAULTS[fault]
     with running_tournament(cfg, db, "--workers", workers) as proc:

@@ -18,6 +18,8 @@ from arena.tournament.config import parse_config
 sys.path.insert(0, str(Path(__file__).parents[1] / "league"))
 from league_harness import CLI, League, env, wait_until  # noqa: E402
 
+pytestmark = pytest.mark.integration
+
 BOTS = [{"name": "a", "command": "python -m sample_bots.random_bot"},
         {"name": "b", "command": "python -m sample_bots.random_bot"}]
 

@@ -15,6 +15,8 @@ import pytest
 from arena.engine import make_options
 from arena.server import Arena, BotUnavailableError, TimeControl
 
+pytestmark = pytest.mark.integration
+
 
 def _spawn(address: str, name: str, token: str, streams: int, log: Path) -> subprocess.Popen[bytes]:
     return subprocess.Popen(

@@ -215,6 +215,7 @@ _document = st.dictionaries(_keys, _values, max_size=8) | st.fixed_dictionaries(
               "seed": _values, "concurrency": _values, "name": _values})
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_document)
 def test_any_document_is_a_config_or_a_config_error(data: dict[str, Any]) -> None:

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
@@ -19,6 +20,8 @@ from arena.engine import Action, Game, make_options
 from arena.games.store import ResultsStore
 from arena.tournament.config import load_config
 from arena.tournament.runner import schedule_of
+
+pytestmark = pytest.mark.integration
 
 RANDOM = "python -m sample_bots.random_bot"
 
@@ -118,7 +121,7 @@ def _count(db: Path) -> int:
 
 
 def test_arena_killed_mid_tournament_then_resumed_records_each_game_once(tmp_path: Path) -> None:
-    cfg = _config(tmp_path, games=20, target=30, concurrency=2, bots=3, name="killed")
+    cfg = _config(tmp_path, games=20, target=12, concurrency=2, bots=3, name="killed")
     db = cfg.with_suffix(".sqlite")
     exe = [sys.executable, "-c", "from arena.cli import main; main()"]
     proc = subprocess.Popen([*exe, "tournament", "run", str(cfg), "--no-progress"],

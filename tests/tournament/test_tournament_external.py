@@ -9,10 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
 from arena.games.store import ResultsStore
+
+pytestmark = pytest.mark.integration
 
 
 def _free_port() -> int:

@@ -20,6 +20,8 @@ from arena.games.store import ResultsStore
 from arena.tournament.config import load_config
 from arena.tournament.runner import schedule_of
 
+pytestmark = pytest.mark.integration
+
 CLI = [sys.executable, "-c", "from arena.cli import main; main()"]
 RANDOM = "python -m sample_bots.random_bot"
 

@@ -21,6 +21,8 @@ from arena.games.store import ResultsStore
 from arena.tournament.config import load_config
 from arena.tournament.runner import schedule_of
 
+pytestmark = pytest.mark.integration
+
 # A random bot that appends "GAME_ID SEAT" to a file named after its process id.
 SEAT_LOGGER = '''
 import os

@@ -32,6 +32,15 @@ def _same_origin_only(browser: webdriver.Chrome, run: LiveRun) -> None:
     assert not [u for u in urls if not str(u).startswith(run.url)], urls
 
 
+def _click_first(browser: webdriver.Chrome, css: str) -> bool:
+    """Click the first element matching ``css``; False if there is none yet."""
+    found = browser.find_elements(By.CSS_SELECTOR, css)
+    if not found:
+        return False
+    found[0].click()
+    return True
+
+
 def test_live_page_follows_a_running_tournament(browser: webdriver.Chrome, tmp_path: Path,
                                                 artifacts: Path) -> None:
     with live_tournament(tmp_path, games=6, delay=1.0) as run:
@@ -61,8 +70,8 @@ def test_live_page_follows_a_running_tournament(browser: webdriver.Chrome, tmp_p
         _same_origin_only(browser, run)
 
         # A running game: the public view only, every unplayed card face down.
-        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "a.live-link"))
-        browser.find_element(By.CSS_SELECTOR, "a.live-link").click()
+        # Clicked inside the wait: the row can be replaced between finding the link and clicking it.
+        wait.until(lambda b: _click_first(b, "a.live-link"))
         wait.until(lambda b: b.find_elements(By.ID, "score-0") or b.find_elements(By.CSS_SELECTOR, "[data-over]"))
         if browser.find_elements(By.ID, "score-0"):
             assert browser.find_elements(By.CSS_SELECTOR, "#seats .card:not(.back)") == []

@@ -13,6 +13,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
@@ -33,6 +34,7 @@ def _live(url: str) -> dict[str, object]:
         return data
 
 
+@pytest.mark.serial  # asserts a rate of games: another test on the other core slows it
 def test_the_live_page_of_a_busy_league_updates_in_place(browser: webdriver.Chrome, tmp_path: Path,
                                                           artifacts: Path) -> None:
     tokens = tmp_path / "tokens.txt"
