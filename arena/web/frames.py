@@ -9,11 +9,13 @@ import json
 import struct
 from typing import IO, Any
 
+from ..errors import DomainError
+
 MAX_FRAME = 8 << 20  # bytes; a snapshot is a few KiB to a few hundred
 _LENGTH = struct.Struct(">I")
 
 
-class FrameError(Exception):
+class FrameError(DomainError):
     """A frame too long, cut short, or not a JSON object."""
 
 
