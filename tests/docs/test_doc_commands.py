@@ -113,7 +113,7 @@ CHECKED_ONLY: dict[tuple[str, str], str] = {
     ("README.md", "python -m pytest"): _SUITE,
     ("README.md", "mypy arena sdk sample_bots tests benchmarks"): _SUITE,
     ("README.md", "ruff check arena sdk sample_bots tests benchmarks"): _SUITE,
-    ("README.md", "python -m pytest -m 'not slow'"): _SUITE,
+    ("README.md", "python -m pytest -m 'not slow and not integration'"): _SUITE,
     ("README.md", "apt-get install -y chromium chromium-driver"): "installs system packages (root, network)",
     ("README.md", "python -m pytest -q tests/web/test_report_browser.py"): _SUITE,
     ("docs/league.md", "truco-arena token mint alice --tokens tokens.txt '[--owner' 'OWNER]'"):
@@ -169,7 +169,9 @@ def test_a_command_example_parses_with_the_real_command_line(doc: str, command: 
     if program == "truco-arena":
         check_cli_synopsis(args) if command.is_synopsis else parse_cli(args)
     elif program == "python" and args[:2] == ["-m", "pytest"]:
-        paths = [a for a in args[2:] if not a.startswith("-") and a != "not slow"]
+        rest = args[2:]
+        # An option's value (-m EXPR, -k EXPR) is no path.
+        paths = [a for i, a in enumerate(rest) if not a.startswith("-") and (i == 0 or rest[i - 1] not in ("-m", "-k"))]
         assert all((ROOT / p).exists() for p in paths), f"{doc}: {command.text}: no such test path"
     elif program == "python":
         check_bot_command(command)
