@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, TypeVar
 
 from arena.errors import DomainError
@@ -81,7 +82,7 @@ class Game:
     every state of the game (and every copy of one) shares it."""
 
     __slots__ = ("options", "variant", "truco_values", "truco_calls", "needs_up", "seat_orders", "envido_worth",
-                 "_tables", "_links", "_menus")
+                 "_tables", "_links", "_menus", "_turn_menus", "_cut")
     options: Options
     variant: Variant
     truco_values: tuple[int, int, int, int]
@@ -95,6 +96,8 @@ class Game:
     # per up card index (-1: none), the card table.
     _links: dict[tuple[int, ...], tuple[dict[int, int], dict[int, int]]]
     _menus: dict[tuple[object, ...], tuple[Action, ...]]
+    _turn_menus: list[tuple[Action, ...] | None]
+    _cut: tuple[itemgetter[Any], ...]  # per seat, its three cards of a shuffled deck
     _tables: dict[int, Table]
 
     def __init__(self, options: Options | str = "argentino", **overrides: object) -> None:
@@ -118,6 +121,11 @@ class Game:
         init(self, "_tables", {})
         init(self, "_links", {})
         init(self, "_menus", {})
+        # The menus of a seat on its turn, the most frequent situation, by a
+        # small int (see State._refresh): a list index is cheaper than hashing
+        # the tuple key.
+        init(self, "_turn_menus", [None] * 16)
+        init(self, "_cut", tuple(itemgetter(3 * s, 3 * s + 1, 3 * s + 2) for s in range(n)))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Game is immutable: cannot set {name}")
@@ -154,10 +162,8 @@ class Game:
         """Shuffle with ``rng`` and give three cards to each seat, then the up card."""
         cards = list(DECK)
         shuffle(cards, rng)
-        deck = tuple(cards)  # so that each hand is one slice
-        n = self.options.seats
-        hands = tuple([deck[i : i + 3] for i in range(0, 3 * n, 3)])
-        return Deal(hands, deck[3 * n] if self.needs_up else None)
+        hands = tuple([cut(cards) for cut in self._cut])
+        return Deal(hands, cards[3 * len(hands)] if self.needs_up else None)
 
     def table(self, up: Card | None) -> Table:
         """The card table of a hand with ``up`` turned up (``hierarchy.table``)."""
@@ -313,6 +319,15 @@ class _Contest:
 
 class State:
     """A game in progress. Use ``Game.new_state``."""
+
+    # Slots: every apply reads a dozen of these, and a state made by copy()
+    # would otherwise get a materialized __dict__ whose attribute reads the
+    # interpreter cannot specialize (search bots play mostly on copies).
+    __slots__ = (
+        "game", "options", "seed", "_rng", "_rng_shared", "_deals", "_scores", "mano", "hands_played",
+        "winner", "termination", "out_of_deals", "_log", "_events", "_event_texts", "_event_private",
+        "_hand_events", "_malas_hands", "_deal", "_pairs", "_legal", "_to_act", "_played", "hand",
+    )
 
     def __init__(
         self,
@@ -519,11 +534,14 @@ class State:
         seat = h.turn
         level = h.truco_level
         may_call = level < 3 and (h.truco_right is None or h.truco_right == seat % 2)
-        key = ("turn", level if may_call else -1,
-               h.env_state is _NOT_STARTED and h.trick_no == 0 and seat not in h.played and level == 0,
-               bool(h.flor) and self._can_declare_flor(h, seat))
-        menu = self.game._menus.get(key)
-        self._to_act, self._legal = seat, h.plays[seat] + (menu or self._menu(key, h))
+        can_envido = h.env_state is _NOT_STARTED and h.trick_no == 0 and level == 0 and seat not in h.played
+        can_flor = bool(h.flor) and self._can_declare_flor(h, seat)
+        # The situation as 4 * (truco level callable + 1, 0: none) + 2 * envido + flor.
+        code = ((level + 1) * 4 if may_call else 0) + (2 if can_envido else 0) + (1 if can_flor else 0)
+        menu = self.game._turn_menus[code]
+        if menu is None:
+            menu = self.game._turn_menus[code] = self._menu(("turn", level if may_call else -1, can_envido, can_flor), h)
+        self._to_act, self._legal = seat, h.plays[seat] + menu
 
     def _menu(self, key: tuple[object, ...], h: _Hand) -> tuple[Action, ...]:
         menus = self.game._menus
@@ -1126,7 +1144,12 @@ class State:
         play mutates is copied. The deal's random generator is copied when one
         of the two next deals, so both deal the same cards from here on."""
         new = State.__new__(State)
-        new.__dict__.update(self.__dict__)  # scalars and immutable values
+        # Scalars and immutable values, shared.
+        new.game, new.options, new.seed, new._rng, new._deals = self.game, self.options, self.seed, self._rng, self._deals
+        new.mano, new.hands_played, new.winner, new.termination = self.mano, self.hands_played, self.winner, self.termination
+        new.out_of_deals, new._hand_events, new._malas_hands = self.out_of_deals, self._hand_events, self._malas_hands
+        new._deal, new._legal, new._to_act, new._played = self._deal, self._legal, self._to_act, self._played
+        new.hand = self.hand
         new._scores = self._scores[:]
         new._log = self._log[:]
         new._events = self._events[:]

@@ -98,3 +98,15 @@ def test_clone_is_the_cheap_copy_and_matches_a_deepcopy() -> None:
     state = Game("venezolano").new_state(seed=4)
     _advance(state, random.Random(4), 25)
     assert _snapshot(state.clone()) == _snapshot(copy.deepcopy(state)) == _snapshot(state)
+
+
+def test_copy_sets_every_slot_of_the_state() -> None:
+    """State has __slots__ and copy() lists them by hand: a slot added later
+    and forgotten there would make the copy raise AttributeError on read."""
+    state = Game("uruguayo").new_state(seed=5)
+    _advance(state, random.Random(5), 9)
+    twin = state.copy()
+    for name in State.__slots__:
+        assert hasattr(twin, name), f"State.copy() does not set {name}"
+        mine, theirs = getattr(state, name), getattr(twin, name)
+        assert type(mine) is type(theirs), name
