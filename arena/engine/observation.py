@@ -3,7 +3,7 @@ seat's own cards. Bots receive this, never the ``State``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
 from .actions import Action, Kind
@@ -53,6 +53,22 @@ class Observation:
     events: tuple[str, ...]  # the public log of this hand, human-readable
 
 
+# The frozen dataclass's __init__ sets each of the 24 fields through
+# object.__setattr__, which made building an observation most of its cost; a
+# search bot builds one per rollout decision. This sets the slots directly,
+# in field order (tests/engine/test_engine_observation_build.py holds it to
+# the constructor).
+_SETTERS = tuple(getattr(Observation, f.name).__set__ for f in fields(Observation))
+_new = object.__new__
+
+
+def _observation(*values: object) -> Observation:
+    obs = _new(Observation)
+    for set_field, value in zip(_SETTERS, values, strict=True):
+        set_field(obs, value)
+    return obs
+
+
 def pending_call(state: State) -> PendingCall | None:
     """The bet of ``state``'s hand waiting for an answer, if any (public)."""
     h = state.hand
@@ -79,44 +95,35 @@ def observe(state: State, seat: int, log: bool = True) -> Observation:
     text log is the costly part, and searching bots do not read it."""
     h = state.hand
     pending = pending_call(state)
-    tricks: list[tuple[tuple[int, Card], ...]] = []
-    current: list[tuple[int, Card]] = []
-    for s, a in h.history:
-        if a.kind is Kind.PLAY and a.card is not None:
-            current.append((s, a.card))
-            if len(current) == len(h.seats):
-                tricks.append(tuple(current))
-                current = []
-    if current:
-        tricks.append(tuple(current))
+    tricks = h.tricks + (h.trick,) if h.trick else h.tricks
     to_act = state.current_player()
     lines = _log(state, seat) if log else ()
     deal = state._deal
-    return Observation(
-        seat=seat,
-        variant=state.options.variant,
-        seats=state.options.seats,
-        target=state.options.target,
-        scores=state.scores,
-        hand_number=state.hands_played,
-        mano=h.seats[0],
-        hand_seats=h.seats,
-        pico=h.pico,
-        up_card=deal.up if deal else None,
-        hand=state.unplayed(seat),
-        dealt=deal.hands[seat] if deal else (),
-        hand_start_scores=h.start_scores,
-        history=tuple(h.history),
-        tricks=tuple(tricks),
-        trick_winners=tuple(None if r < 0 else r for r in h.results),
-        truco_level=h.truco_level,
-        truco_value=state.game.truco_values[h.truco_level],
-        pending=pending,
-        announced=tuple(h.announced),
-        flor_declared=tuple(h.flor_declared),
-        to_act=to_act,
-        legal=state.legal_actions() if to_act == seat else (),
-        events=lines,
+    return _observation(
+        seat,  # seat
+        state.options.variant,  # variant
+        state.options.seats,  # seats
+        state.options.target,  # target
+        state.scores,  # scores
+        state.hands_played,  # hand_number
+        h.seats[0],  # mano
+        h.seats,  # hand_seats
+        h.pico,  # pico
+        deal.up if deal else None,  # up_card
+        state.unplayed(seat),  # hand
+        deal.hands[seat] if deal else (),  # dealt
+        h.start_scores,  # hand_start_scores
+        tuple(h.history),  # history
+        tricks,  # tricks
+        tuple(None if r < 0 else r for r in h.results),  # trick_winners
+        h.truco_level,  # truco_level
+        state.game.truco_values[h.truco_level],  # truco_value
+        pending,  # pending
+        tuple(h.announced),  # announced
+        tuple(h.flor_declared),  # flor_declared
+        to_act,  # to_act
+        state.legal_actions() if to_act == seat else (),  # legal
+        lines,  # events
     )
 
 

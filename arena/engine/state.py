@@ -219,7 +219,7 @@ class _Hand:
 
     __slots__ = (
         "seats", "nxt", "order", "plays", "dealt", "table", "flor", "played",
-        "trick", "trick_no", "results", "turn", "truco_level", "truco_right", "truco_call",
+        "trick", "tricks", "trick_no", "results", "turn", "truco_level", "truco_right", "truco_call",
         "env_state", "env_chain", "env_caller", "env_stake", "env_prev", "flor_declared",
         "flor_void", "flor_closed", "contest", "reservada_paid", "proofs", "pico", "history",
         "announced", "env_texts", "start_scores",
@@ -248,6 +248,7 @@ class _Hand:
                         self.flor[s] = kind
         self.played: tuple[int, ...] = ()  # seats that played a card
         self.trick: tuple[tuple[int, Card], ...] = ()
+        self.tricks: tuple[tuple[tuple[int, Card], ...], ...] = ()  # the finished tricks, for observations
         self.trick_no = 0
         self.results: tuple[int, ...] = ()  # per finished trick: winning team or PARDA
         self.turn = seats[0]
@@ -280,6 +281,7 @@ class _Hand:
         new.table, new.flor, new.pico = self.table, self.flor, self.pico
         new.plays = self.plays[:]
         new.played, new.trick, new.trick_no, new.results = self.played, self.trick, self.trick_no, self.results
+        new.tricks = self.tricks
         new.turn = self.turn
         new.truco_level, new.truco_right, new.truco_call = self.truco_level, self.truco_right, self.truco_call
         new.env_state, new.env_chain, new.env_caller = self.env_state, self.env_chain, self.env_caller
@@ -748,6 +750,7 @@ class State:
             result, leader = first % 2, first
         h.results += (result,)
         self._log.append((ev.TrickWon, h.trick_no, None if result == PARDA else result))
+        h.tricks += (trick,)
         h.trick = ()
         h.trick_no += 1
         h.turn = leader
