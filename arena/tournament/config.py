@@ -69,6 +69,7 @@ from ..server import TimeControl
 from ..server.tokens import TokenFileError, check_name, load_tokens
 from .formats.match_plan import MATCH_KEYS, MatchPlan, parse_match_plan
 from .formats.round_robin import games_in
+from .formats.swiss import SWISS_KEYS, parse_rounds
 from .scale import MAX_WORKERS, ScaleOut, default_workers
 
 # The schedule is built in memory, a few hundred bytes per game: 10 million
@@ -117,6 +118,7 @@ class TournamentConfig:
     absent_wait: float = DEFAULT_ABSENT_WAIT  # seconds a missing bot is waited for before it forfeits
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # as read, stored with results
     match: MatchPlan | None = None  # format = "match" or "gauntlet" (arena/tournament/formats/match_plan.py); None: round robin
+    rounds: int | None = None  # format = "swiss" (arena/tournament/formats/swiss.py)
     scale: ScaleOut = ScaleOut()  # workers, or a Ray cluster (docs/scaling.md)
     sandbox: SandboxMode = SandboxMode.BWRAP  # every launched bot in a sandbox (docs/sandbox.md)
     start_seconds: float = DEFAULT_START_SECONDS  # every launched bot says hello within this, or the run stops
@@ -133,7 +135,7 @@ class TournamentConfig:
 
 
 _TOP = {"name", "variant", "options", "bots", "games_per_pairing", "pairing", "seed", "concurrency",
-        "time_control", "address", "tokens", "tls_cert", "tls_key", "absent_wait_seconds", *MATCH_KEYS,
+        "time_control", "address", "tokens", "tls_cert", "tls_key", "absent_wait_seconds", *MATCH_KEYS, *SWISS_KEYS,
         "workers", "ray", "ray_runtime_env", "batch_pairs", "sandbox", "limits", "start_seconds"}
 _BOT_KEYS = ("name", "command", "args", "dir", "env", *LIMIT_KEYS)
 
@@ -306,6 +308,7 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
     pairing = _pairing(data, bots, games)
     try:
         match = parse_match_plan(data, [b.name for b in bots], pairing is Pairing.DUPLICATE)
+        rounds = parse_rounds(data, [b.name for b in bots])
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     tokens = expect(data.get("tokens"), (str, type(None)), "tokens", "a path")
@@ -328,6 +331,7 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
         absent_wait=absent_wait,
         raw=data,
         match=match,
+        rounds=rounds,
         scale=_scale(data),
         sandbox=sandbox,
         start_seconds=start_seconds,

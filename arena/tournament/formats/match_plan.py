@@ -2,7 +2,7 @@
 
 Keys (all top-level in the tournament config)::
 
-    format = "match"                # "round_robin" (default), "match" or "gauntlet"
+    format = "match"                # "round_robin" (default), "match", "gauntlet" or "swiss" (swiss.py)
     sprt = { elo0 = 0, elo1 = 20, alpha = 0.05, beta = 0.05 }   # until the SPRT decides...
     games = 200                     # ...or a fixed number of games per opponent (even)
     max_games = 20000               # SPRT safety cap per opponent (even)
@@ -36,6 +36,7 @@ class MatchFormat(StrEnum):
     ROUND_ROBIN = "round_robin"
     MATCH = "match"
     GAUNTLET = "gauntlet"
+    SWISS = "swiss"
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ def parse_match_plan(data: Mapping[str, Any], bots: Sequence[str], duplicate: bo
     if not isinstance(given, str) or given not in {f.value for f in MatchFormat}:
         raise ValueError(f"format: expected one of {names}, got {given!r}")
     fmt = MatchFormat(given)
-    if fmt is MatchFormat.ROUND_ROBIN:
+    if fmt in (MatchFormat.ROUND_ROBIN, MatchFormat.SWISS):
         for key in MATCH_KEYS[1:]:
             if key in data:
                 raise ValueError(f'{key}: only for format = "match" or "gauntlet"')
