@@ -16,7 +16,6 @@ from ..games.hooks import ArenaHook
 from ..games.private_files import make_private_dir
 from ..games.records import to_records
 from ..games.runlock import RunLock
-from ..games.scheduler import Stages
 from ..games.seeds import SECRET_META, TournamentSecret
 from ..games.settings import ConfigError
 from ..games.store import ResultsStore
@@ -27,7 +26,7 @@ from ..match.tally import recorded_games
 from ..results.tables import render, views
 from ..results.verdicts import verdict_table
 from ..tournament.config import TournamentConfig, check_environment, check_reachable, load_config, parse_config
-from ..tournament.runner import RunSummary, run_tournament, scheduler_of, stored_secret
+from ..tournament.runner import RunSummary, run_tournament, schedule_of, scheduler_of, stored_secret
 from ..tournament.stopping import StopRequest, TournamentInterruptedError
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail
@@ -284,9 +283,9 @@ def status(db: Path, as_json: bool) -> None:
         done = set(winners)
         rows = list(store.games())
         interrupted = {key for key, _at, _reason in store.interrupted()} - done
-        scheduler = scheduler_of(config, stored_secret(store) or TournamentSecret.fresh())
-    stages = Stages(scheduler, winners)
-    known = {g.key for g in stages.known()}  # a Swiss system's later rounds are not known yet
+        secret = stored_secret(store)
+    scheduler = scheduler_of(config, secret or TournamentSecret.fresh())
+    known = {g.key for g in schedule_of(config, secret, winners)}  # a Swiss system's later rounds are not known yet
     failures = sum(1 for r in rows if r.termination is not Termination.TARGET_REACHED)
     info: dict[str, Any] = {
         "name": config.name,

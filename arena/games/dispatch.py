@@ -44,9 +44,8 @@ class Dispatcher:
     def _add(self, todo: Iterable[Item]) -> bool:
         """Take in ``todo``; whether it held any game."""
         free: list[Item] = []
-        added = False
+        todo = list(todo)
         for seq, game in todo:
-            added = True
             if game.after is None:
                 free.append((seq, game))
             elif game.after in self._recorded:
@@ -55,7 +54,7 @@ class Dispatcher:
                 self._blocked[game.after] = (seq, game)
         free.sort(key=lambda item: self._secret.order(item[1].key))
         self._free.extend(free)
-        return added
+        return bool(todo)
 
     async def next(self) -> Item | None:
         """The next game to play; None when there is none left or after ``close``."""
@@ -69,7 +68,7 @@ class Dispatcher:
                 if not self._add(self._more()):
                     self._more = None  # the format is over
                 continue
-            if not self._blocked and (self._more is None or not self._running):
+            if not self._blocked and self._more is None:
                 return None
             # Left: second halves whose first halves are running, or a next stage once they have ended.
             self._changed.clear()

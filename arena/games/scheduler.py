@@ -55,14 +55,6 @@ class Stages:
         self.winners = dict(winners)
         self.given = 0  # games the scheduler has given so far
 
-    def known(self) -> list[ScheduledGame]:
-        """Every game the scheduler gives until it waits for a result or is over."""
-        games: list[ScheduledGame] = []
-        while stage := self.scheduler.next(self.winners):
-            games += stage
-        self.given += len(games)
-        return games
-
     def todo(self) -> list[Item]:
         """The unrecorded games of the next stage that has any; [] when the format is over."""
         while stage := self.scheduler.next(self.winners):

@@ -98,7 +98,10 @@ def schedule_of(config: TournamentConfig, secret: Ranking | None = None, winners
                 ) -> list[ScheduledGame]:
     """The games of ``config`` that the results in ``winners`` fix, in seq
     order: all of a round robin, match or gauntlet; a Swiss system's rounds so far."""
-    return Stages(scheduler_of(config, secret or _NO_SECRET), winners or {}).known()
+    scheduler, games = scheduler_of(config, secret or _NO_SECRET), []
+    while stage := scheduler.next(winners or {}):
+        games += stage
+    return games
 
 
 def stored_secret(store: ResultsStore) -> TournamentSecret | None:
@@ -136,12 +139,9 @@ class _Recorder:
     def __call__(self, outcome: GameResult) -> bool:
         """True if ``outcome`` was a result; an ``Unplayed`` game is recorded as
         interrupted (not a result: played again on resume)."""
-        if isinstance(outcome, Unplayed):
-            self.store.record_interrupted(outcome.game_key, outcome.reason)
-            return False
-        self.store.record(outcome)
-        self._recorded(outcome)
-        return True
+        self.later(outcome)
+        self.flush()
+        return not isinstance(outcome, Unplayed)
 
     def later(self, outcome: GameResult) -> None:
         """Record ``outcome`` with the next ``flush``: one transaction (one

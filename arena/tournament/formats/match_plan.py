@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from ...games.settings import known_keys
 from ...ratings.sprt import SprtBounds
 
 # An SPRT rarely needs more: [0, 5] Elo at a split rate of 0.3 averages about
@@ -65,9 +66,7 @@ def _whole_even(data: Mapping[str, Any], key: str, low: int) -> int:
 def _bounds(given: Any) -> SprtBounds:
     if not isinstance(given, dict):
         raise ValueError(f"sprt: expected a table like {{ elo0 = 0, elo1 = 20 }}, got {given!r}")
-    for key in given:
-        if key not in _SPRT_KEYS:
-            raise ValueError(f"sprt.{key}: unknown key (expected {', '.join(_SPRT_KEYS)})")
+    known_keys(given, _SPRT_KEYS, "sprt.")
     for key in ("elo0", "elo1"):
         if key not in given:
             raise ValueError(f"sprt.{key}: missing (an SPRT needs elo0 and elo1)")

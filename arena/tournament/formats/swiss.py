@@ -38,6 +38,7 @@ from typing import Any
 from ...games.dispatch import Ranking
 from ...games.schedule import Pairing, ScheduledGame
 from ...games.scheduler import Winners
+from ...games.settings import whole
 from .round_robin import pairing_games
 
 SWISS_KEYS = ("rounds",)
@@ -48,7 +49,7 @@ _SEARCH_BUDGET = 20_000
 
 def parse_rounds(data: Mapping[str, Any], bots: Sequence[str]) -> int | None:
     """The rounds of a ``format = "swiss"`` config, None for another format.
-    Every problem is a ``ValueError`` whose message starts with the key."""
+    Every problem is a ``ValueError`` (or ``ConfigError``) whose message starts with the key."""
     if data.get("format") != "swiss":
         if "rounds" in data:
             raise ValueError('rounds: only for format = "swiss"')
@@ -57,13 +58,8 @@ def parse_rounds(data: Mapping[str, Any], bots: Sequence[str]) -> int | None:
         raise ValueError(f'bots: format = "swiss" needs at least three bots (two play a round robin), got {len(bots)}')
     if "rounds" not in data:
         raise ValueError('rounds: format = "swiss" needs the number of rounds')
-    rounds = data["rounds"]
-    if isinstance(rounds, bool) or not isinstance(rounds, int):
-        raise ValueError(f"rounds: expected a whole number, got {rounds!r}")
-    most = len(bots) - 1 + len(bots) % 2  # a round robin's rounds: beyond, bots must meet again
-    if not 1 <= rounds <= most:
-        raise ValueError(f"rounds: must be from 1 to {most} for {len(bots)} bots, got {rounds}")
-    return rounds
+    # At most a round robin's rounds: beyond, bots must meet again.
+    return whole(data["rounds"], "rounds", 1, len(bots) - 1 + len(bots) % 2)
 
 
 @dataclass(frozen=True)
