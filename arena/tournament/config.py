@@ -328,9 +328,7 @@ def _scale(data: dict[str, Any]) -> ScaleOut:
     runtime_env = expect(data.get("ray_runtime_env"), (dict, type(None)), "ray_runtime_env", "a table")
     if runtime_env is not None and ray is None:
         raise ConfigError("ray_runtime_env: only with ray (a Ray cluster address)")
-    batch = expect(data.get("batch_pairs"), (int, type(None)), "batch_pairs", "a whole number")
-    if batch is not None and not 1 <= batch <= MAX_GAMES:
-        raise ConfigError(f"batch_pairs: must be at least 1, got {batch}")
+    batch = None if data.get("batch_pairs") is None else whole(data["batch_pairs"], "batch_pairs", 1, MAX_GAMES)
     if ray is None and workers is None:
         workers = default_workers()
     return ScaleOut(workers=workers, ray_address=ray, ray_runtime_env=runtime_env, batch_pairs=batch)
