@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -14,6 +13,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "scaleout"))
+from workers_helpers import count  # noqa: E402
 
 from arena.cli import main
 from arena.games.store import ResultsStore
@@ -72,14 +74,6 @@ def test_a_swiss_tournament_plays_its_rounds_from_the_standings(tmp_path: Path) 
     assert status.exit_code == 0 and (info["scheduled"], info["missing"], info["complete"]) == (12, 0, True)
 
 
-def _count(db: Path) -> int:
-    try:
-        with sqlite3.connect(db, timeout=5) as con:
-            return int(con.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-    except sqlite3.Error:
-        return 0
-
-
 def test_a_stopped_swiss_run_resumes_into_the_games_of_an_unbroken_one(tmp_path: Path) -> None:
     bots = ["random"] * 4
     (tmp_path / "whole").mkdir()
@@ -94,7 +88,7 @@ def test_a_stopped_swiss_run_resumes_into_the_games_of_an_unbroken_one(tmp_path:
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
-        while _count(db) < 10 and proc.poll() is None and time.monotonic() < deadline:  # into round 2
+        while count(db) < 10 and proc.poll() is None and time.monotonic() < deadline:  # into round 2
             time.sleep(0.02)
         assert proc.poll() is None, "the tournament ended before the test could stop it"
         proc.send_signal(signal.SIGTERM)
@@ -104,7 +98,7 @@ def test_a_stopped_swiss_run_resumes_into_the_games_of_an_unbroken_one(tmp_path:
             proc.kill()
             proc.wait()
     assert proc.returncode == 143, err
-    stopped = _count(db)
+    stopped = count(db)
     assert 10 <= stopped < 24
     status = CliRunner().invoke(main, ["tournament", "status", str(db), "--json"])
     assert json.loads(status.stdout)["missing"] == 24 - stopped
