@@ -16,7 +16,7 @@ from ..games.hooks import ArenaHook
 from ..games.private_files import make_private_dir
 from ..games.records import to_records
 from ..games.runlock import RunLock
-from ..games.seeds import SECRET_META
+from ..games.seeds import SECRET_META, TournamentSecret
 from ..games.settings import ConfigError
 from ..games.store import ResultsStore
 from ..league.config import LEAGUE_KIND
@@ -26,7 +26,7 @@ from ..match.tally import recorded_games
 from ..results.tables import render, views
 from ..results.verdicts import verdict_table
 from ..tournament.config import TournamentConfig, check_environment, check_reachable, load_config, parse_config
-from ..tournament.runner import RunSummary, run_tournament, schedule_of
+from ..tournament.runner import RunSummary, run_tournament, schedule_of, scheduler_of, stored_secret
 from ..tournament.stopping import StopRequest, TournamentInterruptedError
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail
@@ -278,23 +278,26 @@ def status(db: Path, as_json: bool) -> None:
       truco-arena tournament status weekly.sqlite
     """
     config = _stored_config(db)
-    schedule = schedule_of(config)
     with ResultsStore.open_existing(db) as store:
-        done = store.recorded_keys()
+        winners = store.winners()
+        done = set(winners)
         rows = list(store.games())
         interrupted = {key for key, _at, _reason in store.interrupted()} - done
+        secret = stored_secret(store)
+    scheduler = scheduler_of(config, secret or TournamentSecret.fresh())
+    known = {g.key for g in schedule_of(config, secret, winners)}  # a Swiss system's later rounds are not known yet
     failures = sum(1 for r in rows if r.termination is not Termination.TARGET_REACHED)
     info: dict[str, Any] = {
         "name": config.name,
         "variant": config.variant,
         "pairing": config.pairing.value,
         "bots": [b.name for b in config.bots],
-        "scheduled": len(schedule),
+        "scheduled": scheduler.total(),
         "recorded": len(done),
-        "missing": len(schedule) - len(done & {g.key for g in schedule}),
+        "missing": scheduler.total() - len(done & known),
         "interrupted": len(interrupted),
         "ended_by_a_failure": failures,
-        "complete": len(schedule) == len(done & {g.key for g in schedule}),
+        "complete": scheduler.total() == len(done & known),
     }
     if config.match is not None:
         # A match plays until its SPRTs decide: the schedule is only its cap, so

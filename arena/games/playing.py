@@ -107,8 +107,7 @@ async def play_order(arena: Arena, bots: Presence, order: GameOrder, settings: P
     if result.winner_team is None:  # interrupted
         return Unplayed(game.key, result.reason)
     reason = result.reason if result.faulty_bot is None else await bots.explain(result)
-    return played_row(result, key=game.key, seq=order.seq, matchup=game.matchup, pair_index=game.pair_index,
-                      bots=names, reason=reason, finished_at=ended, versions=versions, cpu=(spent[0], spent[1]))
+    return played_row(result, game, order.seq, reason, ended, versions, (spent[0], spent[1]))
 
 
 async def _play(arena: Arena, bots: Presence, order: GameOrder, settings: PlaySettings

@@ -11,8 +11,9 @@ Two ways to pair games (``Pairing``):
 A schedule holds no seeds: those come from the secret
 (``seeds.TournamentSecret``) through each game's ``deal`` label, so the
 schedule itself reveals nothing and can be shown to anyone. The formats that
-make schedules are in ``arena/tournament/formats`` (round robin, match and
-gauntlet) and ``arena/league/keys.py`` (a league's matches).
+make schedules are in ``arena/tournament/formats`` (round robin, match,
+gauntlet, Swiss: schedulers, ``scheduler.py``) and ``arena/league/keys.py``
+(a league's matches).
 """
 
 from __future__ import annotations

@@ -5,14 +5,17 @@ checked the same way in each."""
 
 from __future__ import annotations
 
+import enum
 import ipaddress
 import math
 import tomllib
+from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from arena.errors import UsageError
 
+from ..engine import Options, OptionsError, make_options
 from ..server import TimeControl
 
 # Bounds of the clock. A decision may take up to an hour and a game's bank a
@@ -25,6 +28,8 @@ MIN_MOVE_SECONDS = 0.01
 MAX_BANK_SECONDS = 86400.0
 MAX_CONCURRENCY = 1024
 DEFAULT_TIME_CONTROL = TimeControl(move_time=2.0, bank=30.0)
+PAIRINGS = '"duplicate" or "independent"'
+E = TypeVar("E", bound=enum.Enum)
 
 
 class ConfigError(UsageError, ValueError):
@@ -40,6 +45,39 @@ def expect(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> An
     if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
         raise ConfigError(f"{key}: expected {what}, got {value!r}")
     return value
+
+
+def whole(value: Any, key: str, low: int, high: int) -> int:
+    """``value`` as a whole number from ``low`` to ``high``."""
+    if not low <= expect(value, int, key, "a whole number") <= high:
+        raise ConfigError(f"{key}: must be from {low} to {high}, got {value}")
+    return int(value)
+
+
+def one_of(value: Any, kind: type[E], key: str, what: str) -> E:
+    """``value`` as a member of the enum ``kind``; ``what`` names the choices."""
+    if not isinstance(value, str) or value not in {m.value for m in kind}:
+        raise ConfigError(f"{key}: expected {what}, got {value!r}")
+    return kind(value)
+
+
+def known_keys(table: Mapping[str, Any], allowed: Collection[str], where: str = "") -> None:
+    """ConfigError for the first key of ``table`` not ``allowed``; ``where``
+    (``limits.``) says whose keys they are, top-level ones when empty."""
+    for key in table:
+        if key not in allowed:
+            expected = ", ".join(allowed) if where else f"one of {', '.join(sorted(allowed))}"
+            raise ConfigError(f"{where}{key}: unknown key (expected {expected})")
+
+
+def name_and_game(data: Mapping[str, Any], default_name: str) -> tuple[str, str, Options]:
+    """The ``name``, ``variant`` and ``options`` every config starts with."""
+    name = expect(data.get("name", default_name), str, "name", "a string")
+    variant = expect(data.get("variant", "argentino"), str, "variant", "a variant name")
+    try:
+        return name, variant, make_options(variant, expect(data.get("options", {}), dict, "options", "a table"))
+    except OptionsError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def seconds(table: dict[str, Any], key: str, default: float, low: float, high: float, *,
@@ -62,9 +100,7 @@ def seconds(table: dict[str, Any], key: str, default: float, low: float, high: f
 
 def parse_time_control(data: dict[str, Any]) -> TimeControl:
     table = expect(data.get("time_control", {}), dict, "time_control", "a table")
-    for key in table:
-        if key not in ("move_seconds", "bank_seconds"):
-            raise ConfigError(f"time_control.{key}: unknown key (expected move_seconds, bank_seconds)")
+    known_keys(table, ("move_seconds", "bank_seconds"), "time_control.")
     return TimeControl(
         move_time=seconds(table, "move_seconds", DEFAULT_TIME_CONTROL.move_time, MIN_MOVE_SECONDS, MAX_MOVE_SECONDS,
                           where="time_control.move_seconds"),

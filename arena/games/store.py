@@ -253,7 +253,11 @@ class ResultsStore:
                 for k, at, reason in self._db.execute("SELECT game_key, at, reason FROM interrupted ORDER BY rowid")]
 
     def recorded_keys(self) -> set[str]:
-        return {k for (k,) in self._db.execute("SELECT game_key FROM games")}
+        return set(self.winners())
+
+    def winners(self) -> dict[str, str | None]:
+        """The winner of every recorded game, by key (None: no winner)."""
+        return dict(self._db.execute("SELECT game_key, winner FROM games"))
 
     def games(self) -> Iterator[GameRow]:
         selected = ", ".join(

@@ -28,16 +28,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..engine import Options, OptionsError, make_options
+from ..engine import Options, make_options
 from ..games.schedule import Pairing
 from ..games.settings import (
     DEFAULT_TIME_CONTROL,
     MAX_CONCURRENCY,
-    ConfigError,
+    PAIRINGS,
     expect,
+    known_keys,
+    name_and_game,
+    one_of,
     parse_time_control,
     read_toml,
     seconds,
+    whole,
 )
 from ..server import TimeControl
 
@@ -89,22 +93,14 @@ _TOP = ("name", "variant", "options", "pairing", "concurrency", "time_control", 
 _MATCHMAKING = ("max_gap", "refit_every")
 
 
-def _whole(table: dict[str, Any], key: str, where: str, default: int, low: int, high: int) -> int:
-    value = expect(table.get(key, default), int, where, "a whole number")
-    if not low <= value <= high:
-        raise ConfigError(f"{where}: must be from {low} to {high}, got {value}")
-    return int(value)
-
-
 def _matchmaking(data: dict[str, Any]) -> Matchmaking:
     table = expect(data.get("matchmaking", {}), dict, "matchmaking", "a table")
-    for key in table:
-        if key not in _MATCHMAKING:
-            raise ConfigError(f"matchmaking.{key}: unknown key (expected {', '.join(_MATCHMAKING)})")
+    known_keys(table, _MATCHMAKING, "matchmaking.")
     default = Matchmaking()
     return Matchmaking(
-        max_gap=_whole(table, "max_gap", "matchmaking.max_gap", default.max_gap, 1, MAX_GAP),
-        refit_every=_whole(table, "refit_every", "matchmaking.refit_every", default.refit_every, 1, MAX_REFIT_EVERY),
+        max_gap=whole(table.get("max_gap", default.max_gap), "matchmaking.max_gap", 1, MAX_GAP),
+        refit_every=whole(table.get("refit_every", default.refit_every), "matchmaking.refit_every", 1,
+                          MAX_REFIT_EVERY),
     )
 
 
@@ -113,26 +109,15 @@ def _forfeit_seconds(data: dict[str, Any]) -> float:
 
 
 def parse_league_config(data: dict[str, Any]) -> LeagueConfig:
-    for key in data:
-        if key not in _TOP:
-            raise ConfigError(f"{key}: unknown key (expected one of {', '.join(sorted(_TOP))})")
-    name = expect(data.get("name", "league"), str, "name", "a string")
-    variant = expect(data.get("variant", "argentino"), str, "variant", "a variant name")
-    try:
-        options = make_options(variant, expect(data.get("options", {}), dict, "options", "a table"))
-    except OptionsError as exc:
-        raise ConfigError(str(exc)) from None
-    given = expect(data.get("pairing", Pairing.INDEPENDENT.value), str, "pairing", '"duplicate" or "independent"')
-    try:
-        pairing = Pairing(given)
-    except ValueError:
-        raise ConfigError(f'pairing: expected "duplicate" or "independent", got {given!r}') from None
+    known_keys(data, _TOP)
+    name, variant, options = name_and_game(data, "league")
+    pairing = one_of(data.get("pairing", Pairing.INDEPENDENT.value), Pairing, "pairing", PAIRINGS)
     return LeagueConfig(
         name=name,
         variant=variant,
         options=options,
         pairing=pairing,
-        concurrency=_whole(data, "concurrency", "concurrency", LeagueConfig.concurrency, 1, MAX_CONCURRENCY),
+        concurrency=whole(data.get("concurrency", LeagueConfig.concurrency), "concurrency", 1, MAX_CONCURRENCY),
         time_control=parse_time_control(data),
         forfeit_seconds=_forfeit_seconds(data),
         matchmaking=_matchmaking(data),

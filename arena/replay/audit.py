@@ -90,7 +90,7 @@ def _tournament_expectation(store: ResultsStore, raw: Any,
         config = parse_config(raw, default_name=store.path.stem)
     except ConfigError as exc:
         raise StoreError(f"{store.path}: stored config is invalid: {exc}") from None
-    scheduled = {g.key: (seq, g) for seq, g in enumerate(schedule_of(config))}
+    scheduled = {g.key: (seq, g) for seq, g in enumerate(schedule_of(config, secret, store.winners()))}
 
     def expect(row: GameRow) -> str | None:
         found = scheduled.get(row.game_key)

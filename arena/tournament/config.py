@@ -51,24 +51,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..engine import Options, OptionsError, make_options
+from ..engine import Options
 from ..games.playing import PlaySettings
 from ..games.schedule import Pairing
 from ..games.settings import (
     DEFAULT_TIME_CONTROL,
     MAX_CONCURRENCY,
+    PAIRINGS,
     ConfigError,
     check_address,
     expect,
+    known_keys,
+    name_and_game,
+    one_of,
     parse_time_control,
     read_toml,
     seconds,
+    whole,
 )
 from ..sandbox import BOUNDS, LIMIT_KEYS, Limits, SandboxMode, SandboxUnavailableError, find_bwrap
 from ..server import TimeControl
 from ..server.tokens import TokenFileError, check_name, load_tokens
 from .formats.match_plan import MATCH_KEYS, MatchPlan, parse_match_plan
 from .formats.round_robin import games_in
+from .formats.swiss import SWISS_KEYS, parse_rounds
 from .scale import MAX_WORKERS, ScaleOut, default_workers
 
 # The schedule is built in memory, a few hundred bytes per game: 10 million
@@ -117,6 +123,7 @@ class TournamentConfig:
     absent_wait: float = DEFAULT_ABSENT_WAIT  # seconds a missing bot is waited for before it forfeits
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # as read, stored with results
     match: MatchPlan | None = None  # format = "match" or "gauntlet" (arena/tournament/formats/match_plan.py); None: round robin
+    rounds: int | None = None  # format = "swiss" (arena/tournament/formats/swiss.py)
     scale: ScaleOut = ScaleOut()  # workers, or a Ray cluster (docs/scaling.md)
     sandbox: SandboxMode = SandboxMode.BWRAP  # every launched bot in a sandbox (docs/sandbox.md)
     start_seconds: float = DEFAULT_START_SECONDS  # every launched bot says hello within this, or the run stops
@@ -133,7 +140,7 @@ class TournamentConfig:
 
 
 _TOP = {"name", "variant", "options", "bots", "games_per_pairing", "pairing", "seed", "concurrency",
-        "time_control", "address", "tokens", "tls_cert", "tls_key", "absent_wait_seconds", *MATCH_KEYS,
+        "time_control", "address", "tokens", "tls_cert", "tls_key", "absent_wait_seconds", *MATCH_KEYS, *SWISS_KEYS,
         "workers", "ray", "ray_runtime_env", "batch_pairs", "sandbox", "limits", "start_seconds"}
 _BOT_KEYS = ("name", "command", "args", "dir", "env", *LIMIT_KEYS)
 
@@ -143,28 +150,19 @@ def _limits(table: dict[str, Any], where: str, base: Limits) -> Limits:
     values = {}
     for key in LIMIT_KEYS:
         if key in table:
-            value = expect(table[key], int, f"{where}{key}", "a whole number")
-            low, high = BOUNDS[key]
-            if not low <= value <= high:
-                raise ConfigError(f"{where}{key}: must be from {low} to {high}, got {value}")
-            values[key] = value
+            values[key] = whole(table[key], f"{where}{key}", *BOUNDS[key])
     return dataclasses.replace(base, **values)
 
 
 def _default_limits(data: dict[str, Any]) -> Limits:
     table = expect(data.get("limits", {}), dict, "limits", "a table")
-    for key in table:
-        if key not in LIMIT_KEYS:
-            raise ConfigError(f"limits.{key}: unknown key (expected {', '.join(LIMIT_KEYS)})")
+    known_keys(table, LIMIT_KEYS, "limits.")
     return _limits(table, "limits.", Limits())
 
 
 def _sandbox(data: dict[str, Any]) -> SandboxMode:
-    given = expect(data.get("sandbox", SandboxMode.BWRAP.value), str, "sandbox", '"bwrap" or "none"')
-    try:
-        return SandboxMode(given)
-    except ValueError:
-        raise ConfigError(f'sandbox: expected "bwrap" or "none" (for bot code you trust), got {given!r}') from None
+    return one_of(data.get("sandbox", SandboxMode.BWRAP.value), SandboxMode, "sandbox",
+                  '"bwrap" or "none" (for bot code you trust)')
 
 
 def _command(b: dict[str, Any], where: str) -> list[str] | None:
@@ -230,9 +228,7 @@ def _bots(data: dict[str, Any], base: Path | None, limits: Limits) -> tuple[BotS
     for i, b in enumerate(bots_data):
         where = f"bots[{i}]"
         expect(b, dict, where, "a table")
-        for key in b:
-            if key not in _BOT_KEYS:
-                raise ConfigError(f"{where}.{key}: unknown key (expected {', '.join(_BOT_KEYS)})")
+        known_keys(b, _BOT_KEYS, f"{where}.")
         name = expect(b.get("name"), str, f"{where}.name", "a bot name")
         try:
             check_name(name)  # the rule the arena's tokens apply: a name it accepts can connect
@@ -256,11 +252,7 @@ def _pairing(data: dict[str, Any], bots: tuple[BotSpec, ...], games: int) -> Pai
     if given is None:
         pairing = Pairing.DUPLICATE if all(b.command is not None for b in bots) else Pairing.INDEPENDENT
     else:
-        expect(given, str, "pairing", '"duplicate" or "independent"')
-        try:
-            pairing = Pairing(given)
-        except ValueError:
-            raise ConfigError(f'pairing: expected "duplicate" or "independent", got {given!r}') from None
+        pairing = one_of(given, Pairing, "pairing", PAIRINGS)
     if pairing is Pairing.DUPLICATE and games % 2:
         raise ConfigError(f"games_per_pairing: must be even with duplicate pairing (each deal is played "
                           f"twice), got {games}")
@@ -271,15 +263,8 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
                  ) -> TournamentConfig:
     """The config in ``data``; relative paths in it are relative to ``base``
     (the config file's folder), or to the current folder if None."""
-    for key in data:
-        if key not in _TOP:
-            raise ConfigError(f"{key}: unknown key (expected one of {', '.join(sorted(_TOP))})")
-    name = expect(data.get("name", default_name), str, "name", "a string")
-    variant = expect(data.get("variant", "argentino"), str, "variant", "a variant name")
-    try:
-        options = make_options(variant, expect(data.get("options", {}), dict, "options", "a table"))
-    except OptionsError as exc:
-        raise ConfigError(str(exc)) from None
+    known_keys(data, _TOP)
+    name, variant, options = name_and_game(data, default_name)
     tls_cert = expect(data.get("tls_cert"), (str, type(None)), "tls_cert", "a path")
     tls_key = expect(data.get("tls_key"), (str, type(None)), "tls_key", "a path")
     if (tls_cert is None) != (tls_key is None):
@@ -290,9 +275,7 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
     if games < 1:
         raise ConfigError(f"games_per_pairing: must be at least 1, got {games}")
     seed = expect(data.get("seed"), (int, type(None)), "seed", "a whole number")
-    concurrency = expect(data.get("concurrency", 1), int, "concurrency", "a whole number")
-    if not 1 <= concurrency <= MAX_CONCURRENCY:
-        raise ConfigError(f"concurrency: must be from 1 to {MAX_CONCURRENCY}, got {concurrency}")
+    concurrency = whole(data.get("concurrency", 1), "concurrency", 1, MAX_CONCURRENCY)
     time_control = parse_time_control(data)
     absent_wait = seconds(data, "absent_wait_seconds", DEFAULT_ABSENT_WAIT, 0.0, MAX_ABSENT_WAIT)
     start_seconds = seconds(data, "start_seconds", DEFAULT_START_SECONDS, 0.1, MAX_START_SECONDS)
@@ -306,6 +289,7 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
     pairing = _pairing(data, bots, games)
     try:
         match = parse_match_plan(data, [b.name for b in bots], pairing is Pairing.DUPLICATE)
+        rounds = parse_rounds(data, [b.name for b in bots])
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     tokens = expect(data.get("tokens"), (str, type(None)), "tokens", "a path")
@@ -328,6 +312,7 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
         absent_wait=absent_wait,
         raw=data,
         match=match,
+        rounds=rounds,
         scale=_scale(data),
         sandbox=sandbox,
         start_seconds=start_seconds,
@@ -336,18 +321,14 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
 
 
 def _scale(data: dict[str, Any]) -> ScaleOut:
-    workers = expect(data.get("workers"), (int, type(None)), "workers", "a whole number")
-    if workers is not None and not 1 <= workers <= MAX_WORKERS:
-        raise ConfigError(f"workers: must be from 1 to {MAX_WORKERS}, got {workers}")
+    workers = None if data.get("workers") is None else whole(data["workers"], "workers", 1, MAX_WORKERS)
     ray = expect(data.get("ray"), (str, type(None)), "ray", "a Ray cluster address (HOST:PORT, or auto)")
     if ray is not None and (not ray or not ray.isprintable()):
         raise ConfigError(f"ray: expected a Ray cluster address, got {ray!r}")
     runtime_env = expect(data.get("ray_runtime_env"), (dict, type(None)), "ray_runtime_env", "a table")
     if runtime_env is not None and ray is None:
         raise ConfigError("ray_runtime_env: only with ray (a Ray cluster address)")
-    batch = expect(data.get("batch_pairs"), (int, type(None)), "batch_pairs", "a whole number")
-    if batch is not None and not 1 <= batch <= MAX_GAMES:
-        raise ConfigError(f"batch_pairs: must be at least 1, got {batch}")
+    batch = None if data.get("batch_pairs") is None else whole(data["batch_pairs"], "batch_pairs", 1, MAX_GAMES)
     if ray is None and workers is None:
         workers = default_workers()
     return ScaleOut(workers=workers, ray_address=ray, ray_runtime_env=runtime_env, batch_pairs=batch)

@@ -117,6 +117,15 @@ async def launch(spec: LaunchSpec, address: str, token: str, streams: int, log_d
     return LaunchedBot(spec.name, proc, log_path, log_fd, slot, box, sandbox)
 
 
+async def wait_or_kill(proc: asyncio.subprocess.Process, grace: float) -> None:
+    """Wait up to ``grace`` seconds for ``proc`` to exit, then kill it and reap it."""
+    try:
+        await asyncio.wait_for(proc.wait(), grace)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+
+
 async def stop(bot: LaunchedBot, grace: float = 3.0) -> None:
     """Terminate, wait ``grace`` seconds, then kill; the process is always
     reaped, and its sandbox's groups removed with whatever was left in them."""
@@ -124,11 +133,7 @@ async def stop(bot: LaunchedBot, grace: float = 3.0) -> None:
     try:
         if proc.returncode is None:
             proc.terminate()
-            try:
-                await asyncio.wait_for(proc.wait(), grace)
-            except TimeoutError:
-                proc.kill()
-                await proc.wait()
+            await wait_or_kill(proc, grace)
     except ProcessLookupError:
         pass
     finally:

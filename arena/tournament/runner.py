@@ -28,18 +28,20 @@ from typing import Any
 
 from arena.errors import DomainError
 
-from ..games.dispatch import Dispatcher
+from ..games.dispatch import Dispatcher, Ranking
 from ..games.hooks import ArenaHook
 from ..games.orders import GameResult, Unplayed, order_of
 from ..games.playing import play_dispatched
 from ..games.schedule import ScheduledGame
-from ..games.seeds import SECRET_META, TournamentSecret
+from ..games.scheduler import Fixed, Scheduler, Stages, Winners
+from ..games.seeds import SECRET_BYTES, SECRET_META, TournamentSecret
 from ..games.settings import clear_text_warning
 from ..games.store import GameRow, ResultsStore
 from ..sandbox import Sandbox, SandboxUnavailableError
 from ..server import Arena, ListenError
 from .config import TournamentConfig
 from .formats.round_robin import round_robin
+from .formats.swiss import Swiss
 from .formats.windowed import match_schedule
 from .launcher import BotStartError
 from .progress import Progress
@@ -53,7 +55,8 @@ from .scaleout.workers import Worker, WorkerFailedError
 from .stopping import StopRequest, TournamentInterruptedError
 from .supervisor import BotStartFailedError, Supervisor, open_sandbox
 
-__all__ = ["RunSummary", "Supervisor", "TournamentError", "run_tournament", "schedule_of", "tournament_secret"]
+__all__ = ["RunSummary", "Supervisor", "TournamentError", "run_tournament", "schedule_of", "scheduler_of",
+           "stored_secret", "tournament_secret"]
 
 log = logging.getLogger("arena.tournament")
 
@@ -76,21 +79,45 @@ class RunSummary:
     failures: dict[str, str] = field(default_factory=dict)
 
 
-def schedule_of(config: TournamentConfig) -> list[ScheduledGame]:
+def scheduler_of(config: TournamentConfig, secret: Ranking) -> Scheduler:
+    """The format of ``config`` (``arena/tournament/formats``): a new format is a file there and a line here."""
+    bots = [b.name for b in config.bots]
+    if config.rounds is not None:
+        return Swiss(bots, config.rounds, config.games_per_pairing, config.pairing, secret)
     if config.match is not None:
-        return match_schedule(config.match, [b.name for b in config.bots], config.concurrency)
-    return round_robin([b.name for b in config.bots], config.games_per_pairing, config.pairing)
+        return Fixed(match_schedule(config.match, bots, config.concurrency))
+    return Fixed(round_robin(bots, config.games_per_pairing, config.pairing))
+
+
+# A Swiss system breaks ties with the secret; without it (a file that lost
+# it) its rounds after the first cannot be told, and this stands in.
+_NO_SECRET = TournamentSecret(bytes(SECRET_BYTES))
+
+
+def schedule_of(config: TournamentConfig, secret: Ranking | None = None, winners: Winners | None = None
+                ) -> list[ScheduledGame]:
+    """The games of ``config`` that the results in ``winners`` fix, in seq
+    order: all of a round robin, match or gauntlet; a Swiss system's rounds so far."""
+    scheduler, games = scheduler_of(config, secret or _NO_SECRET), []
+    while stage := scheduler.next(winners or {}):
+        games += stage
+    return games
+
+
+def stored_secret(store: ResultsStore) -> TournamentSecret | None:
+    """The secret kept in ``store``; None before its first run."""
+    stored = store.get_meta(SECRET_META)
+    try:
+        return None if stored is None else TournamentSecret.from_hex(stored if isinstance(stored, str) else "")
+    except ValueError:
+        raise TournamentError(f"{store.path}: the stored tournament secret is damaged") from None
 
 
 def tournament_secret(store: ResultsStore, config: TournamentConfig) -> TournamentSecret:
     """The secret of the tournament in ``store``, chosen on its first run: from
     the config's seed if it has one, fresh otherwise. Resume reuses it."""
-    stored = store.get_meta(SECRET_META)
-    if isinstance(stored, str):
-        try:
-            return TournamentSecret.from_hex(stored)
-        except ValueError:
-            raise TournamentError(f"{store.path}: the stored tournament secret is damaged") from None
+    if (stored := stored_secret(store)) is not None:
+        return stored
     if store.count():
         raise TournamentError(f"{store.path}: its games were recorded without a tournament secret "
                               f"(an older version); start a new tournament")
@@ -102,8 +129,9 @@ def tournament_secret(store: ResultsStore, config: TournamentConfig) -> Tourname
 class _Recorder:
     """Writes each outcome to the store as it arrives, wherever it was played."""
 
-    def __init__(self, store: ResultsStore, bar: Progress, on_record: Callable[[GameRow], None]) -> None:
-        self.store, self.bar, self.on_record = store, bar, on_record
+    def __init__(self, store: ResultsStore, bar: Progress, on_record: Callable[[GameRow], None],
+                 stages: Stages) -> None:
+        self.store, self.bar, self.on_record, self.stages = store, bar, on_record, stages
         self.played = 0
         self.failures: dict[str, str] = {}
         self.pending: list[GameRow] = []
@@ -111,12 +139,9 @@ class _Recorder:
     def __call__(self, outcome: GameResult) -> bool:
         """True if ``outcome`` was a result; an ``Unplayed`` game is recorded as
         interrupted (not a result: played again on resume)."""
-        if isinstance(outcome, Unplayed):
-            self.store.record_interrupted(outcome.game_key, outcome.reason)
-            return False
-        self.store.record(outcome)
-        self._recorded(outcome)
-        return True
+        self.later(outcome)
+        self.flush()
+        return not isinstance(outcome, Unplayed)
 
     def later(self, outcome: GameResult) -> None:
         """Record ``outcome`` with the next ``flush``: one transaction (one
@@ -138,6 +163,7 @@ class _Recorder:
     def _recorded(self, row: GameRow) -> None:
         if row.faulty_bot is not None:
             self.failures[row.game_key] = row.reason
+        self.stages.won(row.game_key, row.winner)
         self.on_record(row)
         self.played += 1
         self.bar.advance()
@@ -176,17 +202,17 @@ async def run_tournament(
         announce(f"warning: {warning}")
     stopper = stop_request or StopRequest()
     absent_wait = config.absent_wait if connect_timeout is None else connect_timeout
-    schedule = schedule_of(config)
-    done = store.recorded_keys()
-    todo = [(seq, g) for seq, g in enumerate(schedule) if g.key not in done]
+    stages = Stages(scheduler_of(config, secret), store.winners())
+    todo = stages.todo()
     if not todo:
         return RunSummary(0)
     launched = {b.name for b in config.bots if b.command is not None}
+    # Workers take games known from the start only: a later stage waits for results that come in here.
     farmed = [(seq, g) for seq, g in todo if g.bot0 in launched and g.bot1 in launched] \
-        if scale is not None and scale.spreads else []
+        if scale is not None and scale.spreads and stages.all_known else []
     here = [item for item in todo if item not in farmed]
-    bar = Progress(len(schedule), len(schedule) - len(todo), enabled=progress)
-    record = _Recorder(store, bar, on_record)
+    bar = Progress(stages.scheduler.total(), stages.given - len(todo), enabled=progress)
+    record = _Recorder(store, bar, on_record, stages)
     stopping = asyncio.Event()
     # The tournament's own arena listens on the config's address even when
     # workers play every game: bots that connect by themselves and the live
@@ -194,7 +220,8 @@ async def run_tournament(
     arena = Arena(config.tokens)
     # Bots launched here live in a sandbox whose only way out is a Unix socket the arena listens on.
     try:
-        sandbox = open_sandbox(config) if any(g.bot0 in launched or g.bot1 in launched for _, g in here) else None
+        sandbox = open_sandbox(config) if any(g.bot0 in launched or g.bot1 in launched for _, g in here) \
+            or (bool(launched) and not stages.all_known) else None
     except SandboxUnavailableError as exc:
         raise TournamentError(str(exc)) from None
     try:
@@ -221,7 +248,7 @@ async def run_tournament(
 
     parts = []
     if here:
-        parts.append(_play_here(arena, config, here, done, secret, record, stopping, log_dir=log_dir,
+        parts.append(_play_here(arena, config, here, stages, secret, record, stopping, log_dir=log_dir,
                                 absent_wait=absent_wait, announce=announce, should_play=should_play,
                                 sandbox=sandbox))
     if farmed:
@@ -265,16 +292,17 @@ async def _all_or_none(parts: list[Coroutine[Any, Any, None]]) -> None:
 
 
 async def _play_here(
-    arena: Arena, config: TournamentConfig, todo: list[tuple[int, ScheduledGame]], done: set[str],
+    arena: Arena, config: TournamentConfig, todo: list[tuple[int, ScheduledGame]], stages: Stages,
     secret: TournamentSecret, record: _Recorder, stopping: asyncio.Event, *, log_dir: Path, absent_wait: float,
     announce: Callable[[str], None], should_play: Callable[[ScheduledGame], bool], sandbox: Sandbox | None,
 ) -> None:
-    """Play ``todo`` on this process's arena, up to ``concurrency`` at once."""
+    """Play ``todo`` on this process's arena, up to ``concurrency`` at once,
+    then the stages still to come (none unless ``stages`` has more)."""
     host = config.address.rsplit(":", 1)[0]
     address = f"{'127.0.0.1' if host in ('0.0.0.0', '[::]', '') else host}:{arena.port}"
     streams = min(config.concurrency, len(todo))
     bots = Supervisor(arena, config, address, streams, log_dir, absent_wait=absent_wait, sandbox=sandbox)
-    dispatcher = Dispatcher(todo, done, secret)
+    dispatcher = Dispatcher(todo, set(stages.winners), secret, None if stages.all_known else stages.todo)
     seats = config.options.seats
 
     async def close_on_stop() -> None:

@@ -41,7 +41,8 @@ def _raw(keys: dict[str, object] | None = None, bots: int = 2, **more: object) -
     ({"games": 10, "games_per_pairing": 10}, "games_per_pairing"),
     ({"games": 10, "challenger": "r0"}, "challenger"),
     ({"games": 10, "pairing": "independent"}, "pairing"),
-    ({"format": "swiss", "games": 10}, "format"),
+    ({"format": "knockout", "games": 10}, "format"),
+    ({"format": "swiss", "games": 10}, "games"),
     ({"format": "round_robin", "sprt": {"elo0": 0, "elo1": 10}}, "sprt"),
     ({"format": "gauntlet", "games": 10, "challenger": "nobody"}, "challenger"),
 ])

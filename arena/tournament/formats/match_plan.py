@@ -2,7 +2,7 @@
 
 Keys (all top-level in the tournament config)::
 
-    format = "match"                # "round_robin" (default), "match" or "gauntlet"
+    format = "match"                # "round_robin" (default), "match", "gauntlet" or "swiss" (swiss.py)
     sprt = { elo0 = 0, elo1 = 20, alpha = 0.05, beta = 0.05 }   # until the SPRT decides...
     games = 200                     # ...or a fixed number of games per opponent (even)
     max_games = 20000               # SPRT safety cap per opponent (even)
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from ...games.settings import known_keys
 from ...ratings.sprt import SprtBounds
 
 # An SPRT rarely needs more: [0, 5] Elo at a split rate of 0.3 averages about
@@ -36,6 +37,7 @@ class MatchFormat(StrEnum):
     ROUND_ROBIN = "round_robin"
     MATCH = "match"
     GAUNTLET = "gauntlet"
+    SWISS = "swiss"
 
 
 @dataclass(frozen=True)
@@ -64,9 +66,7 @@ def _whole_even(data: Mapping[str, Any], key: str, low: int) -> int:
 def _bounds(given: Any) -> SprtBounds:
     if not isinstance(given, dict):
         raise ValueError(f"sprt: expected a table like {{ elo0 = 0, elo1 = 20 }}, got {given!r}")
-    for key in given:
-        if key not in _SPRT_KEYS:
-            raise ValueError(f"sprt.{key}: unknown key (expected {', '.join(_SPRT_KEYS)})")
+    known_keys(given, _SPRT_KEYS, "sprt.")
     for key in ("elo0", "elo1"):
         if key not in given:
             raise ValueError(f"sprt.{key}: missing (an SPRT needs elo0 and elo1)")
@@ -89,7 +89,7 @@ def parse_match_plan(data: Mapping[str, Any], bots: Sequence[str], duplicate: bo
     if not isinstance(given, str) or given not in {f.value for f in MatchFormat}:
         raise ValueError(f"format: expected one of {names}, got {given!r}")
     fmt = MatchFormat(given)
-    if fmt is MatchFormat.ROUND_ROBIN:
+    if fmt in (MatchFormat.ROUND_ROBIN, MatchFormat.SWISS):
         for key in MATCH_KEYS[1:]:
             if key in data:
                 raise ValueError(f'{key}: only for format = "match" or "gauntlet"')

@@ -1,5 +1,6 @@
 """The round robin: every pair of bots meets ``games_per_pairing`` times,
-in duplicate pairs or independent games (``Pairing``)."""
+in duplicate pairs or independent games (``Pairing``). ``pairing_games``
+(the games of one pairing) serves the other formats too."""
 
 from __future__ import annotations
 
@@ -13,19 +14,28 @@ def games_in(bots: int, games_per_pairing: int) -> int:
     return bots * (bots - 1) // 2 * games_per_pairing
 
 
+def pairing_games(a: str, b: str, games: int, pairing: Pairing, tag: str = "", first_pair: int = 0,
+                  window: int = 0) -> list[ScheduledGame]:
+    """The games of ``a`` (first in config order) against ``b``: keys
+    ``a|b#<tag>k`` (independent) or ``a|b#<tag>ka``/``kb`` (duplicate pair k,
+    both on deal ``a|b#<tag>k``). With ``window``, pair k's first game waits
+    for pair k - window's second (``windowed``)."""
+    label = f"{a}|{b}"
+    out: list[ScheduledGame] = []
+    if pairing is Pairing.DUPLICATE:
+        for k in range(games // 2):
+            deal = f"{label}#{tag}{k}"
+            first, second = f"{deal}a", f"{deal}b"
+            wait = f"{label}#{tag}{k - window}b" if window and k >= window else None
+            out.append(ScheduledGame(first, label, first_pair + k, a, b, deal, after=wait))
+            out.append(ScheduledGame(second, label, first_pair + k, b, a, deal, after=first))
+    else:
+        for k in range(games):
+            key = f"{label}#{tag}{k}"
+            p0, p1 = (a, b) if k % 2 == 0 else (b, a)
+            out.append(ScheduledGame(key, label, NO_PAIR, p0, p1, key))
+    return out
+
+
 def round_robin(bots: list[str], games_per_pairing: int, pairing: Pairing) -> list[ScheduledGame]:
-    games: list[ScheduledGame] = []
-    for a, b in combinations(bots, 2):
-        label = f"{a}|{b}"
-        if pairing is Pairing.DUPLICATE:
-            for k in range(games_per_pairing // 2):
-                deal = f"{label}#{k}"
-                first, second = f"{deal}a", f"{deal}b"
-                games.append(ScheduledGame(first, label, k, a, b, deal))
-                games.append(ScheduledGame(second, label, k, b, a, deal, after=first))
-        else:
-            for k in range(games_per_pairing):
-                key = f"{label}#{k}"
-                p0, p1 = (a, b) if k % 2 == 0 else (b, a)
-                games.append(ScheduledGame(key, label, NO_PAIR, p0, p1, key))
-    return games
+    return [g for a, b in combinations(bots, 2) for g in pairing_games(a, b, games_per_pairing, pairing)]

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...games.schedule import ScheduledGame
+from ...games.schedule import Pairing, ScheduledGame
 from .match_plan import MatchPlan
+from .round_robin import pairing_games
 
 
 def window_for(concurrency: int) -> int:
@@ -30,15 +31,8 @@ def window_for(concurrency: int) -> int:
 
 
 def match_schedule(plan: MatchPlan, bot_order: Sequence[str], concurrency: int) -> list[ScheduledGame]:
-    window = window_for(concurrency)
     games: list[ScheduledGame] = []
     for opponent in plan.opponents:
         a, b = sorted((plan.challenger, opponent), key=bot_order.index)
-        label = f"{a}|{b}"
-        for k in range(plan.pairs):
-            deal = f"{label}#{k}"
-            first, second = f"{deal}a", f"{deal}b"
-            wait = f"{label}#{k - window}b" if k >= window else None
-            games.append(ScheduledGame(first, label, k, a, b, deal, after=wait))
-            games.append(ScheduledGame(second, label, k, b, a, deal, after=first))
+        games += pairing_games(a, b, plan.games, Pairing.DUPLICATE, window=window_for(concurrency))
     return games

@@ -22,6 +22,7 @@ import json
 import math
 import types
 import typing
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,17 @@ def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
+# The scalars: which JSON values each takes (a bool is no number), what it
+# is called in a message, and how the value is made.
+_SCALARS: dict[Any, tuple[Callable[[Any], bool], str, Callable[[Any], Any]]] = {
+    bool: (lambda v: isinstance(v, bool), "true or false", bool),
+    int: (lambda v: isinstance(v, int) and not isinstance(v, bool), "a whole number", int),
+    float: (lambda v: isinstance(v, (int, float)) and not isinstance(v, bool), "a number", float),
+    str: (lambda v: isinstance(v, str), "a string", str),
+    Path: (lambda v: isinstance(v, str) and "\0" not in v, "a path", Path),
+}
+
+
 def from_plain(value: Any, hint: Any, where: str = "message") -> Any:
     """``value`` (parsed JSON) as an instance of ``hint``, or ``DecodeError``."""
     if hint is Any:
@@ -105,26 +117,11 @@ def from_plain(value: Any, hint: Any, where: str = "message") -> Any:
         if not isinstance(value, dict):
             raise _wrong(where, "an object", value)
         return {k: from_plain(v, args[1], f"{where}.{k}") for k, v in value.items()}
-    if hint is bool:
-        if not isinstance(value, bool):
-            raise _wrong(where, "true or false", value)
-        return value
-    if hint is int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise _wrong(where, "a whole number", value)
-        return value
-    if hint is float:
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            raise _wrong(where, "a number", value)
-        return float(value)
-    if hint is str:
-        if not isinstance(value, str):
-            raise _wrong(where, "a string", value)
-        return value
-    if hint is Path:
-        if not isinstance(value, str) or "\0" in value:
-            raise _wrong(where, "a path", value)
-        return Path(value)
+    if hint in _SCALARS:
+        takes, what, make = _SCALARS[hint]
+        if not takes(value):
+            raise _wrong(where, what, value)
+        return make(value)
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         try:
             return hint(value)

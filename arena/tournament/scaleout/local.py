@@ -18,6 +18,7 @@ from typing import IO, Any
 from ...games.orders import GameResult
 from ...games.private_files import PrivateFileError, make_private_dir, open_private
 from ..config import TournamentConfig
+from ..launcher import wait_or_kill
 from .batches import Batch
 from .crashes import CrashLedger
 from .frames import (
@@ -137,11 +138,7 @@ class LocalWorker:
             try:
                 if proc.stdin is not None:
                     proc.stdin.close()
-                try:
-                    await asyncio.wait_for(proc.wait(), CLOSE_GRACE)
-                except TimeoutError:
-                    proc.kill()
-                    await proc.wait()
+                await wait_or_kill(proc, CLOSE_GRACE)
             except ProcessLookupError:
                 pass
         if self._log is not None:
@@ -165,11 +162,8 @@ class LocalWorker:
         try:
             return await read_frame(proc.stdout, FROM_WORKER, MAX_REPORT)
         except EOFError:
-            try:  # its output ended: it is exiting, or it closed its stdout and must be ended
-                await asyncio.wait_for(proc.wait(), CLOSE_GRACE)
-            except TimeoutError:
-                proc.kill()
-                await proc.wait()
+            # Its output ended: it is exiting, or it closed its stdout and must be ended.
+            await wait_or_kill(proc, CLOSE_GRACE)
             raise WorkerLostError(self._exit()) from None
         except FrameError as exc:
             raise WorkerLostError(str(exc)) from None
