@@ -7,22 +7,28 @@ from pathlib import Path
 
 import click
 
+from ..match.ladder import ladder_variants, reference_ladder
 from ..sandbox import SandboxUnavailableError, find_bwrap
 from ..tournament.config import parse_config
 from .formatting import output_options, pick_format
 from .tournament import play
 
-SAMPLE_BOTS = (
-    ("random", "python -m sample_bots.random_bot"),
-    ("heuristic", "python -m sample_bots.heuristic"),
-    ("simulation", "python -m sample_bots.simulation"),
-)
+DEMO_BOTS = 3  # the top of the reference ladder (docs/bots.md)
+
+
+def demo_bots(variant: str) -> tuple[tuple[str, str], ...]:
+    """Name and command of the top ``DEMO_BOTS`` bots of the variant's ladder
+    (the uruguayo one where the variant was not measured)."""
+    measured = ladder_variants()
+    top = reference_ladder(variant if variant in measured else "uruguayo").top(DEMO_BOTS)
+    return tuple((b.name, b.command) for b in top)
 
 
 @click.command()
 @click.option("--variant", type=click.Choice(["argentino", "uruguayo", "venezolano"]), default="uruguayo",
               show_default=True)
-@click.option("--games", "games", type=click.IntRange(2), default=6, show_default=True,
+# Three search bots cost about 1.5 CPU s a game: 12 games keep the demo within seconds.
+@click.option("--games", "games", type=click.IntRange(2), default=4, show_default=True,
               help="Games per pairing (rounded up to an even number: duplicate pairs).")
 @click.option("--concurrency", type=click.IntRange(1), default=2, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True,
@@ -34,14 +40,15 @@ SAMPLE_BOTS = (
 @output_options
 def demo(variant: str, games: int, concurrency: int, seed: int, db: Path | None, progress: bool,
          fmt: str, as_json: bool, as_csv: bool) -> None:
-    """Run a round robin of the three sample bots (random, heuristic,
-    simulation) over real gRPC and print the standings.
+    """Run a round robin of the three strongest sample bots (the top of the
+    reference ladder, docs/bots.md) over real gRPC and print the standings.
 
     \b
     Example:
       truco-arena demo
       truco-arena demo --variant argentino --games 20 --db demo.sqlite
     """
+    bots = demo_bots(variant)
     raw = {
         "name": "demo",
         "variant": variant,
@@ -49,7 +56,7 @@ def demo(variant: str, games: int, concurrency: int, seed: int, db: Path | None,
         "seed": seed,
         "concurrency": concurrency,
         "time_control": {"move_seconds": 2.0, "bank_seconds": 30.0},
-        "bots": [{"name": name, "command": command} for name, command in SAMPLE_BOTS],
+        "bots": [{"name": name, "command": command} for name, command in bots],
     }
     try:
         find_bwrap()
@@ -59,8 +66,9 @@ def demo(variant: str, games: int, concurrency: int, seed: int, db: Path | None,
         click.echo(f"demo: running the sample bots without a sandbox ({exc.args[0].split(':')[0]})", err=True)
     config = parse_config(raw)
     fmt = pick_format(fmt, as_json, as_csv)
-    pairings = len(SAMPLE_BOTS) * (len(SAMPLE_BOTS) - 1) // 2
+    pairings = len(bots) * (len(bots) - 1) // 2
     click.echo(f"demo: {variant}, {pairings * config.games_per_pairing} games, seed {seed}", err=True)
+    click.echo(f"demo: {', '.join(name for name, _ in bots)}, the top of the ladder (docs/bots.md)", err=True)
     if db is not None:
         play(config, db, progress, fmt, new=True)
         return

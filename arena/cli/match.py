@@ -19,7 +19,7 @@ from .formatting import output_options, pick_format
 from .tournament import play
 
 
-def _bot_table(name: str, command: str) -> dict[str, Any]:
+def bot_table(name: str, command: str) -> dict[str, Any]:
     """A [[bots]] table for a command as typed. A script or program given by
     its path becomes an absolute path, and its folder the bot's ``dir``: the
     folder its sandbox shows it (docs/sandbox.md)."""
@@ -45,7 +45,7 @@ def match_config(a: str, b: str, *, games: int | None, sprt: tuple[float, float]
         "variant": variant,
         "pairing": "duplicate",
         "concurrency": concurrency,
-        "bots": [_bot_table(bot.name, bot.command) for bot in (bot_a, bot_b)],
+        "bots": [bot_table(bot.name, bot.command) for bot in (bot_a, bot_b)],
     }
     if sprt is not None:
         raw["sprt"] = {"elo0": sprt[0], "elo1": sprt[1], "alpha": alpha, "beta": beta}

@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import json
 import signal
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,12 +19,12 @@ from ..games.records import to_records
 from ..games.runlock import RunLock
 from ..games.seeds import SECRET_META, TournamentSecret
 from ..games.settings import ConfigError
-from ..games.store import ResultsStore
+from ..games.store import GameRow, ResultsStore
 from ..league.config import LEAGUE_KIND
 from ..match.monitor import MatchMonitor, summary_line
 from ..match.session import run_match
 from ..match.tally import recorded_games
-from ..results.tables import render, views
+from ..results.tables import Table, render, views
 from ..results.verdicts import verdict_table
 from ..tournament.config import TournamentConfig, check_environment, check_reachable, load_config, parse_config
 from ..tournament.runner import RunSummary, run_tournament, schedule_of, scheduler_of, stored_secret
@@ -52,7 +53,8 @@ def default_db(config_path: Path) -> Path:
 
 def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: bool = False,
          http: str | None = None, kept: bool = True, standings_every: int = 0,
-         http_linger: float | None = None) -> RunSummary:
+         http_linger: float | None = None,
+         tables: Callable[[Sequence[GameRow]], list[Table]] | None = None) -> RunSummary:
     """Run the missing games of ``config`` into ``db`` and print the standings.
 
     One process per database (a lock next to it); Ctrl-C or SIGTERM stop the
@@ -61,7 +63,8 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     if ``db`` already holds games; otherwise continue it (``resume``).
     ``kept``: False when ``db`` is a temporary file that is deleted afterwards
     (``match`` without ``--db``), so an interruption offers no resume.
-    ``standings_every``: print interim standings every N recorded games (0: never)."""
+    ``standings_every``: print interim standings every N recorded games (0: never).
+    ``tables``: what to print from the stored rows instead of the standings (``ladder``)."""
     log_dir = db.parent / f"{db.stem}-logs"
     check_environment(config)
     check_reachable(config, {"results database": db, "logs folder": log_dir})
@@ -87,10 +90,13 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
         raise fail(f"interrupted: {_kept_or_not(db, kept, running=False)}", INTERRUPTED) from None
     for key, reason in summary.failures.items():
         click.echo(f"game {key}: {reason}", err=True)
-    tables = views(records, ("standings", "pairs") if config.match else ("standings",))
-    if config.match is not None:  # the verdicts, in the same output and format as the tables
-        tables.append(verdict_table(config.match, rows))
-    click.echo(render(tables, fmt))
+    if tables is not None:
+        click.echo(render(tables(rows), fmt))
+    else:
+        shown = views(records, ("standings", "pairs") if config.match else ("standings",))
+        if config.match is not None:  # the verdicts, in the same output and format as the tables
+            shown.append(verdict_table(config.match, rows))
+        click.echo(render(shown, fmt))
     if live is not None:  # the finished page stays up until Ctrl-C (or --http-linger)
         live.wait_and_close(http_linger)
     return summary

@@ -38,7 +38,7 @@ def sample_bots() -> dict[str, str]:
     return found
 
 
-def _name_of(command: str) -> str:
+def name_of(command: str) -> str:
     """A bot name from a command line: its module (after -m) or its script/program, without a .py."""
     try:
         words = shlex.split(command)
@@ -57,7 +57,7 @@ def _name_of(command: str) -> str:
 
 def resolve(a: str, b: str) -> tuple[MatchBot, MatchBot]:
     samples = sample_bots()
-    bots = [MatchBot(arg, samples[arg]) if arg in samples else MatchBot(_name_of(arg), arg) for arg in (a, b)]
+    bots = [MatchBot(arg, samples[arg]) if arg in samples else MatchBot(name_of(arg), arg) for arg in (a, b)]
     if bots[0].name == bots[1].name:
         bots = [MatchBot(f"{bot.name}-{suffix}", bot.command) for bot, suffix in zip(bots, "ab", strict=True)]
     return bots[0], bots[1]

@@ -4,7 +4,8 @@ Main view: a joint Bradley-Terry fit on the Elo scale (``fit_ratings``) with
 fit-based 95% intervals by default (``bootstrap_intervals`` over duplicate
 pairs is the optional alternative), likelihood of superiority, and the
 standings built from them. Side views: cross table, duplicate-pair stats,
-failure counts, ladder points, and a comparison of two runs.
+failure counts, ladder points, a comparison of two runs, and the placement
+of a new bot among fixed reference ratings.
 """
 
 from .bootstrap import BootstrapIntervals, bootstrap_intervals
@@ -16,6 +17,7 @@ from .failures import FailureCounts, failure_counts
 from .ladder import LadderRow, ladder
 from .los import likelihood_of_superiority, los_from_difference
 from .pairs import PairStats, pair_stats
+from .placement import Placement, Reference, place
 from .rating_fit import DEFAULT_BASE, ELO_PER_NAT, Z95, RatingFit, fit_ratings
 from .records import GameRecord
 from .sprt import SprtBounds, SprtState, SprtVerdict, sprt_status
@@ -39,6 +41,8 @@ __all__ = [
     "LadderRow",
     "NaturalFit",
     "PairStats",
+    "Placement",
+    "Reference",
     "RatingFit",
     "StandingsRow",
     "WinLoss",
@@ -54,6 +58,7 @@ __all__ = [
     "likelihood_of_superiority",
     "los_from_difference",
     "pair_stats",
+    "place",
     "spearman",
     "standings",
     "win_loss",

@@ -11,6 +11,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.cli.demo import demo_bots
 from arena.engine.outcome import Termination
 from arena.games.store import GameRow, ResultsStore
 
@@ -85,5 +86,7 @@ def test_demo_says_what_it_runs_before_it_starts(tmp_path: Path) -> None:
     db.write_text("not a database")
     result = CliRunner().invoke(main, ["demo", "--variant", "argentino", "--games", "4", "--seed", "9",
                                        "--db", str(db), "--no-progress"])
-    first, second = result.stderr.splitlines()
-    assert first == "demo: argentino, 12 games, seed 9" and second.startswith("error: ")
+    first, bots, last = result.stderr.splitlines()
+    assert first == "demo: argentino, 12 games, seed 9" and last.startswith("error: ")
+    top = ", ".join(name for name, _ in demo_bots("argentino"))
+    assert bots == f"demo: {top}, the top of the ladder (docs/bots.md)"

@@ -90,6 +90,8 @@ RUN_BY: dict[tuple[str, str], str] = {
         "run::test_the_live_page_examples_serve_as_written",
     ("docs/report.md", "truco-arena serve --tokens tokens.txt --http 127.0.0.1:8080"):
         "run::test_the_live_page_examples_serve_as_written",
+    ("docs/bots.md", "truco-arena ladder --games 2 -- python -m sample_bots.random_bot"):
+        "run::test_the_ladder_example_runs_as_written",
     ("docs/sandbox.md", "truco-arena check-bot --sandbox -- python -m sample_bots.random_bot"):
         "run::test_the_sandbox_check_bot_example_runs_as_written",
     ("docs/scaling.md", "truco-arena tournament run weekly.toml"): "run::test_the_scaling_examples_run_as_written",
@@ -116,6 +118,10 @@ CHECKED_ONLY: dict[tuple[str, str], str] = {
     ("README.md", "python -m pytest -m 'not slow and not integration'"): _SUITE,
     ("README.md", "apt-get install -y chromium chromium-driver"): "installs system packages (root, network)",
     ("README.md", "python -m pytest -q tests/web/test_report_browser.py"): _SUITE,
+    ("docs/bots.md", "truco-arena ladder -- python mybot/bot.py"):
+        "the reader's own bot, 20 games against each search bot: minutes; the --games 2 example is run",
+    ("docs/bots.md", "truco-arena ladder --games 40 --db mybot.sqlite -- python mybot/bot.py"):
+        "the reader's own bot, 40 games against each search bot: minutes; the --games 2 example is run",
     ("docs/league.md", "truco-arena token mint alice --tokens tokens.txt '[--owner' 'OWNER]'"):
         "a usage line; README.md's `token mint alice` is run",
     ("docs/league.md", "python -m sample_bots.random_bot --address arena.example.org:50051 --name alice --streams 2 "

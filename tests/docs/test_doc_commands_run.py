@@ -38,6 +38,8 @@ from doc_fixtures import (
     weekly_dir,
 )
 
+from arena.cli.demo import demo_bots
+
 pytestmark = pytest.mark.integration
 
 RANDOM_SCRIPT = "from sample_bots.random_bot import main\n\nmain()\n"
@@ -58,16 +60,26 @@ def _mint(cwd: Path, *names: str) -> dict[str, str]:
     return tokens
 
 
-@pytest.mark.slow  # the simulation bot thinks: ~25 s
+@pytest.mark.slow  # three search bots think: ~20-40 s
 def test_the_quick_start_demo_runs_as_written(tmp_path: Path) -> None:
     command = example("README.md", "truco-arena demo")
     done = run(command, tmp_path)
     out = ran_well(done, command)
     # "its variant, number of games and seed first" (after a line saying so where bubblewrap is missing)
     said = [line for line in done.stderr.splitlines() if "without a sandbox" not in line]
-    assert said[0] == "demo: uruguayo, 18 games, seed 1", done.stderr
-    assert all(bot in out for bot in ("random", "heuristic", "simulation")), out
+    assert said[0] == "demo: uruguayo, 12 games, seed 1", done.stderr
+    assert all(bot in out for bot, _ in demo_bots("uruguayo")), out  # the top of the shipped ladder
     assert list(tmp_path.iterdir()) == []  # without --db the results go to a temporary file
+
+
+def test_the_ladder_example_runs_as_written(tmp_path: Path) -> None:
+    command = example("docs/bots.md", "truco-arena ladder --games 2 -- python -m sample_bots.random_bot")
+    done = run(command, tmp_path)
+    out = ran_well(done, command)
+    # The table with the newcomer in it, and the short line docs/bots.md shows.
+    assert "random_bot" in out and "reference" in out and " new " in out, out
+    assert re.search(r"^ladder: random_bot lands \d+ of \d+, Elo -?\d+ \[-?\d+, -?\d+\]$", done.stderr, re.M), done.stderr
+    assert list(tmp_path.iterdir()) == []  # without --db the games go to a temporary file
 
 
 @pytest.mark.slow  # an SPRT of [0, 20] needs ~50 pairs whatever the bots: ~45 s

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from sandbox_runs import RANDOM, needs_bwrap, run_cli, write_config
 
+from arena.cli.demo import demo_bots
 from arena.games.settings import ConfigError
 from arena.games.store import ResultsStore
 from arena.sandbox import Limits
@@ -44,7 +45,7 @@ def test_without_bubblewrap_the_demo_runs_its_own_bots_unsandboxed_and_says_so(t
     run = run_cli("demo", "--games", "2", "--no-progress", cwd=tmp_path, env=_without_bwrap(tmp_path))
     assert run.returncode == 0, run.stderr
     assert "demo: running the sample bots without a sandbox" in run.stderr
-    assert "heuristic" in run.stdout
+    assert all(name in run.stdout for name, _ in demo_bots("uruguayo"))
 
 
 def test_the_opt_out_runs_trusted_bots_in_their_folder_from_anywhere(tmp_path: Path) -> None:
