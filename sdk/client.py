@@ -49,7 +49,16 @@ from .bot import Bot
 
 DEFAULT_ADDRESS = "127.0.0.1:50051"
 
+BACKOFF_FIRST = 0.2  # seconds before the first retry; doubled after each failure
+BACKOFF_MAX = 3.0  # the longest wait between two tries: a restarted arena is rejoined within it
+
 CHANNEL_OPTIONS: list[tuple[str, int]] = [
+    # The channel has a reconnect backoff of its own (gRPC's default grows to
+    # 120 s), and while it waits every new stream fails at once: unbounded, a
+    # bot would rejoin a restarted arena long after BACKOFF_MAX.
+    ("grpc.initial_reconnect_backoff_ms", int(BACKOFF_FIRST * 1000)),
+    ("grpc.min_reconnect_backoff_ms", int(BACKOFF_FIRST * 1000)),
+    ("grpc.max_reconnect_backoff_ms", int(BACKOFF_MAX * 1000)),
     # Notice a dead arena within ~15 s even between games.
     ("grpc.keepalive_time_ms", 10_000),
     ("grpc.keepalive_timeout_ms", 5_000),
@@ -58,9 +67,6 @@ CHANNEL_OPTIONS: list[tuple[str, int]] = [
     ("grpc.http2.max_pings_without_data", 0),
     ("grpc.max_receive_message_length", 4 * 1024 * 1024),
 ]
-
-BACKOFF_FIRST = 0.2  # seconds before the first retry; doubled after each failure
-BACKOFF_MAX = 3.0  # the longest wait between two tries: a restarted arena is rejoined within it
 
 BotSource = Bot | Callable[[], Bot]
 

@@ -12,6 +12,9 @@ from pathlib import Path
 import pytest
 from league_harness import FAST_CONFIG, League, free_port, played, run_cli, wait_until
 
+from arena.league.database import STATUS_META
+from arena.league.status import LeagueStatus
+
 pytestmark = pytest.mark.integration
 
 BOUND = 60.0  # seconds: generous, for a loaded machine; the league usually needs well under one
@@ -57,7 +60,22 @@ def test_bots_joining_at_different_times_all_meet_and_views_work_meanwhile(leagu
     assert "league: stopped" in run_cli("league", "status", str(league.db)).stdout
 
 
-def test_a_bot_killed_mid_game_loses_by_disconnect_and_plays_again_when_back(league: League) -> None:
+# Random bots answer at once, so a long clock costs nothing, and c's stall below
+# outlasts any delay in seeing it in a game (the status record is up to a second
+# old, and a loaded machine adds more): with FAST_CONFIG's 4 s, c could run out
+# of time before the kill and lose twice.
+PATIENT_CONFIG = FAST_CONFIG.replace("move_seconds = 2.0", "move_seconds = 60.0")
+
+
+def test_a_bot_killed_mid_game_loses_by_disconnect_and_plays_again_when_back(tmp_path: Path) -> None:
+    league = League(tmp_path, PATIENT_CONFIG)
+    try:
+        _killed_mid_game(league)
+    finally:
+        league.close()
+
+
+def _killed_mid_game(league: League) -> None:
     tokens = {n: league.token(n) for n in ("a", "b", "c")}
     league.start()
     league.bot("a", tokens["a"])
@@ -65,12 +83,11 @@ def test_a_bot_killed_mid_game_loses_by_disconnect_and_plays_again_when_back(lea
     # c stalls at its first decision (for the whole move time and bank), so it is surely in a game when killed.
     c = league.bot("c", tokens["c"], "--mode", "sleep", "--at", "1", module="sample_bots.misbehaving")
 
-    def c_playing() -> bool:
-        out = json.loads(run_cli("league", "status", str(league.db), "--json").stdout)
-        return any(g["bot 0"] == "c" or g["bot 1"] == "c" for g in out["running"]["rows"])
+    def c_playing() -> bool:  # the record `league status` shows, read in this process
+        record = league.meta(STATUS_META) if league.db.exists() else None
+        return record is not None and any("c" in (g.bot0, g.bot1) for g in LeagueStatus.from_json(record).games)
 
-    wait_until(lambda: league.db.exists() and league.meta("league_status") is not None and c_playing(),
-               BOUND, "c to be in a game")
+    wait_until(c_playing, BOUND, "c to be in a game")
     c.kill()
     c.wait(10)
     wait_until(lambda: any(r.faulty_bot == "c" for r in league.rows()), BOUND, "c's game to be recorded")

@@ -101,7 +101,10 @@ def _stop(proc: subprocess.Popen[str], signum: int) -> str:
 @pytest.mark.parametrize("signum,code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_signal_stops_the_run_cleanly_and_a_second_process_is_refused(
         tmp_path: Path, signum: int, code: int) -> None:
-    cfg, proc = _start_run(tmp_path, games=400)  # far more than it will play
+    # Far more than it will play: random bots play 400 games in about 20 s, and on a
+    # loaded machine the resume below took that long to reach the lock, found the
+    # run finished, and played nothing (exit 0). The run is stopped by the signal.
+    cfg, proc = _start_run(tmp_path, games=4_000)
     db = cfg.with_suffix(".sqlite")
     try:
         # While it runs, nobody else may play into the same database.

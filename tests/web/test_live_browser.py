@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
@@ -41,6 +42,7 @@ def _click_first(browser: webdriver.Chrome, css: str) -> bool:
     return True
 
 
+@pytest.mark.slow  # about 50 s: six games at the slow bot's pace, and the front page renders at most every 10 s
 def test_live_page_follows_a_running_tournament(browser: webdriver.Chrome, tmp_path: Path,
                                                 artifacts: Path) -> None:
     with live_tournament(tmp_path, games=6, delay=1.0) as run:

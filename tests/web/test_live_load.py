@@ -65,6 +65,7 @@ def _rate(db: Path, seconds: float, during: list[float] | None = None, url: str 
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # asserts a rate of games against one measured beside it: other tests disturb both
 def test_the_league_keeps_its_rate_while_the_page_is_polled_and_held(tmp_path: Path) -> None:
     tokens, db, config = tmp_path / "tokens.txt", tmp_path / "league.sqlite", tmp_path / "league.toml"
     config.write_text("concurrency = 8\n[options]\ntarget = 30\n[time_control]\nmove_seconds = 0.25\n"
