@@ -40,6 +40,21 @@ async def serve_league(
     page there), and what it returns once the league has stopped.
     Raises ListenError if the address or TLS files cannot be used,
     then RunLockError, StoreError, LeagueDatabaseError for the database."""
+    # The handlers go in before anything is announced: a SIGTERM sent as soon
+    # as the "listening" line appears must stop the league cleanly, not kill it.
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        return await _serve(address, tokens_path, db_path, config, stop, tls_cert, tls_key, on_arena)
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+
+
+async def _serve(address: str, tokens_path: Path, db_path: Path, config: LeagueConfig, stop: asyncio.Event,
+                 tls_cert: Path | None, tls_key: Path | None, on_arena: ArenaHook | None) -> int:
     arena = Arena(TokenStore(tokens_path))
     port = await arena.start(address, tls_cert=tls_cert, tls_key=tls_key)
     try:
@@ -52,7 +67,7 @@ async def serve_league(
             _announce(f"league {config.name}: {store.count()} game(s) recorded so far in {db_path}")
             stop_hook = await on_arena(arena) if on_arena is not None else None
             try:
-                return await _until_signal(arena, League(arena, db, config))
+                return await _until_signal(arena, League(arena, db, config), stop)
             finally:
                 if stop_hook is not None:
                     await stop_hook()
@@ -60,20 +75,12 @@ async def serve_league(
         await arena.stop(grace=0, restarting=True)
 
 
-async def _until_signal(arena: Arena, league: League) -> int:
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    try:
-        job = asyncio.ensure_future(league.run())
-        stopper = asyncio.ensure_future(stop.wait())
-        await asyncio.wait({job, stopper}, return_when=asyncio.FIRST_COMPLETED)
-        stopper.cancel()
-        # Stop the arena first: running games end as interrupted and the league records them so.
-        # A league is expected back: its bots keep trying to reconnect.
-        await arena.stop(grace=0, restarting=True)
-        return await job
-    finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(sig)
+async def _until_signal(arena: Arena, league: League, stop: asyncio.Event) -> int:
+    job = asyncio.ensure_future(league.run())
+    stopper = asyncio.ensure_future(stop.wait())
+    await asyncio.wait({job, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    stopper.cancel()
+    # Stop the arena first: running games end as interrupted and the league records them so.
+    # A league is expected back: its bots keep trying to reconnect.
+    await arena.stop(grace=0, restarting=True)
+    return await job

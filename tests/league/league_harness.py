@@ -62,6 +62,7 @@ class League:
         self.bots: list[subprocess.Popen[bytes]] = []
         self.proc: subprocess.Popen[str] | None = None
         self.log = workdir / "serve.log"
+        self._log_from = 0
 
     def token(self, name: str) -> str:
         return mint_token(self.tokens, name)
@@ -69,6 +70,9 @@ class League:
     def start(self) -> None:
         if not self.tokens.exists():
             self.tokens.write_text("")
+        # Only this start's lines count: the log is appended to, and an earlier
+        # run's "listening" line would end the wait before this one listens.
+        self._log_from = self.log.stat().st_size if self.log.exists() else 0
         with open(self.log, "a") as log:
             self.proc = subprocess.Popen(
                 [*CLI, "serve", "--tokens", str(self.tokens), "--db", str(self.db), "--config", str(self.config),
@@ -81,7 +85,10 @@ class League:
         assert self.proc is not None
         if self.proc.poll() is not None:
             raise AssertionError(f"serve exited with {self.proc.returncode}: {self.log.read_text()}")
-        found = re.findall(r"arena listening on 127\.0\.0\.1:(\d+)", self.log.read_text())
+        with open(self.log, "rb") as log:
+            log.seek(self._log_from)
+            text = log.read().decode(errors="replace")
+        found = re.findall(r"arena listening on 127\.0\.0\.1:(\d+)", text)
         return int(found[-1]) if found else None
 
     def bot(self, name: str, token: str, *extra: str, module: str = "sample_bots.random_bot",

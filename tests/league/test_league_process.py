@@ -161,3 +161,17 @@ def test_a_four_seat_league_game_gives_each_team_to_one_bot(tmp_path: Path) -> N
         assert league.meta("config")["options"]["seats"] == 4  # type: ignore[index]
     finally:
         league.close()
+
+
+def test_a_sigterm_as_soon_as_the_league_listens_stops_it_cleanly(tmp_path: Path) -> None:
+    """The signal handlers go in before the "listening" line: a service
+    manager or a script that stops the league the moment it is up gets a
+    clean exit (0), never the default action of SIGTERM (-15). Three starts,
+    each stopped at once."""
+    league = League(tmp_path)
+    try:
+        for _ in range(3):
+            league.start()
+            assert league.stop(signal.SIGTERM) == 0, league.log.read_text()
+    finally:
+        league.close()
