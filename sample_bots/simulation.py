@@ -50,6 +50,7 @@ candidate (it is never better than playing on).
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -439,7 +440,7 @@ def _hopeful(vals: list[float], base: list[float], z: float) -> bool:
     d = [x - y for x, y in zip(vals, base, strict=True)]
     mean = sum(d) / n
     var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
-    return mean + z * (var / n) ** 0.5 >= 0.0
+    return mean + z * math.sqrt(var / n) >= 0.0
 
 
 def rollout_value(st: State, rng: random.Random, policy: RivalModel | None, me: int,
