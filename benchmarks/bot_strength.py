@@ -8,13 +8,15 @@ Every matchup is a duplicate match: each deal seed is played twice with the
 seats swapped, and the 95% interval is taken over those pairs. Matchups:
 ``heuristic-random``, ``simulation-random``, ``simulation-heuristic``,
 ``ismcts-random``, ``ismcts-heuristic``, ``ismcts-simulation``,
-``inference-heuristic``, ``inference-simulation``, ``tuned-heuristic``,
+``inference-heuristic``, ``inference-simulation``, ``pruning-heuristic``,
+``pruning-simulation``, ``tuned-heuristic``,
 ``tuned-simulation`` (the first bot's win rate is reported). ``tuned`` is
 simulation (the inference bot with ``play_soft`` 1) at ``--worlds`` with any
 constructor argument changed by ``--tuned NAME=VALUE`` (``worlds=36``,
 ``margin=0.5``, ``mismatch=0.3``, ``play_soft=0.5``, ``early=true``...): one
 change at a time against the unchanged bot, for screening ideas. The search bots run at their counted budgets (``--worlds`` for
-simulation, ``--inference-worlds`` for inference, ``--iterations`` for
+simulation, ``--inference-worlds`` for inference, ``--pruning-worlds`` for
+pruning, ``--iterations`` for
 ismcts, defaults as the bots'), or all at ``--time-ms`` per decision; to
 compare at equal CPU, give simulation the worlds that match the other's CPU
 per searched decision (the last column); ``--ismcts NAME=VALUE`` sets
@@ -43,13 +45,15 @@ from sample_bots._play import duplicate_match  # noqa: E402
 from sample_bots.heuristic import HeuristicBot  # noqa: E402
 from sample_bots.inference import DEFAULT_PLAY_SOFT, InferenceBot  # noqa: E402
 from sample_bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot  # noqa: E402
+from sample_bots.pruning import DEFAULT_WORLDS as PRUNING_WORLDS  # noqa: E402
+from sample_bots.pruning import PruningBot  # noqa: E402
 from sample_bots.random_bot import RandomBot  # noqa: E402
 from sample_bots.simulation import DEFAULT_WORLDS, SimulationBot  # noqa: E402
 
 MATCHUPS = ("heuristic-random", "simulation-random", "simulation-heuristic", "ismcts-random",
             "ismcts-heuristic", "ismcts-simulation", "inference-heuristic", "inference-simulation",
-            "tuned-heuristic", "tuned-simulation")
-SEARCHERS = ("simulation", "ismcts", "inference", "tuned")
+            "tuned-heuristic", "tuned-simulation", "pruning-heuristic", "pruning-simulation")
+SEARCHERS = ("simulation", "ismcts", "inference", "tuned", "pruning")
 
 
 class _Metered:
@@ -92,6 +96,9 @@ def _factory(kind: str, cfg: dict[str, Any], meters: dict[str, _Metered]) -> Any
         if kind == "inference":
             inf = InferenceBot(k, worlds=cfg["inference_worlds"], time_ms=cfg["time_ms"], play_soft=cfg["play_soft"])
             return meters["inference"].wrap(inf, "worlds")
+        if kind == "pruning":
+            pr = PruningBot(k, worlds=cfg["pruning_worlds"], time_ms=cfg["time_ms"])
+            return meters["pruning"].wrap(pr, "worlds")
         if kind == "tuned":
             tuned = InferenceBot(k, **{"worlds": cfg["worlds"], "time_ms": cfg["time_ms"], "play_soft": 1.0,
                                        **cfg["tuned"]})
@@ -191,6 +198,8 @@ def main(argv: list[str] | None = None) -> None:
                    help="simulation: worlds per decision (default %(default)s)")
     p.add_argument("--inference-worlds", type=int, default=None,
                    help="inference: worlds per decision (default: --worlds)")
+    p.add_argument("--pruning-worlds", type=int, default=PRUNING_WORLDS,
+                   help="pruning: rollouts per candidate per decision (default %(default)s)")
     p.add_argument("--play-soft", type=float, default=DEFAULT_PLAY_SOFT,
                    help="inference: weight kept per card play unlike the model's (default %(default)s)")
     p.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS,
@@ -212,12 +221,13 @@ def main(argv: list[str] | None = None) -> None:
     cfg = {"ismcts": _options(p, "--ismcts", args.ismcts, ISMCTSBot),
            "tuned": _options(p, "--tuned", args.tuned, InferenceBot), "worlds": args.worlds, "iterations": args.iterations, "time_ms": args.time_ms,
            "rollout": args.rollout, "options": options, "play_soft": args.play_soft,
-           "inference_worlds": args.inference_worlds or args.worlds}
+           "inference_worlds": args.inference_worlds or args.worlds,
+           "pruning_worlds": args.pruning_worlds}
     if args.time_ms is not None:
         budget = f"{args.time_ms:g} ms per decision for both search bots"
     else:
         budget = (f"simulation {args.worlds} worlds, inference {cfg['inference_worlds']} worlds "
-                  f"(play_soft {args.play_soft:g}), ismcts {args.iterations} iterations ({args.rollout} rollouts)")
+                  f"(play_soft {args.play_soft:g}), pruning {cfg['pruning_worlds']} worlds, ismcts {args.iterations} iterations ({args.rollout} rollouts)")
         if args.ismcts:
             budget += f", ismcts {' '.join(args.ismcts)}"
         if args.tuned:
