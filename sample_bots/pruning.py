@@ -20,10 +20,13 @@ it ties, 0.500 [0.463, 0.537] over 300 games, at 12.6 CPU ms per searched
 decision against simulation's 16.9 (pruning and early rejection make it 25%
 cheaper). At equal CPU (this bot's default 24, 18.0 CPU ms; simulation 18
 worlds, 19.0 ms), matchup ``pruning-simulation``: 0.540 [0.500, 0.580] over
-300 games: a lead that is not significant at that sample size, short of the
-0.55 with a lower bound above 0.52 over 2,000 games wanted of a bot that
-beats simulation. Against the heuristic at 6 rollouts per candidate, 0.667
-[0.607, 0.727] over 180 games (simulation: 0.68 on the same deals).
+300 games, then 0.515 [0.486, 0.544] over 400 more (seeds from 5150): about
+0.526 [0.502, 0.550] over the 700, a lead that is not significant, short of
+the 0.55 with a lower bound above 0.52 over 2,000 games wanted of a bot that
+beats simulation. Against the heuristic at the defaults (seeds from 5000),
+0.785 [0.736, 0.834] over 200 games, where simulation scores 0.760 [0.707,
+0.813] on the same deals; at 6 rollouts per candidate, 0.667 [0.607, 0.727]
+over 180 games (simulation: 0.68 on the same deals).
 """
 
 from __future__ import annotations
