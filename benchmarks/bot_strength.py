@@ -8,9 +8,15 @@ Every matchup is a duplicate match: each deal seed is played twice with the
 seats swapped, and the 95% interval is taken over those pairs. Matchups:
 ``heuristic-random``, ``simulation-random``, ``simulation-heuristic``,
 ``ismcts-random``, ``ismcts-heuristic``, ``ismcts-simulation``,
-``inference-heuristic``, ``inference-simulation`` (the first bot's win rate
-is reported). The search bots run at their counted budgets (``--worlds`` for
-simulation, ``--inference-worlds`` for inference, ``--iterations`` for
+``inference-heuristic``, ``inference-simulation``, ``pruning-heuristic``,
+``pruning-simulation``, ``tuned-heuristic``,
+``tuned-simulation`` (the first bot's win rate is reported). ``tuned`` is
+simulation (the inference bot with ``play_soft`` 1) at ``--worlds`` with any
+constructor argument changed by ``--tuned NAME=VALUE`` (``worlds=36``,
+``margin=0.5``, ``mismatch=0.3``, ``play_soft=0.5``, ``early=true``...): one
+change at a time against the unchanged bot, for screening ideas. The search bots run at their counted budgets (``--worlds`` for
+simulation, ``--inference-worlds`` for inference, ``--pruning-worlds`` for
+pruning, ``--iterations`` for
 ismcts, defaults as the bots'), or all at ``--time-ms`` per decision; to
 compare at equal CPU, give simulation the worlds that match the other's CPU
 per searched decision (the last column); ``--ismcts NAME=VALUE`` sets
@@ -39,12 +45,15 @@ from sample_bots._play import duplicate_match  # noqa: E402
 from sample_bots.heuristic import HeuristicBot  # noqa: E402
 from sample_bots.inference import DEFAULT_PLAY_SOFT, InferenceBot  # noqa: E402
 from sample_bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot  # noqa: E402
+from sample_bots.pruning import DEFAULT_WORLDS as PRUNING_WORLDS  # noqa: E402
+from sample_bots.pruning import PruningBot  # noqa: E402
 from sample_bots.random_bot import RandomBot  # noqa: E402
 from sample_bots.simulation import DEFAULT_WORLDS, SimulationBot  # noqa: E402
 
 MATCHUPS = ("heuristic-random", "simulation-random", "simulation-heuristic", "ismcts-random",
-            "ismcts-heuristic", "ismcts-simulation", "inference-heuristic", "inference-simulation")
-SEARCHERS = ("simulation", "ismcts", "inference")
+            "ismcts-heuristic", "ismcts-simulation", "inference-heuristic", "inference-simulation",
+            "tuned-heuristic", "tuned-simulation", "pruning-heuristic", "pruning-simulation")
+SEARCHERS = ("simulation", "ismcts", "inference", "tuned", "pruning")
 
 
 class _Metered:
@@ -87,6 +96,13 @@ def _factory(kind: str, cfg: dict[str, Any], meters: dict[str, _Metered]) -> Any
         if kind == "inference":
             inf = InferenceBot(k, worlds=cfg["inference_worlds"], time_ms=cfg["time_ms"], play_soft=cfg["play_soft"])
             return meters["inference"].wrap(inf, "worlds")
+        if kind == "pruning":
+            pr = PruningBot(k, worlds=cfg["pruning_worlds"], time_ms=cfg["time_ms"])
+            return meters["pruning"].wrap(pr, "worlds")
+        if kind == "tuned":
+            tuned = InferenceBot(k, **{"worlds": cfg["worlds"], "time_ms": cfg["time_ms"], "play_soft": 1.0,
+                                       **cfg["tuned"]})
+            return meters["tuned"].wrap(tuned, "worlds")
         ism = ISMCTSBot(k, iterations=cfg["iterations"], time_ms=cfg["time_ms"], rollout=cfg["rollout"],
                         **cfg["ismcts"])
         return meters["ismcts"].wrap(ism, "iterations")
@@ -147,14 +163,14 @@ def _thinking(meters: dict[str, list[float]]) -> str:
     return "; ".join(parts)
 
 
-def _ismcts_options(p: argparse.ArgumentParser, pairs: list[str]) -> dict[str, Any]:
-    """``NAME=VALUE`` strings as ISMCTSBot keyword arguments (numbers as
+def _options(p: argparse.ArgumentParser, flag: str, pairs: list[str], cls: Any) -> dict[str, Any]:
+    """``NAME=VALUE`` strings as keyword arguments of ``cls`` (numbers as
     numbers, true/false as booleans, anything else as a string)."""
     out: dict[str, Any] = {}
     for pair in pairs:
         name, sep, text = pair.partition("=")
         if not sep or not name.isidentifier():
-            p.error(f"--ismcts wants NAME=VALUE, not {pair!r}")
+            p.error(f"{flag} wants NAME=VALUE, not {pair!r}")
         value: Any = text
         if text in ("true", "false"):
             value = text == "true"
@@ -167,9 +183,9 @@ def _ismcts_options(p: argparse.ArgumentParser, pairs: list[str]) -> dict[str, A
                     pass
         out[name] = value
     try:
-        ISMCTSBot(0, **out)
+        cls(0, **out)
     except (TypeError, ValueError) as e:
-        p.error(f"--ismcts: {e}")
+        p.error(f"{flag}: {e}")
     return out
 
 
@@ -182,6 +198,8 @@ def main(argv: list[str] | None = None) -> None:
                    help="simulation: worlds per decision (default %(default)s)")
     p.add_argument("--inference-worlds", type=int, default=None,
                    help="inference: worlds per decision (default: --worlds)")
+    p.add_argument("--pruning-worlds", type=int, default=PRUNING_WORLDS,
+                   help="pruning: rollouts per candidate per decision (default %(default)s)")
     p.add_argument("--play-soft", type=float, default=DEFAULT_PLAY_SOFT,
                    help="inference: weight kept per card play unlike the model's (default %(default)s)")
     p.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS,
@@ -189,6 +207,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--rollout", choices=("heuristic", "random"), default="heuristic", help="ismcts playouts")
     p.add_argument("--ismcts", action="append", default=[], metavar="NAME=VALUE",
                    help="ismcts: another constructor argument (e.g. widen=4, root=ucb); repeatable")
+    p.add_argument("--tuned", action="append", default=[], metavar="NAME=VALUE",
+                   help="tuned (the inference bot with play_soft=1, i.e. simulation, at --worlds): a "
+                        "constructor argument (e.g. worlds=36, margin=0.5, play_soft=0.5, early=true); "
+                        "repeatable")
     p.add_argument("--time-ms", type=float, default=None,
                    help="a time budget per decision for both search bots instead (not reproducible)")
     p.add_argument("--target", type=int, default=None, help="override the variant's target score")
@@ -196,16 +218,20 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=0, help="first deal seed")
     args = p.parse_args(argv)
     options = {"target": args.target} if args.target else {}
-    cfg = {"ismcts": _ismcts_options(p, args.ismcts), "worlds": args.worlds, "iterations": args.iterations, "time_ms": args.time_ms,
+    cfg = {"ismcts": _options(p, "--ismcts", args.ismcts, ISMCTSBot),
+           "tuned": _options(p, "--tuned", args.tuned, InferenceBot), "worlds": args.worlds, "iterations": args.iterations, "time_ms": args.time_ms,
            "rollout": args.rollout, "options": options, "play_soft": args.play_soft,
-           "inference_worlds": args.inference_worlds or args.worlds}
+           "inference_worlds": args.inference_worlds or args.worlds,
+           "pruning_worlds": args.pruning_worlds}
     if args.time_ms is not None:
         budget = f"{args.time_ms:g} ms per decision for both search bots"
     else:
         budget = (f"simulation {args.worlds} worlds, inference {cfg['inference_worlds']} worlds "
-                  f"(play_soft {args.play_soft:g}), ismcts {args.iterations} iterations ({args.rollout} rollouts)")
+                  f"(play_soft {args.play_soft:g}), pruning {cfg['pruning_worlds']} worlds, ismcts {args.iterations} iterations ({args.rollout} rollouts)")
         if args.ismcts:
             budget += f", ismcts {' '.join(args.ismcts)}"
+        if args.tuned:
+            budget += f", tuned {' '.join(args.tuned)}"
     print(f"budget: {budget}; {args.jobs} worker(s)")
     header = (f"{'matchup':<22} {'variant':<11} {'games':>5} {'win rate':>8}  {'95% CI':<15} "
               f"{'pts for-against':>15} {'wall s':>7}  thinking per searched decision")

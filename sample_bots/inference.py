@@ -28,6 +28,8 @@ split one game each).
 
 from __future__ import annotations
 
+from typing import Any
+
 from arena.engine import Game
 from arena.engine.observation import Observation
 
@@ -56,17 +58,18 @@ class InferenceBot(SimulationBot):
         play_soft: float = DEFAULT_PLAY_SOFT,
         params: Params = DEFAULT_PARAMS,
         options: dict[str, object] | None = None,
+        **search: Any,
     ) -> None:
         if not 0.0 < play_soft <= 1.0:
             raise ValueError(f"play_soft must be in (0, 1], got {play_soft}")
-        super().__init__(seed, worlds=worlds, time_ms=time_ms, params=params, options=options)
+        super().__init__(seed, worlds=worlds, time_ms=time_ms, params=params, options=options, **search)
         self.play_soft = play_soft
 
     def _sample(self, obs: Observation, game: Game, soft: float, model: RivalModel) -> World | None:
         # ``soft`` is 1.0 once the model is not trusted at all: card plays
         # are then no evidence either; otherwise they weigh no more than bets.
         play_soft = 1.0 if soft >= 1.0 else max(self.play_soft, soft)
-        return sample_world(obs, game, self.rng, soft, model, play_soft=play_soft)
+        return sample_world(obs, game, self.rng, soft, model, early=self.early, play_soft=play_soft)
 
 
 def main() -> None:

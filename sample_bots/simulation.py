@@ -50,6 +50,7 @@ candidate (it is never better than playing on).
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -184,6 +185,9 @@ class SimulationBot(Bot):
         mismatch: float = 0.15,
         infer: bool = True,
         margin: float = 1.0,
+        early: bool = False,
+        prune: float | None = None,
+        prune_after: int = 6,
     ) -> None:
         self.rng = random.Random(seed)
         self.worlds = worlds
@@ -197,6 +201,9 @@ class SimulationBot(Bot):
         self.mismatch = mismatch
         self.infer = infer
         self.margin = margin
+        self.early = early
+        self.prune = prune
+        self.prune_after = prune_after
         self._games: dict[tuple[str, int], Game] = {}
         self._time_cap_ms = float("inf")
         # How often the rival's decisions match the model's (from hands whose
@@ -348,7 +355,19 @@ class SimulationBot(Bot):
         soft = mismatch if self.infer else 1.0
         model = self._model()
         relax_at = 40
-        while n < limit and tries < max_tries:
+        b = cands.index(base)
+        alive = list(range(len(cands)))
+        # With pruning the budget is counted in rollouts (worlds x candidates):
+        # the rollouts a dropped candidate does not take go to more worlds.
+        rollout_limit = limit * len(cands)
+        rollouts = 0
+
+        def more() -> bool:
+            if self.prune is None:
+                return n < limit
+            return rollouts < rollout_limit and n < self.max_worlds and len(alive) > 1
+
+        while more() and tries < max_tries:
             if budget < float("inf") and tries & 3 == 0:
                 spent = (time.perf_counter() - start) * 1000
                 if (n >= self.min_worlds and spent >= budget) or spent >= 4 * budget:
@@ -365,8 +384,11 @@ class SimulationBot(Bot):
                 continue
             n += 1
             seed = self.rng.getrandbits(32)
-            for i, a in enumerate(cands):
-                values[i].append(self._evaluate(obs, world.state, a, seed, me, wt, noise))
+            for i in alive:
+                values[i].append(self._evaluate(obs, world.state, cands[i], seed, me, wt, noise))
+            rollouts += len(alive)
+            if self.prune is not None and n >= self.prune_after:
+                alive = [i for i in alive if i == b or _hopeful(values[i], values[b], self.prune)]
         self.stats["tries"] += tries
         if n < 3:
             self.stats["fallbacks"] += 1
@@ -374,12 +396,13 @@ class SimulationBot(Bot):
         self.stats["searched"] += 1
         self.stats["worlds"] += n
         self.stats["seconds"] += time.perf_counter() - start
-        return cands[self._pick(cands, values, cands.index(base))]
+        kept = [cands[i] for i in alive]
+        return kept[self._pick(kept, [values[i] for i in alive], alive.index(b))]
 
     def _sample(self, obs: Observation, game: Game, soft: float, model: RivalModel) -> World | None:
         """One world for a decision, or None (rejected); subclasses weigh the
         evidence differently."""
-        return sample_world(obs, game, self.rng, soft, model)
+        return sample_world(obs, game, self.rng, soft, model, early=self.early)
 
     def _pick(self, cands: list[Action], values: list[list[float]], b: int) -> int:
         """The best candidate by mean value, but leave the heuristic's choice
@@ -408,6 +431,16 @@ class SimulationBot(Bot):
         st.apply(action)
         return rollout_value(st, random.Random(seed), self._model(), me, wt,
                              noise_seat=1 - obs.seat, noise=noise)
+
+
+def _hopeful(vals: list[float], base: list[float], z: float) -> bool:
+    """Whether a candidate's paired advantage over the base is not yet ``z``
+    standard errors below zero (worth more rollouts)."""
+    n = len(base)
+    d = [x - y for x, y in zip(vals, base, strict=True)]
+    mean = sum(d) / n
+    var = sum((x - mean) ** 2 for x in d) / max(1, n - 1)
+    return mean + z * math.sqrt(var / n) >= 0.0
 
 
 def rollout_value(st: State, rng: random.Random, policy: RivalModel | None, me: int,

@@ -52,10 +52,14 @@ def _games(make: Callable[[int], Bot]) -> list[list[tuple[int, int, Action]]]:
 
 @pytest.mark.parametrize("make", [
     lambda k: SimulationBot(k, worlds=4),
+    # pruned candidates hand their rollouts to more worlds; early rejection
+    # draws its random numbers in another order: both still seeded
+    lambda k: SimulationBot(k, worlds=4, prune=1.0, prune_after=2),
+    lambda k: SimulationBot(k, worlds=4, early=True),
     # the default budget is a world count too (a long run: slow)
     pytest.param(lambda k: SimulationBot(k), marks=pytest.mark.slow),
     pytest.param(lambda k: ISMCTSBot(k, iterations=12), marks=pytest.mark.slow),
-], ids=["simulation-4", "simulation-default", "ismcts-12"])
+], ids=["simulation-4", "simulation-4-pruned", "simulation-4-early", "simulation-default", "ismcts-12"])
 def test_bots_search_choices_repeat_with_the_same_seeds(make: Callable[[int], Bot]) -> None:
     first, second = _games(make), _games(make)
     assert sum(len(log) for log in first) > 50
