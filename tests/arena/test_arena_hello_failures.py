@@ -125,7 +125,10 @@ def test_past_the_waiting_cap_the_oldest_silent_stream_makes_room(log_dir: Path)
                 stub = pb_grpc.ArenaServiceStub(silent)  # type: ignore[no-untyped-call]
                 waiting = [stub.Play() for _ in range(3)]
                 for c in waiting:
-                    await c.wait_for_connection()
+                    try:
+                        await c.wait_for_connection()
+                    except grpc.aio.AioRpcError:
+                        pass  # already evicted by the third (a slow test process): ending() reads why
                 while h.evictions < 1:  # the arena runs on its own loop
                     await asyncio.sleep(0.01)
                 call = pb_grpc.ArenaServiceStub(channel).Play()  # type: ignore[no-untyped-call]
