@@ -36,3 +36,13 @@ def seeded_main(
             add_arguments(p)
 
     sdk_main(factory, add_arguments=arguments, prog=prog)
+
+
+def add_budget(p: argparse.ArgumentParser, worlds: int, what: str) -> None:
+    """The search bots' budget options: ``--worlds`` (counted, so games
+    replay exactly) or ``--time-ms`` (a clock, stronger on an idle machine
+    but not reproducible). ``what``: what one unit of ``--worlds`` is."""
+    p.add_argument("--worlds", type=int, default=worlds,
+                   help=f"{what} per decision (default %(default)s; reproducible)")
+    p.add_argument("--time-ms", type=float,
+                   help="think for this many ms per decision instead (not reproducible)")

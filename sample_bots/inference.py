@@ -77,13 +77,10 @@ def main() -> None:
     [--worlds N | --time-ms MS] [--play-soft P]``"""
     import argparse
 
-    from ._cli import seeded_main
+    from ._cli import add_budget, seeded_main
 
     def add_arguments(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--worlds", type=int, default=DEFAULT_WORLDS,
-                       help="sampled worlds per decision (default %(default)s; reproducible)")
-        p.add_argument("--time-ms", type=float,
-                       help="think for this many ms per decision instead (not reproducible)")
+        add_budget(p, DEFAULT_WORLDS, "sampled worlds")
         p.add_argument("--play-soft", type=float, default=DEFAULT_PLAY_SOFT,
                        help="weight kept by a world where the model plays another card (default %(default)s)")
 

@@ -76,13 +76,10 @@ def main() -> None:
     [--worlds N | --time-ms MS] [--prune Z]``"""
     import argparse
 
-    from ._cli import seeded_main
+    from ._cli import add_budget, seeded_main
 
     def add_arguments(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--worlds", type=int, default=DEFAULT_WORLDS,
-                       help="rollouts per candidate per decision (default %(default)s; reproducible)")
-        p.add_argument("--time-ms", type=float,
-                       help="think for this many ms per decision instead (not reproducible)")
+        add_budget(p, DEFAULT_WORLDS, "rollouts per candidate")
         p.add_argument("--prune", type=float, default=DEFAULT_PRUNE,
                        help="drop a candidate this many standard errors behind (default %(default)s)")
 

@@ -467,13 +467,10 @@ def main() -> None:
     [--worlds N | --time-ms MS]``"""
     import argparse
 
-    from ._cli import seeded_main
+    from ._cli import add_budget, seeded_main
 
     def add_arguments(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--worlds", type=int, default=DEFAULT_WORLDS,
-                       help="sampled worlds per decision (default %(default)s, about 30 ms; reproducible)")
-        p.add_argument("--time-ms", type=float,
-                       help="think for this many ms per decision instead (not reproducible)")
+        add_budget(p, DEFAULT_WORLDS, "sampled worlds")
 
     seeded_main(
         lambda seed, args: SimulationBot(seed, worlds=args.worlds, time_ms=args.time_ms),
