@@ -24,6 +24,7 @@ from typing import Any
 
 import click
 
+from ..engine import BUILD as ENGINE_BUILD
 from ..errors import ArenaError
 from .check_bot import check_bot
 from .demo import demo
@@ -71,7 +72,7 @@ def _die(message: str, code: int) -> None:
 
 
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="truco-arena")
+@click.version_option(package_name="truco-arena", message=f"%(prog)s %(version)s (engine: {ENGINE_BUILD})")
 def main() -> None:
     """Truco Arena: referee, gRPC arena and tournaments for Truco bots.
 

@@ -12,8 +12,12 @@
 ``State.copy()`` is a cheap independent copy for search. The variants are
 data (``variants.py``); the rules helpers (card rank, envido and flor points)
 are in ``rules.py``.
+
+``BUILD`` says whether this engine is the compiled build (mypyc, from the same
+source; see setup.py) or pure Python.
 """
 
+from . import state as _state_module
 from .actions import Action, Kind
 from .cards import DECK, Card, Suit
 from .events import (
@@ -61,3 +65,14 @@ __all__ = [
     "Variant", "VARIANT_BY_NAME", "Special", "EnvidoMode", "EnvidoState", "FlorKind", "FaltaMode",
     "ContraflorResto",
 ]
+
+
+def _build() -> str:
+    """``"compiled"`` when the engine's modules are C extensions, else ``"pure Python"``."""
+    import importlib.machinery
+
+    origin = _state_module.__file__ or ""
+    return "compiled" if origin.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) else "pure Python"
+
+
+BUILD = _build()

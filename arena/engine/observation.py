@@ -59,11 +59,10 @@ class Observation:
 # in field order (tests/engine/test_engine_observation_build.py holds it to
 # the constructor).
 _SETTERS = tuple(getattr(Observation, f.name).__set__ for f in fields(Observation))
-_new = object.__new__
 
 
 def _observation(*values: object) -> Observation:
-    obs = _new(Observation)
+    obs = Observation.__new__(Observation)
     for set_field, value in zip(_SETTERS, values, strict=True):
         set_field(obs, value)
     return obs

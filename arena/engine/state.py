@@ -109,23 +109,22 @@ class Game:
         elif overrides:
             options = with_overrides(options, overrides)
         variant = variant_named(options.variant)
-        init = object.__setattr__
-        init(self, "options", options)
-        init(self, "variant", variant)
-        init(self, "truco_values", variant.truco_values)
-        init(self, "truco_calls", variant.truco_calls)
-        init(self, "needs_up", variant.up_card is not None)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "truco_values", variant.truco_values)
+        object.__setattr__(self, "truco_calls", variant.truco_calls)
+        object.__setattr__(self, "needs_up", variant.up_card is not None)
         n = options.seats
-        init(self, "seat_orders", tuple(tuple((mano + i) % n for i in range(n)) for mano in range(n)))
-        init(self, "envido_worth", {k.value: points for k, points in variant.envido_values})
-        init(self, "_tables", {})
-        init(self, "_links", {})
-        init(self, "_menus", {})
+        object.__setattr__(self, "seat_orders", tuple(tuple((mano + i) % n for i in range(n)) for mano in range(n)))
+        object.__setattr__(self, "envido_worth", {k.value: points for k, points in variant.envido_values})
+        object.__setattr__(self, "_tables", {})
+        object.__setattr__(self, "_links", {})
+        object.__setattr__(self, "_menus", {})
         # The menus of a seat on its turn, the most frequent situation, by a
         # small int (see State._refresh): a list index is cheaper than hashing
         # the tuple key.
-        init(self, "_turn_menus", [None] * 16)
-        init(self, "_cut", tuple(itemgetter(3 * s, 3 * s + 1, 3 * s + 2) for s in range(n)))
+        object.__setattr__(self, "_turn_menus", [None] * 16)
+        object.__setattr__(self, "_cut", tuple(itemgetter(3 * s, 3 * s + 1, 3 * s + 2) for s in range(n)))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Game is immutable: cannot set {name}")
@@ -209,6 +208,10 @@ def shuffle(cards: list[T], rng: random.Random) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
+_NO_LINKS: tuple[dict[int, int], dict[int, int]] = ({}, {})
+_NO_SCORES = (0, 0)
+
+
 class _Hand:
     """What changes during one hand (or one pico-a-pico mini hand).
 
@@ -225,8 +228,10 @@ class _Hand:
         "announced", "env_texts", "start_scores",
     )
 
-    def __init__(self, seats: tuple[int, ...], deal: Deal, t: Table, flor_on: bool, pico: bool,
+    def __init__(self, seats: tuple[int, ...], deal: Deal | None, t: Table, flor_on: bool, pico: bool,
                  links: tuple[dict[int, int], dict[int, int]], start_scores: tuple[int, int]) -> None:
+        if deal is None:  # copy() sets every slot itself
+            return
         self.seats = seats
         self.nxt, self.order = links  # next seat in playing order; place in that order
         self.dealt = deal.hands  # indexed by seat, as dealt
@@ -276,7 +281,9 @@ class _Hand:
         """An independent copy: the tuples and what never changes after the
         deal (seat order, dealt cards, flor kinds, the card table) are
         shared; the two lists and the flor contest are copied."""
-        new = _Hand.__new__(_Hand)
+        # A constructor call, not _Hand.__new__: the compiled build runs
+        # __init__ for either, and a blank one costs nothing.
+        new = _Hand(self.seats, None, self.table, False, False, _NO_LINKS, _NO_SCORES)
         new.seats, new.nxt, new.order, new.dealt = self.seats, self.nxt, self.order, self.dealt
         new.table, new.flor, new.pico = self.table, self.flor, self.pico
         new.plays = self.plays[:]
@@ -313,8 +320,8 @@ class _Contest:
         return self.answerer if self.caller == self.declarer else self.declarer
 
     def copy(self) -> _Contest:
-        new = _Contest.__new__(_Contest)
-        new.declarer, new.answerer, new.last, new.caller = self.declarer, self.answerer, self.last, self.caller
+        new = _Contest(self.declarer, self.answerer)
+        new.last, new.caller = self.last, self.caller
         new.stake, new.prev, new.calls = self.stake, self.prev, self.calls[:]
         return new
 
@@ -338,7 +345,11 @@ class State:
         deals: Sequence[Deal] | None,
         scores: tuple[int, int],
         mano: int,
+        *,
+        blank: bool = False,
     ) -> None:
+        if blank:  # copy() sets every slot itself
+            return
         self.game = game
         self.options = game.options
         self.seed = seed
@@ -1027,7 +1038,10 @@ class State:
         else:
             assert self._rng is not None
             if self._rng_shared:
-                own = random.Random.__new__(random.Random)
+                # Seeded with a constant, then given the shared state: the
+                # cheapest construction that works in both builds (the
+                # compiled one cannot call Random.__new__ alone).
+                own = random.Random(0)
                 own.setstate(self._rng.getstate())
                 self._rng, self._rng_shared = own, False
             self._deal = self.game.deal(self._rng)
@@ -1146,7 +1160,9 @@ class State:
         options, the deals and the (immutable) events are shared, and only what
         play mutates is copied. The deal's random generator is copied when one
         of the two next deals, so both deal the same cards from here on."""
-        new = State.__new__(State)
+        # A constructor call, not State.__new__: the compiled build runs
+        # __init__ for either.
+        new = State(self.game, None, None, _NO_SCORES, 0, blank=True)
         # Scalars and immutable values, shared.
         new.game, new.options, new.seed, new._rng, new._deals = self.game, self.options, self.seed, self._rng, self._deals
         new.mano, new.hands_played, new.winner, new.termination = self.mano, self.hands_played, self.winner, self.termination
@@ -1164,4 +1180,12 @@ class State:
             new.hand = self.hand.copy()
         return new
 
-    clone = copy  # the name search code used before copy() existed
+    def __deepcopy__(self, memo: dict[int, object]) -> State:
+        """``copy()``, which is already independent: what it shares never
+        changes. Spelled out because the compiled build cannot rebuild a
+        state through ``__reduce_ex__``."""
+        return self.copy()
+
+    def clone(self) -> State:
+        """The same as ``copy()``: the name search code used before it existed."""
+        return self.copy()
