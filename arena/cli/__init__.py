@@ -89,4 +89,5 @@ for command in (demo, tournament, match, ladder, standings, compare, serve, leag
     main.add_command(command)
 from .games import games; main.add_command(games)  # noqa: E402, E702, I001
 from .replay import replay; main.add_command(replay)  # noqa: E402, E702, I001
+from .play import play; main.add_command(play)  # noqa: E402, E702, I001
 from .report import report; main.add_command(report)  # noqa: E402, E702, I001
