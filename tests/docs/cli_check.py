@@ -44,7 +44,9 @@ def check_cli_synopsis(args: list[str]) -> None:
         assert sub is not None, f"no subcommand {words[0]!r} of {command.name}"
         command, words = sub, words[1:]
     if isinstance(command, click.Group):
-        assert not words or words == ["--help"], f"{command.name} needs a subcommand"
+        group_options = {opt for p in command.params if isinstance(p, click.Option) for opt in p.opts}
+        assert not words or words == ["--help"] or (len(words) == 1 and words[0] in group_options), \
+            f"{command.name} needs a subcommand"
         return
     known = {opt for p in command.params if isinstance(p, click.Option) for opt in (*p.opts, *p.secondary_opts)}
     for word in words:

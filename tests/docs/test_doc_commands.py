@@ -107,7 +107,13 @@ RUN_BY: dict[tuple[str, str], str] = {
 # Commands that are only checked (parsed, their files and options looked up), and why.
 _SETUP = "sets up the environment these tests already run in"
 _SUITE = "runs the test suite or CI's static checks, which run on their own"
+_PERSON = ("waits for a person's clicks in a browser; tests/web/test_play_browser.py plays the same "
+           "command with --no-browser, clicking in Chromium")
 CHECKED_ONLY: dict[tuple[str, str], str] = {
+    ("README.md", "truco-arena play heuristic"): _PERSON,
+    ("docs/play.md", "truco-arena play heuristic"): _PERSON,
+    ("docs/play.md", "truco-arena play simulation --variant argentino --games 3 --db mine.sqlite"): _PERSON,
+    ("docs/play.md", "truco-arena play 'python mybot/bot.py' --clock 30"): _PERSON,
     ("README.md", "python3 -m venv .venv"): _SETUP,
     ("README.md", ". .venv/bin/activate"): _SETUP,
     ("README.md", "pip install ."): _SETUP,

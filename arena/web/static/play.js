@@ -18,7 +18,10 @@
     return e;
   }
   function clear(id) { const e = $(id); while (e.firstChild) e.removeChild(e.firstChild); return e; }
-  function who(seat, mySeat) { return seat === mySeat ? "You" : "Seat " + seat; }
+  function who(seat, mySeat) {
+    const names = last && last.game ? last.game.bots : [];
+    return seat === mySeat ? "You" : (names[seat] || "Seat " + seat) + " (seat " + seat + ")";
+  }
 
   async function act(decision, action) {
     $("message").textContent = "";
