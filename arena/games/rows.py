@@ -5,6 +5,7 @@ and the league share."""
 from __future__ import annotations
 
 from ..server import PlayedGame
+from .evidence import Evidence
 from .forfeits import Forfeit
 from .schedule import ScheduledGame
 from .store import GameRow
@@ -24,8 +25,22 @@ def played_row(rec: PlayedGame, game: ScheduledGame, seq: int, reason: str, fini
         winner=rec.winner_bot, winner_seat=rec.winner_seat, termination=rec.termination,
         faulty_bot=rec.faulty_bot, hands=rec.hands, duration=rec.duration, actions=rec.actions, reason=reason,
         finished_at=finished_at, version0=versions[0], version1=versions[1], cpu0=cpu[0], cpu1=cpu[1],
-        fallbacks0=fallbacks[0], fallbacks1=fallbacks[1],
+        fallbacks0=fallbacks[0], fallbacks1=fallbacks[1], evidence=fault_evidence(rec),
     )
+
+
+def fault_evidence(rec: PlayedGame) -> Evidence | None:
+    """What the arena measured at the fault that ended ``rec``; None for a game ended by the rules."""
+    seat = rec.faulty_seat
+    if seat is None:
+        return None
+    tc = rec.time_control
+    prefix = f"{seat} "
+    # move_times is aligned with actions: the seat's answered decisions are its actions.
+    used = sum(max(0.0, took - tc.move_time)
+               for action, took in zip(rec.actions, rec.move_times) if action.startswith(prefix))
+    return Evidence(seat=seat, moves=len(rec.actions), move_time=tc.move_time, bank=tc.bank,
+                    bank_used=round(used, 6), waited=None if rec.waited is None else round(rec.waited, 6))
 
 
 def forfeit_row(game: ScheduledGame, seq: int, seed: int, forfeit: Forfeit, finished_at: float,
@@ -42,4 +57,5 @@ def forfeit_row(game: ScheduledGame, seq: int, seed: int, forfeit: Forfeit, fini
         winner=game.bot1 if winner_team else game.bot0, winner_seat=winner_team,
         termination=forfeit.cause.termination, faulty_bot=forfeit.bot, hands=0, duration=0.0,
         actions=(), reason=forfeit.reason, finished_at=finished_at, version0=versions[0], version1=versions[1],
+        evidence=Evidence(seat=1 - winner_team, moves=0),  # the forfeiting bot's first seat, before any action
     )
