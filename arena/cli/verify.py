@@ -26,6 +26,8 @@ def verify_or_fail(db: Path, refusing: str, *, quiet: bool = False, unsigned_ok:
     for finding in verified.findings:
         click.echo(f"error: {db}: {finding}", err=True)
     if verified.findings:
+        if verified.unsigned is not None:
+            click.echo(f"error: {db}: signatures were not checked: {verified.unsigned}", err=True)
         raise fail(f"{db}: {len(verified.findings)} stored row(s) do not hold (above); {refusing}", DOMAIN_ERROR)
     if verified.unsigned is not None and not (unsigned_ok and legacy):
         raise fail(f"{db}: signatures were not checked: {verified.unsigned}; the {verified.games} games replay "
