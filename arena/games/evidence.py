@@ -13,8 +13,10 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from arena.errors import DomainError
 
-class EvidenceError(ValueError):
+
+class EvidenceError(DomainError, ValueError):
     """Stored evidence that cannot be read; the message says what is wrong."""
 
 

@@ -432,8 +432,10 @@ class ResultsStore:
     def digest(self) -> tuple[int, str]:
         """How many games, and the public digest of the whole file (``chain.digest``):
         recomputed by anyone holding a copy, no key needed."""
+        columns = self._select((*SIGNED_COLUMNS, "mac"))
         with self.snapshot():
-            rows = [(r.content, r.mac) for r in self.chain()]
+            rows = [(canonical(values[:-1]), str(values[-1]))
+                    for values in self._db.execute(f"SELECT {columns} FROM games ORDER BY rowid")]
             return len(rows), "sha256:" + digest(self.config_text(), rows)
 
     def head(self) -> dict[str, Any] | None:

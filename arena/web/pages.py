@@ -41,6 +41,7 @@ def environment() -> Environment:
 class Snapshot:
     rows: tuple[GameRow, ...]
     config: dict[str, Any]
+    digest: str = ""  # the results file's published digest (docs/results-store.md)
 
 
 def twin_recorded(row: GameRow, rows: tuple[GameRow, ...]) -> bool:
@@ -101,9 +102,10 @@ class ReportPages:
             with ResultsStore.open_existing(self.db) as store:
                 config = store.get_meta("config")
                 rows = tuple(store.games())
+                _, digest = store.digest()
         except StoreError:
             return None  # being created by the run: shown once it holds a tournament
-        return Snapshot(rows, config if isinstance(config, dict) else {})
+        return Snapshot(rows, config if isinstance(config, dict) else {}, digest)
 
     def recorded(self) -> int | None:
         """Games recorded so far; None without a database."""
@@ -136,7 +138,8 @@ class ReportPages:
             summary = summarize(snapshot.rows, str(raw.get("name") or "tournament"), options_of(raw).variant)
             page = self.env.get_template("live.html.j2").render(
                 s=summary, charts={k: Markup(v) for k, v in charts(summary).items()},
-                charts_notice=None if charts_available() else CHARTS_NOTICE, recorded=len(snapshot.rows))
+                charts_notice=None if charts_available() else CHARTS_NOTICE, recorded=len(snapshot.rows),
+                digest=snapshot.digest)
             self._index = (len(snapshot.rows), time.monotonic(), page)
             return page
 

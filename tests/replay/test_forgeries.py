@@ -409,3 +409,11 @@ def test_the_digest_is_the_same_for_every_copy_and_changes_with_any_row(played: 
     _update(published, _win_of(published)["game_key"], duration=1.0)
     changed = CliRunner().invoke(main, ["standings", str(published), "--digest"])
     assert changed.stdout != ours.stdout
+
+
+def test_the_report_shows_the_digest_people_recompute(played: Path, tmp_path: Path) -> None:
+    db = _copy(played, tmp_path)
+    announced = CliRunner().invoke(main, ["standings", str(db), "--digest"]).stdout.strip()
+    res = CliRunner().invoke(main, ["report", str(db), "-o", str(tmp_path / "report")])
+    assert res.exit_code == 0, res.output
+    assert f"<code>{announced}</code>" in (tmp_path / "report" / "index.html").read_text()
