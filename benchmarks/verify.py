@@ -3,15 +3,16 @@ and the start of ``tournament resume`` (``arena.replay.audit.verify_store``),
 and what signing costs: verification and writing side by side with the
 unauthenticated path, in one run.
 
-    python benchmarks/verify.py [--games 3000] [--runs 3] [--full-replays 100] [--variant all] [--writes 200]
+    python benchmarks/verify.py [--games 3000] [--runs 5] [--full-replays 100] [--variant all] [--writes 200]
 
 Builds, once per variant, a results database the way a tournament writes it
 (the schedule's keys, deal seeds from the tournament secret, the engine's
 result of each game), with games of uniformly random legal actions (the mazo
 only when it is the sole one), then times ``verify_store`` on it: opening the
 file read-only, reading every row, checking it against the schedule and
-replaying it. Printed: median games/s over the runs (min..max) and actions
-per game. For scale, the same rows through the full ``replay_row`` (what
+replaying it. Printed: median games/s over the runs (min..max; CPU time of
+this process, so that other load on a shared machine does not count) and
+actions per game. For scale, the same rows through the full ``replay_row`` (what
 ``replay`` and the report build: every seat's view at every step), on the
 first ``--full-replays`` games. Rows: uruguayo 1v1 to 30, argentino 2v2 to 30.
 
@@ -23,8 +24,9 @@ Write cost: ``--writes`` games each written in its own transaction (as a
 tournament on one process records them: one commit, one disk sync, per
 game) through ``ResultsStore.record`` (canonical encoding, HMAC, chain head)
 and through the unsigned INSERT of the same columns with the same durability
-(WAL, synchronous=FULL); median ms per game over the runs, and the signing
-arithmetic alone (no disk).
+(WAL, synchronous=FULL), alternately game by game; median ms per game of
+each and of the paired difference, and the signing arithmetic alone (no
+disk).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from arena.engine import Game, Kind
 from arena.engine import events as ev
 from arena.games.chain import SIGNED_COLUMNS, canonical, row_mac
 from arena.games.seeds import TournamentSecret
-from arena.games.store import GameRow, ResultsStore
+from arena.games.store import GameRow, ResultsStore, _FileGuard
 from arena.replay import options_of, replay_row
 from arena.replay.audit import _tournament_expectation, verify_store
 from arena.replay.verify import row_problem
@@ -99,16 +101,18 @@ def build(path: Path, raw: dict[str, Any], rows: list[GameRow]) -> int:
 
 
 def time_verify(path: Path) -> tuple[int, float]:
+    """Games checked and CPU seconds (this process's: other load on the machine does not count)."""
     with ResultsStore.open_existing(path) as store:
-        started = time.perf_counter()
+        started = time.process_time()
         verified = verify_store(store)
-        return verified.games, time.perf_counter() - started
+        assert verified.proven, verified.findings[:1]
+        return verified.games, time.process_time() - started
 
 
 def time_verify_unsigned(path: Path) -> tuple[int, float]:
     """The check before rows were signed: schedule, deal and replay of every row."""
     with ResultsStore.open_existing(path) as store:
-        started = time.perf_counter()
+        started = time.process_time()
         raw = store.get_meta("config")
         game = Game(options_of(raw))
         expect = _tournament_expectation(store, raw, store.secret())
@@ -116,35 +120,43 @@ def time_verify_unsigned(path: Path) -> tuple[int, float]:
         for row in store.games():
             assert expect(row) is None and row_problem(row, game) is None
             checked += 1
-        return checked, time.perf_counter() - started
+        return checked, time.process_time() - started
 
 
-def time_writes(directory: Path, raw: dict[str, Any], rows: list[GameRow]) -> tuple[float, float]:
-    """Seconds per game written one transaction each: signed (``record``), and unsigned."""
+def time_writes(directory: Path, raw: dict[str, Any], rows: list[GameRow]) -> tuple[float, float, float]:
+    """Medians, in seconds per game written one transaction each: signed
+    (``record``), unsigned (the INSERT of the same columns, same durability),
+    and the paired difference. The two are written alternately, game by game,
+    so a disk or a machine busier for a moment is busier for both."""
     signed_path, unsigned_path = directory / "signed.sqlite", directory / "unsigned.sqlite"
     for path in (signed_path, unsigned_path):
         for leftover in (path, path.with_name(path.name + ".key")):
             leftover.unlink(missing_ok=True)
-    with ResultsStore.create_or_open(signed_path) as store:
-        store.set_meta("config", raw)
-        started = time.perf_counter()
-        for row in rows:
-            store.record(row)
-        signed = (time.perf_counter() - started) / len(rows)
     ResultsStore.create_or_open(unsigned_path).close()
     columns = [c for c in SIGNED_COLUMNS if c not in ("evidence", "row_version")]
     insert = f"INSERT INTO games ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
     db = sqlite3.connect(unsigned_path, isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=FULL")
-    started = time.perf_counter()
-    for row in rows:
-        db.execute("BEGIN IMMEDIATE")
-        db.execute(insert, [_value(row, c) for c in columns])
-        db.execute("COMMIT")
-    unsigned = (time.perf_counter() - started) / len(rows)
+    guard = _FileGuard(unsigned_path)  # the check after every write, which the unsigned store made too
+    signed: list[float] = []
+    unsigned: list[float] = []
+    with ResultsStore.create_or_open(signed_path) as store:
+        store.set_meta("config", raw)
+        for row in rows:
+            started = time.perf_counter()
+            store.record(row)
+            middle = time.perf_counter()
+            db.execute("BEGIN IMMEDIATE")
+            db.execute(insert, [_value(row, c) for c in columns])
+            db.execute("COMMIT")
+            assert guard.trouble() is None
+            signed.append(middle - started)
+            unsigned.append(time.perf_counter() - middle)
     db.close()
-    return signed, unsigned
+    guard.close()
+    return (statistics.median(signed), statistics.median(unsigned),
+            statistics.median(a - b for a, b in zip(signed, unsigned)))
 
 
 def _value(row: GameRow, column: str) -> Any:
@@ -177,7 +189,7 @@ def time_full_replays(path: Path, limit: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=3000)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--full-replays", type=int, default=100)
     parser.add_argument("--variant", choices=("all", *(v for _, v, _ in VARIANTS)), default="all")
     parser.add_argument("--writes", type=int, default=200, help="games written one at a time for the write cost")
@@ -207,17 +219,12 @@ def main() -> None:
             slower = statistics.median(plain) / statistics.median(rates) - 1
             print(f"{label:<22} {games:>6} {actions / games:>13.1f} {spread:>28} {spread_plain:>28} "
                   f"{slower:>+7.1%} {full:>20,.0f}")
-            signed_ms, unsigned_ms = [], []
-            for _ in range(args.runs):
-                signed, unsigned = time_writes(Path(tmp), raw, rows[:args.writes])
-                signed_ms.append(signed * 1000)
-                unsigned_ms.append(unsigned * 1000)
+            signed, unsigned, more = time_writes(Path(tmp), raw, rows[:args.writes])
             arithmetic = time_signing(rows[:args.writes]) * 1000
-            writes.append(f"{label:<22} {min(args.writes, len(rows)):>6} {statistics.median(signed_ms):>12.3f} "
-                          f"{statistics.median(unsigned_ms):>14.3f} "
-                          f"{statistics.median(signed_ms) - statistics.median(unsigned_ms):>+10.3f} {arithmetic:>12.4f}")
+            writes.append(f"{label:<22} {min(args.writes, len(rows)):>6} {signed * 1000:>12.3f} "
+                          f"{unsigned * 1000:>14.3f} {more * 1000:>+10.3f} {arithmetic:>12.4f}")
     print()
-    print(f"{'writes, one per commit':<22} {'games':>6} {'signed ms':>12} {'unsigned ms':>14} {'more ms':>10} "
+    print(f"{'writes, one per commit':<22} {'games':>6} {'signed ms':>12} {'unsigned ms':>14} {'+ms paired':>10} "
           f"{'MAC ms/row':>12}")
     for line in writes:
         print(line)

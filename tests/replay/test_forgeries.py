@@ -284,6 +284,10 @@ def test_the_results_file_holds_no_secret_and_an_untouched_one_verifies(played: 
     assert res.exit_code == 0 and "verified 12 stored games" in res.stderr, res.output
     faults = [r for r in _raw(db) if r["termination"] != "target_reached"]
     assert faults and all(json.loads(r["evidence"])["moves"] == len(json.loads(r["actions"])) for r in faults)
+    crashes = [json.loads(r["evidence"]) for r in faults if r["faulty_bot"] == "crasher"]
+    # The crasher exits with status 3: its disconnects and its crash forfeits carry it.
+    assert crashes and any(e.get("exit_code") == 3 for e in crashes), crashes
+    assert all(json.loads(r["evidence"]).get("exit_code") == 3 for r in faults if r["termination"] == "crash")
 
 
 @pytest.mark.parametrize("name", sorted(FORGERIES))
