@@ -31,6 +31,8 @@ SIGNED_COLUMNS = (
 # Columns SQLite stores as REAL: a whole number written there reads back as a float.
 REAL_COLUMNS = frozenset({"duration", "finished_at", "cpu0", "cpu1"})
 HEAD_META = "chain_head"
+# The kinds of problem the chain itself finds (``--verify`` names them).
+BAD_MAC, BROKEN_CHAIN = "bad MAC", "broken chain"
 _ROW, _HEAD, _DIGEST = b"truco-arena row 1\x00", b"truco-arena head 1\x00", b"truco-arena digest 1\x00"
 
 
@@ -66,3 +68,44 @@ def digest(config: str | None, rows: Iterable[tuple[bytes, str]]) -> str:
     for content, mac in rows:
         h.update(len(content).to_bytes(8, "big") + content + mac.encode())
     return h.hexdigest()
+
+
+Problem = tuple[str, str]  # (kind, one line)
+
+
+class ChainCheck:
+    """The chain checked row by row in the order stored: each row's MAC (with
+    ``signing``; None: without the key file, links only) and its link to the
+    row before; then the head against the end."""
+
+    def __init__(self, signing: bytes | None) -> None:
+        self.signing = signing
+        self.rows = 0
+        self.last_mac = ""
+        self.last_key = ""
+
+    def row(self, game_key: str, content: bytes, prev_mac: str, mac: str) -> list[Problem]:
+        problems: list[Problem] = []
+        if self.signing is not None and not same(mac, row_mac(self.signing, content, prev_mac)):
+            problems.append((BAD_MAC, "its content or its MAC is not what was signed" if mac else "it is not signed"))
+        if prev_mac != self.last_mac:
+            where = f"game {self.last_key}" if self.last_key else "the start of the file"
+            problems.append((BROKEN_CHAIN, f"it does not follow {where} (a row was deleted, inserted or moved "
+                                           f"before it)"))
+        self.rows += 1
+        self.last_mac, self.last_key = mac, game_key
+        return problems
+
+    def end(self, head: Any, config: str | None) -> tuple[str, Problem] | None:
+        """What is wrong at the end of the file: (where, problem), or None."""
+        where = f"(end of file, after game {self.last_key})" if self.last_key else "(end of file)"
+        if not isinstance(head, dict) or not isinstance(head.get("rows"), int) or not isinstance(head.get("mac"), str):
+            return where, (BROKEN_CHAIN, "the file has no signed chain head")
+        if self.signing is not None and not same(str(head.get("tag")),
+                                                 head_tag(self.signing, head["rows"], head["mac"], config)):
+            return where, (BAD_MAC, "the chain head is not what was signed (the config, the row count or the last "
+                                    "MAC was changed)")
+        if head["rows"] != self.rows or head["mac"] != self.last_mac:
+            return where, (BROKEN_CHAIN, f"the signed head counts {head['rows']} games, the file holds {self.rows} "
+                                         f"(rows were deleted or added after the last signed one)")
+        return None

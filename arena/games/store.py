@@ -41,7 +41,7 @@ from typing import Any, Self
 from arena.errors import DomainError
 
 from ..engine.outcome import Termination
-from .chain import HEAD_META, SIGNED_COLUMNS, canonical, digest, head_tag, normalized, row_mac
+from .chain import HEAD_META, SIGNED_COLUMNS, ChainCheck, canonical, digest, head_tag, normalized, row_mac
 from .evidence import Evidence, EvidenceError
 from .gameids import SQL_ID_OF_KEY, id_of_key
 from .keyfile import KeyFileError, Keys, key_path, read_keys, write_keys
@@ -437,6 +437,24 @@ class ResultsStore:
             rows = [(canonical(values[:-1]), str(values[-1]))
                     for values in self._db.execute(f"SELECT {columns} FROM games ORDER BY rowid")]
             return len(rows), "sha256:" + digest(self.config_text(), rows)
+
+    def unproven(self) -> list[str]:
+        """The rows of this file its key file did not sign as they are, or that
+        are out of the chain, one line each (``game K: kind: detail``): the
+        signatures alone, no replay (``--verify`` does both). A writable store's."""
+        assert self._keys is not None
+        check = ChainCheck(self._keys.signing_key)
+        columns = self._select(("game_key", *SIGNED_COLUMNS, "prev_mac", "mac"))
+        found: list[str] = []
+        with self.snapshot():
+            for values in self._db.execute(f"SELECT {columns} FROM games ORDER BY rowid"):
+                problems = check.row(str(values[0]), canonical(values[1:-2]), str(values[-2]), str(values[-1]))
+                if problems:
+                    found.append(f"game {values[0]}: " + "; ".join(f"{kind}: {detail}" for kind, detail in problems))
+            end = check.end(self.head(), self.config_text())
+        if end is not None:
+            found.append(f"game {end[0]}: {end[1][0]}: {end[1][1]}")
+        return found
 
     def head(self) -> dict[str, Any] | None:
         """The signed chain head (``rows``, ``mac``, ``tag``) as stored; None if there is none."""

@@ -53,6 +53,10 @@ class LeagueDatabase:
                 raise LeagueDatabaseError(
                     f"{key}: this league was started with {stored.get(key)!r}, the config says {wanted[key]!r}; "
                     f"its games would not be comparable (use another --db)")
+        if bad := store.unproven():  # a league has no resume: its restart is where forged rows are refused
+            raise LeagueDatabaseError(
+                f"{store.path}: {len(bad)} stored row(s) are not what its key file signed, the first: {bad[0]}; "
+                f"refusing to go on with it (`truco-arena standings {store.path} --verify` names them all)")
         store.set_meta("config", wanted)  # concurrency, clock and matchmaking may change between runs
         kept = store.secret()
         if kept is None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Game
-from ..games.chain import head_tag, row_mac, same
+from ..games.chain import BAD_MAC, BROKEN_CHAIN, ChainCheck
 from ..games.keyfile import KeyFileError, key_path, read_keys
 from ..games.schedule import ScheduledGame
 from ..games.seeds import TournamentSecret
@@ -38,7 +38,7 @@ from .verify import REPLAY, TamperedError, row_problem
 _LEAGUE_KEY = re.compile(r"#m(\d+)[ab]?\Z")  # arena/league/keys.py: LABEL#mN, LABEL#mNa, LABEL#mNb
 
 
-BAD_MAC, BROKEN_CHAIN, FOREIGN = "bad MAC", "broken chain", "a row from another tournament"
+FOREIGN = "a row from another tournament"
 
 
 @dataclass(frozen=True)
@@ -104,20 +104,15 @@ def verify_store(store: ResultsStore) -> Verified:
         except KeyFileError as exc:
             raise StoreError(str(exc)) from None
         signing = keys.signing_key if keys is not None and store.version >= 7 else None
+        checked = 0
         secret = store.secret()
         expect = _league_expectation(secret) if isinstance(raw, dict) and raw.get("kind") == LEAGUE_KIND \
             else _tournament_expectation(store, raw, secret)
         findings: list[Finding] = []
-        checked, last_mac, last_key = 0, "", ""
+        chain = ChainCheck(signing)
         for stored in store.chain():
-            problems: list[tuple[str, str]] = []
-            if signing is not None and not same(stored.mac, row_mac(signing, stored.content, stored.prev_mac)):
-                problems.append((BAD_MAC, "its content or its MAC is not what was signed"
-                                 if stored.mac else "it is not signed"))
-            if store.version >= 7 and stored.prev_mac != last_mac:
-                where = f"game {last_key}" if last_key else "the start of the file"
-                problems.append((BROKEN_CHAIN, f"it does not follow {where} (a row was deleted, inserted or "
-                                               f"moved before it)"))
+            problems = chain.row(stored.game_key, stored.content, stored.prev_mac, stored.mac) \
+                if store.version >= 7 else []
             if stored.row is None:
                 problems.append((REPLAY, stored.problem or "it does not read as a game"))
             else:
@@ -129,9 +124,8 @@ def verify_store(store: ResultsStore) -> Verified:
             if problems:
                 findings.append(Finding(stored.game_key, tuple(problems)))
             checked += 1
-            last_mac, last_key = stored.mac, stored.game_key
-        if store.version >= 7:
-            findings += _head_findings(store, signing, checked, last_mac, last_key)
+        if store.version >= 7 and (end := chain.end(store.head(), store.config_text())) is not None:
+            findings.append(Finding(end[0], (end[1],)))
     unsigned = None
     if store.version < 7:
         unsigned = (f"the file was written before rows were signed (schema version {store.version}); "
@@ -139,24 +133,6 @@ def verify_store(store: ResultsStore) -> Verified:
     elif keys is None:
         unsigned = f"no key file {key_path(store.path)} here"
     return Verified(checked, time.perf_counter() - started, tuple(findings), unsigned)
-
-
-def _head_findings(store: ResultsStore, signing: bytes | None, rows: int, last_mac: str,
-                   last_key: str) -> list[Finding]:
-    """The signed head against the chain as found: its last rows cut off, or
-    the config changed."""
-    head = store.head()
-    end = f"(end of file, after game {last_key})" if last_key else "(end of file)"
-    if head is None or not isinstance(head.get("rows"), int) or not isinstance(head.get("mac"), str):
-        return [Finding(end, ((BROKEN_CHAIN, "the file has no signed chain head"),))]
-    if signing is not None and not same(str(head.get("tag")), head_tag(signing, head["rows"], head["mac"],
-                                                                       store.config_text())):
-        return [Finding(end, ((BAD_MAC, "the chain head is not what was signed (the config, the row count "
-                                        "or the last MAC was changed)"),))]
-    if head["rows"] != rows or head["mac"] != last_mac:
-        return [Finding(end, ((BROKEN_CHAIN, f"the signed head counts {head['rows']} games, the file holds "
-                                             f"{rows} (rows were deleted or added after the last signed one)"),))]
-    return []
 
 
 def _tournament_expectation(store: ResultsStore, raw: Any,
