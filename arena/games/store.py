@@ -275,10 +275,14 @@ class ResultsStore:
     def _head(self) -> tuple[int, str]:
         """How many rows the chain has and the last one's MAC, as its head says."""
         found = self._db.execute("SELECT value FROM meta WHERE key = ?", (HEAD_META,)).fetchone()
-        head = json.loads(found[0]) if found is not None else None
-        if not isinstance(head, dict):
+        if found is None:
             return 0, ""
-        return int(head["rows"]), str(head["mac"])
+        try:
+            head = json.loads(found[0])
+            return int(head["rows"]), str(head["mac"])
+        except (ValueError, TypeError, KeyError, RecursionError):
+            raise StoreError(f"{self.path}: the stored chain head is damaged; "
+                             f"`truco-arena standings {self.path} --verify` says more") from None
 
     def _write_head(self, rows: int, last: str) -> None:
         assert self._keys is not None
