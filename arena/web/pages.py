@@ -41,7 +41,6 @@ def environment() -> Environment:
 class Snapshot:
     rows: tuple[GameRow, ...]
     config: dict[str, Any]
-    digest: str = ""  # the results file's published digest (docs/results-store.md)
 
 
 def twin_recorded(row: GameRow, rows: tuple[GameRow, ...]) -> bool:
@@ -102,10 +101,20 @@ class ReportPages:
             with ResultsStore.open_existing(self.db) as store:
                 config = store.get_meta("config")
                 rows = tuple(store.games())
-                _, digest = store.digest()
         except StoreError:
             return None  # being created by the run: shown once it holds a tournament
-        return Snapshot(rows, config if isinstance(config, dict) else {}, digest)
+        return Snapshot(rows, config if isinstance(config, dict) else {})
+
+    def _digest(self) -> str:
+        """The results file's published digest (docs/results-store.md): a pass
+        over the file, so made only when the front page is rendered again."""
+        if self.db is None:
+            return ""
+        try:
+            with ResultsStore.open_existing(self.db) as store:
+                return store.digest()[1]
+        except StoreError:
+            return ""
 
     def recorded(self) -> int | None:
         """Games recorded so far; None without a database."""
@@ -139,7 +148,7 @@ class ReportPages:
             page = self.env.get_template("live.html.j2").render(
                 s=summary, charts={k: Markup(v) for k, v in charts(summary).items()},
                 charts_notice=None if charts_available() else CHARTS_NOTICE, recorded=len(snapshot.rows),
-                digest=snapshot.digest)
+                digest=self._digest())
             self._index = (len(snapshot.rows), time.monotonic(), page)
             return page
 
