@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).parent / "league"))
 from league_harness import League, wait_until  # noqa: E402
 
 from arena.cli import main
+from arena.games.seeds import TournamentSecret
 from arena.games.store import ResultsStore
 
 pytestmark = pytest.mark.integration
@@ -92,7 +93,7 @@ def test_league_stores_the_same_games(tmp_path: Path) -> None:
         league.start()  # creates the file: its config, counter and a fresh secret
         assert league.stop() == 0
         with ResultsStore.create_or_open(league.db) as store:
-            store.set_meta("secret", LEAGUE_SECRET)
+            store.set_secret(TournamentSecret.from_hex(LEAGUE_SECRET))
         league.start()
         league.bot("a", tokens["a"])
         league.bot("b", tokens["b"], module="sample_bots.heuristic")

@@ -47,8 +47,9 @@ def report(db: Path, out: Path, max_games: int) -> None:
     with ResultsStore.open_existing(db) as store:
         raw_config = store.get_meta("config")
         rows = list(store.games())
+        _, digest = store.digest()
     try:
-        index = build_report(rows, raw_config, out, max_games or None)
+        index = build_report(rows, raw_config, out, max_games or None, digest)
     except ReplayError as exc:  # the stored config cannot be read, so no game can be replayed
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
     except RecordError as exc:  # rows edited by hand into nonsense (a winner who did not play ...)

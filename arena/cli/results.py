@@ -52,11 +52,15 @@ def rules_played(raw_config: Any) -> dict[str, Any] | None:
 @click.option("--bootstrap", type=click.IntRange(0, 100_000), default=0, show_default=True,
               help="Intervals from N bootstrap resamples of duplicate pairs instead of the fit.")
 @click.option("--verify", is_flag=True,
-              help="First replay every stored game from its seed and action log; refuse (exit 1, naming the game) "
-                   "if any stored result is not what its replay gives.")
+              help="First check every stored game: its signature and link (with the key file DB.key), its replay "
+                   "from its seed and the evidence of its fault; refuse (exit 1, naming each bad row and what is "
+                   "wrong) if any does not hold, or if the signatures could not be checked.")
+@click.option("--digest", is_flag=True,
+              help="Print the digest of the whole results file and nothing else: announce it, and anyone holding "
+                   "the published file recomputes it (docs/results-store.md).")
 @output_options
 def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstrap: int, verify: bool,
-              fmt: str, as_json: bool, as_csv: bool) -> None:
+              digest: bool, fmt: str, as_json: bool, as_csv: bool) -> None:
     """Print ratings and tables computed from the results database DB.
 
     Views: standings (rank, Elo from a joint Bradley-Terry fit with 95%
@@ -74,9 +78,16 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
       truco-arena standings weekly.sqlite --view all --format github
       truco-arena standings weekly.sqlite --json
       truco-arena standings weekly.sqlite --verify
+      truco-arena standings weekly.sqlite --digest
     """
     if verify:
         verify_or_fail(db, "its standings are not shown")
+    if digest:
+        with ResultsStore.open_existing(db) as store:
+            games, text = store.digest()
+        click.echo(text)
+        click.echo(f"the digest of {db}'s {games} stored games and its config", err=True)
+        return
     records, raw_config, versions = load_results(db)
     if not any(r.winner for r in records):
         raise fail(f"{db}: no finished games yet", DOMAIN_ERROR)

@@ -14,10 +14,11 @@ import click
 
 from ..engine.outcome import Termination
 from ..games.hooks import ArenaHook
+from ..games.keyfile import key_path
 from ..games.private_files import make_private_dir
 from ..games.records import to_records
 from ..games.runlock import RunLock
-from ..games.seeds import SECRET_META, TournamentSecret
+from ..games.seeds import TournamentSecret
 from ..games.settings import ConfigError
 from ..games.store import GameRow, ResultsStore
 from ..league.config import LEAGUE_KIND
@@ -67,7 +68,7 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     ``tables``: what to print from the stored rows instead of the standings (``ladder``)."""
     log_dir = db.parent / f"{db.stem}-logs"
     check_environment(config)
-    check_reachable(config, {"results database": db, "logs folder": log_dir})
+    check_reachable(config, {"results database": db, "key file": key_path(db), "logs folder": log_dir})
     live = _live_hook(http, db)
     if live is not None and "workers" not in config.raw and config.scale.ray_address is None:
         # The live page shows the games on the tournament's own arena: with
@@ -76,8 +77,10 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     try:
         with RunLock(db):
             if not new:  # under the lock and before anything is written: a forged row stops the resume
-                verify_or_fail(db, "refusing to resume", quiet=True)
+                verify_or_fail(db, "refusing to resume", quiet=True, unsigned_ok=True)
             with ResultsStore.create_or_open(db) as store:
+                for notice in store.notices:  # a migration: the secret moved out to the key file
+                    click.echo(notice, err=True)
                 if new:
                     _start_afresh(store, config, db)
                 make_private_dir(log_dir)
@@ -120,7 +123,7 @@ def _start_afresh(store: ResultsStore, config: TournamentConfig, db: Path) -> No
     # seed (or a fresh secret) replace what that run stored.
     store.set_meta("config", config.raw)
     store.set_meta(CONFIG_DIR_META, str(config.base_dir) if config.base_dir is not None else None)
-    store.set_meta(SECRET_META, None)
+    store.set_secret(None)
 
 
 def _live_hook(http: str | None, db: Path) -> LiveHook | None:

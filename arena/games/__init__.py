@@ -12,7 +12,9 @@ all three.
 * ``rows``, ``forfeits``, ``records``: a played or forfeited game as a row of
   the store, and rows as rating inputs;
 * ``store``, ``schema``, ``gameids``: the SQLite results store, its schema
-  versions and migrations;
+  versions and migrations; ``keyfile``, ``chain``, ``evidence``: the keys
+  beside it, its signed and chained rows and their digest, what the arena
+  measured at a fault;
 * ``settings``: the checks every config file shares; ``runlock``,
   ``private_files``, ``cpu``, ``hooks``: the edges of a run.
 

@@ -24,6 +24,8 @@ class Forfeit:
     bot: str
     cause: ForfeitCause
     detail: str  # one line for people
+    # A crash: how its last process ended (exit code; negative: killed by that signal); None if not known.
+    exit_status: int | None = None
 
     @property
     def reason(self) -> str:

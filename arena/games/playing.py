@@ -48,6 +48,11 @@ class Presence(Protocol):
     def version(self, name: str) -> str:
         """The version ``name`` announced, to record ('' for none)."""
 
+    def exit_status(self, name: str) -> int | None:
+        """How the process of ``name`` whose end ``explain`` just saw ended
+        (its exit code; negative: killed by that signal), kept as the row's
+        evidence; None if none was seen or the bot is not launched here."""
+
 
 @dataclass(frozen=True)
 class PlaySettings:
@@ -106,8 +111,11 @@ async def play_order(arena: Arena, bots: Presence, order: GameOrder, settings: P
     on_played(result)
     if result.winner_team is None:  # interrupted
         return Unplayed(game.key, result.reason)
-    reason = result.reason if result.faulty_bot is None else await bots.explain(result)
-    return played_row(result, game, order.seq, reason, ended, versions, (spent[0], spent[1]))
+    if result.faulty_bot is None:
+        return played_row(result, game, order.seq, result.reason, ended, versions, (spent[0], spent[1]))
+    reason = await bots.explain(result)
+    return played_row(result, game, order.seq, reason, ended, versions, (spent[0], spent[1]),
+                      bots.exit_status(result.faulty_bot))
 
 
 async def _play(arena: Arena, bots: Presence, order: GameOrder, settings: PlaySettings

@@ -10,6 +10,7 @@ shipped; add the next one.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from arena.errors import DomainError
@@ -73,6 +74,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         f"UPDATE games SET game_id = {SQL_ID_OF_KEY}",
         "CREATE INDEX games_by_id ON games (game_id)",
     )),
+    # The secret moves out to the key file and the rows written so far are
+    # signed as they are (``ResultsStore``'s step for this version, run in the
+    # same transaction); ``row_version`` 6 marks them as written before evidence.
+    Migration(7, "every row authenticated and chained (arena/games/chain.py), evidence for every fault", (
+        "ALTER TABLE games ADD COLUMN evidence TEXT",
+        "ALTER TABLE games ADD COLUMN row_version INTEGER NOT NULL DEFAULT 6",
+        "ALTER TABLE games ADD COLUMN prev_mac TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE games ADD COLUMN mac TEXT NOT NULL DEFAULT ''",
+    )),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 _OUR_TABLES = frozenset({"meta", "games", "interrupted"})
@@ -95,8 +105,13 @@ def stored_version(db: sqlite3.Connection) -> int:
     return version
 
 
-def migrate(db: sqlite3.Connection) -> int:
-    """Bring ``db`` (in autocommit mode) to the latest version in one transaction; return it."""
+Step = Callable[[sqlite3.Connection, int], None]
+
+
+def migrate(db: sqlite3.Connection, steps: Mapping[int, Step] | None = None) -> int:
+    """Bring ``db`` (in autocommit mode) to the latest version in one transaction; return it.
+    ``steps[N]``, if given, runs (with the version the file had) in that
+    transaction right after migration N: what SQL alone cannot do."""
     db.execute("BEGIN IMMEDIATE")  # the write lock first, so two processes never migrate at once
     try:
         version = stored_version(db)
@@ -105,6 +120,8 @@ def migrate(db: sqlite3.Connection) -> int:
         for migration in MIGRATIONS[version:]:
             for statement in migration.statements:
                 db.execute(statement)
+            if steps is not None and (step := steps.get(migration.version)) is not None:
+                step(db, version)
         if version != LATEST_VERSION:
             db.execute(f"PRAGMA user_version = {LATEST_VERSION:d}")
         db.execute("COMMIT")

@@ -11,9 +11,13 @@ Two ways in, so that looking at a file can never change it:
   writes; a database of an older schema is read as it is.
 * ``ResultsStore.create_or_open``: read-write, for running a tournament. It
   creates the tables in a new or empty file and brings an older schema up to
-  date (see ``arena/games/schema.py``). The file (it holds the
-  tournament secret) and its ``-wal`` and ``-shm`` files are owner-only
-  (0600) and never opened through a symbolic link (``private_files.py``).
+  date (see ``arena/games/schema.py``). The file and its ``-wal`` and
+  ``-shm`` files are owner-only (0600) and never opened through a symbolic
+  link (``private_files.py``).
+
+The results file holds no secret: the deal secret and the signing key live
+in the key file beside it (``keyfile.py``). A writable store signs every row
+it writes and chains it to the one before (``chain.py``).
 
 Both refuse a file that is not ours (another program's SQLite database, not
 SQLite at all, a directory) and one written by a newer version, with a
@@ -22,6 +26,7 @@ SQLite at all, a directory) and one written by a newer version, with a
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -36,9 +41,13 @@ from typing import Any, Self
 from arena.errors import DomainError
 
 from ..engine.outcome import Termination
+from .chain import HEAD_META, SIGNED_COLUMNS, ChainCheck, canonical, digest, head_tag, normalized, row_mac
+from .evidence import Evidence, EvidenceError
 from .gameids import SQL_ID_OF_KEY, id_of_key
+from .keyfile import KeyFileError, Keys, key_path, read_keys, write_keys
 from .private_files import PrivateFileError, check_private_sidecar, private_fd
 from .schema import LATEST_VERSION, SchemaError, migrate, stored_version
+from .seeds import SECRET_META, TournamentSecret
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,12 @@ class GameRow:
     # The shell-safe id people see and type (schema version 6): the key with
     # '|' and '#' as ':' (gameids.py); filled in from the key when not given.
     game_id: str = ""
+    # What the arena measured at the fault that ended the game (schema version
+    # 7; None for a game ended by the rules, and in rows written before).
+    evidence: Evidence | None = None
+    # The schema version the row was written under: rows of version 7 on
+    # carry evidence for every fault (a row signed by the migration is 6).
+    row_version: int = LATEST_VERSION
 
     def __post_init__(self) -> None:
         if not self.game_id:
@@ -96,7 +111,23 @@ _COLUMN_OF = {"matchup": "pairing"}
 _SQL_COLUMNS = tuple(_COLUMN_OF.get(c, c) for c in _COLUMNS)
 # Columns that a database of an older schema version lacks, with the value read in their place.
 _ADDED_IN = {"reason": (2, "''"), "version0": (3, "''"), "version1": (3, "''"), "cpu0": (4, "NULL"),
-             "cpu1": (4, "NULL"), "fallbacks0": (5, "0"), "fallbacks1": (5, "0"), "game_id": (6, SQL_ID_OF_KEY)}
+             "cpu1": (4, "NULL"), "fallbacks0": (5, "0"), "fallbacks1": (5, "0"), "game_id": (6, SQL_ID_OF_KEY),
+             "evidence": (7, "NULL"), "row_version": (7, "6"), "prev_mac": (7, "''"), "mac": (7, "''")}
+
+
+@dataclass(frozen=True)
+class StoredRow:
+    """A row as the chain holds it, for verification: its signed content,
+    its links, and the row it reads as (or why it does not read)."""
+
+    game_key: str
+    content: bytes
+    """The canonical bytes its MAC covers (``chain.canonical``)."""
+    prev_mac: str
+    mac: str
+    row: GameRow | None
+    problem: str | None
+    """Why the row cannot be read as a game (None: it can)."""
 
 
 class StoreError(DomainError, RuntimeError):
@@ -104,12 +135,15 @@ class StoreError(DomainError, RuntimeError):
 
 
 class ResultsStore:
-    def __init__(self, db: sqlite3.Connection, path: Path, version: int, writable: bool) -> None:
+    def __init__(self, db: sqlite3.Connection, path: Path, version: int, writable: bool,
+                 keys: Keys | None = None, notices: tuple[str, ...] = ()) -> None:
         """Use ``open_existing`` or ``create_or_open``."""
         self.path = path
         self.version = version
         self.writable = writable
         self._db = db
+        self._keys = keys  # a writable store's keys; a read-only one reads them when asked (``read_keys``)
+        self.notices = notices  # one line each for people: what opening the file did (a migration)
         # The file this store writes, checked on every write (``_FileGuard``).
         self._guard = _FileGuard(path) if writable else None
         self.kept: list[str] = []  # games this store recorded: what is lost if the file goes
@@ -156,14 +190,16 @@ class ResultsStore:
             _version_of(db, path, fresh_ok=True)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
-            version = migrate(db)
-        except SchemaError as exc:
+            keying = _Keying(path)
+            version = migrate(db, {7: keying.migrate})
+            keys = keying.keys or _keys_of_signed_file(db, path)
+        except (SchemaError, KeyFileError) as exc:
             db.close()
-            raise StoreError(f"{path}: {exc}") from None
+            raise StoreError(f"{path}: {exc}" if isinstance(exc, SchemaError) else str(exc)) from None
         except BaseException:
             db.close()
             raise
-        return cls(db, path, version, writable=True)
+        return cls(db, path, version, writable=True, keys=keys, notices=tuple(keying.notices))
 
     def close(self) -> None:
         self._db.close()
@@ -180,10 +216,80 @@ class ResultsStore:
         if not self.writable:
             raise StoreError(f"{self.path}: opened read-only")
 
+    # -- the keys: the deal secret and the signing key, in the key file
+    @property
+    def key_file(self) -> Path:
+        return key_path(self.path)
+
+    def secret(self) -> TournamentSecret | None:
+        """The deal secret: from the key file (a writable store's, or read now),
+        or from ``meta`` in a file of schema version 6 or older that still holds
+        it; None if there is none (the first run chooses it)."""
+        if self._keys is not None:
+            return self._keys.secret
+        try:
+            keys = read_keys(self.path)
+        except KeyFileError as exc:
+            raise StoreError(str(exc)) from None
+        if keys is not None:
+            return keys.secret
+        if self.version < 7 and isinstance(stored := self.get_meta(SECRET_META), str):
+            try:
+                return TournamentSecret.from_hex(stored)
+            except ValueError:
+                raise StoreError(f"{self.path}: the stored tournament secret is damaged") from None
+        return None
+
+    def set_secret(self, secret: TournamentSecret | None) -> None:
+        """Keep ``secret`` as the deal secret (None: forget it), in the key file."""
+        self._check_writable()
+        assert self._keys is not None
+        keys = self._keys.with_secret(secret)
+        try:
+            write_keys(self.path, keys)
+        except KeyFileError as exc:
+            raise StoreError(str(exc)) from None
+        self._keys = keys
+
     # -- metadata: the config the tournament was started with
     def set_meta(self, key: str, value: Any) -> None:
         self._check_writable()
-        self._write("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, json.dumps(value)))
+        if key != "config":
+            self._write("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, json.dumps(value)))
+            return
+        # The config is signed with the chain head: written together.
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('config', ?)", (json.dumps(value),))
+                rows, last = self._head()
+                self._write_head(rows, last)
+                self._db.execute("COMMIT")
+            except BaseException:
+                _rollback(self._db)
+                raise
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot write: {exc}; {_not_kept(self.kept, [])}") from None
+        self.check_in_place()
+
+    def _head(self) -> tuple[int, str]:
+        """How many rows the chain has and the last one's MAC, as its head says."""
+        found = self._db.execute("SELECT value FROM meta WHERE key = ?", (HEAD_META,)).fetchone()
+        if found is None:
+            return 0, ""
+        try:
+            head = json.loads(found[0])
+            return int(head["rows"]), str(head["mac"])
+        except (ValueError, TypeError, KeyError, RecursionError):
+            raise StoreError(f"{self.path}: the stored chain head is damaged; "
+                             f"`truco-arena standings {self.path} --verify` says more") from None
+
+    def _write_head(self, rows: int, last: str) -> None:
+        assert self._keys is not None
+        found = self._db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
+        tag = head_tag(self._keys.signing_key, rows, last, found[0] if found is not None else None)
+        self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                         (HEAD_META, json.dumps({"rows": rows, "mac": last, "tag": tag})))
 
     def get_meta(self, key: str) -> Any:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -203,20 +309,31 @@ class ResultsStore:
         """Write finished games in one transaction: all of them or none (the two
         halves of a league's duplicate pair, so a crash never leaves half a pair)."""
         self._check_writable()
-        insert = f"INSERT INTO games ({', '.join(_SQL_COLUMNS)}) VALUES ({', '.join(':' + c for c in _COLUMNS)})"
+        assert self._keys is not None
+        signing = self._keys.signing_key
+        insert = (f"INSERT INTO games ({', '.join(_SQL_COLUMNS)}, prev_mac, mac) "
+                  f"VALUES ({', '.join(':' + c for c in _SQL_COLUMNS)}, :prev_mac, :mac)")
         keys = [row.game_key for row in rows]
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
+                count, last = self._head()
                 for row in rows:
-                    values = dataclasses.asdict(row)
+                    values = dict(zip(_SQL_COLUMNS, (getattr(row, c) for c in _COLUMNS)))
                     values["actions"] = json.dumps(list(row.actions))
                     values["termination"] = Termination(row.termination).value  # text only in SQL
                     values["finished_at"] = row.finished_at or time.time()
+                    values["evidence"] = row.evidence.to_json() if row.evidence is not None else None
+                    values["row_version"] = LATEST_VERSION
+                    for column in SIGNED_COLUMNS:
+                        values[column] = normalized(column, values[column])
+                    values["prev_mac"] = last
+                    values["mac"] = last = row_mac(signing, canonical([values[c] for c in SIGNED_COLUMNS]), last)
                     try:
                         self._db.execute(insert, values)
                     except sqlite3.IntegrityError:
                         raise StoreError(f"game {row.game_key} is already recorded") from None
+                self._write_head(count + len(rows), last)
                 self._db.execute("COMMIT")
             except BaseException:
                 _rollback(self._db)
@@ -259,26 +376,160 @@ class ResultsStore:
         """The winner of every recorded game, by key (None: no winner)."""
         return dict(self._db.execute("SELECT game_key, winner FROM games"))
 
+    def _select(self, columns: tuple[str, ...]) -> str:
+        """The SQL columns ``columns``, with what an older schema reads in place of those it lacks."""
+        return ", ".join(f"{_ADDED_IN[c][1]} AS {c}" if c in _ADDED_IN and self.version < _ADDED_IN[c][0] else c
+                         for c in columns)
+
     def games(self) -> Iterator[GameRow]:
-        selected = ", ".join(
-            f"{_ADDED_IN[c][1]} AS {c}" if c in _ADDED_IN and self.version < _ADDED_IN[c][0] else _COLUMN_OF.get(c, c)
-            for c in _COLUMNS
-        )
-        for values in self._db.execute(f"SELECT {selected} FROM games ORDER BY seq"):
-            row = dict(zip(_COLUMNS, values))
+        for values in self._db.execute(f"SELECT {self._select(_SQL_COLUMNS)} FROM games ORDER BY seq"):
+            yield self._row_of(values, lenient=True)
+
+    def _row_of(self, values: tuple[Any, ...], lenient: bool) -> GameRow:
+        """The row of the SQL ``values`` (``_SQL_COLUMNS``); StoreError names a
+        column that does not read. ``lenient``: evidence that does not read is
+        None (the views do not use it; ``--verify`` reads it strictly)."""
+        row = dict(zip(_COLUMNS, values))
+        try:
+            row["actions"] = tuple(json.loads(row["actions"]))
+        except (ValueError, RecursionError, TypeError):
+            raise StoreError(f"{self.path}: game {row['game_key']}: stored actions are not valid JSON") from None
+        try:
+            row["termination"] = Termination(row["termination"])
+        except ValueError:
+            raise StoreError(f"{self.path}: game {row['game_key']}: unknown termination "
+                             f"{row['termination']!r}") from None
+        if row["evidence"] is not None:
             try:
-                row["actions"] = tuple(json.loads(row["actions"]))
-            except (ValueError, RecursionError, TypeError):
-                raise StoreError(f"{self.path}: game {row['game_key']}: stored actions are not valid JSON") from None
+                row["evidence"] = Evidence.from_json(row["evidence"])
+            except EvidenceError as exc:
+                if not lenient:
+                    raise StoreError(f"{self.path}: game {row['game_key']}: {exc}") from None
+                row["evidence"] = None
+        return GameRow(**row)
+
+    def chain(self) -> Iterator[StoredRow]:
+        """Every row in the order it was stored (the chain's order), as signed."""
+        extra = tuple(c for c in SIGNED_COLUMNS if c not in _SQL_COLUMNS)
+        columns = (*_SQL_COLUMNS, *extra, "prev_mac", "mac")
+        at = {c: i for i, c in enumerate(columns)}
+        for values in self._db.execute(f"SELECT {self._select(columns)} FROM games ORDER BY rowid"):
+            content = canonical([values[at[c]] for c in SIGNED_COLUMNS])
+            row: GameRow | None = None
+            problem: str | None = None
             try:
-                row["termination"] = Termination(row["termination"])
-            except ValueError:
-                raise StoreError(f"{self.path}: game {row['game_key']}: unknown termination "
-                                 f"{row['termination']!r}") from None
-            yield GameRow(**row)
+                row = self._row_of(values[:len(_SQL_COLUMNS)], lenient=False)
+            except (StoreError, TypeError) as exc:
+                problem = str(exc).removeprefix(f"{self.path}: game {values[0]}: ")
+            yield StoredRow(str(values[0]), content, str(values[at["prev_mac"]]), str(values[at["mac"]]), row, problem)
+
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Read the file as one snapshot (one read transaction): a writer that
+        goes on meanwhile (a running league) is not seen half way."""
+        self._db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self._db.execute("COMMIT")
+
+    def digest(self) -> tuple[int, str]:
+        """How many games, and the public digest of the whole file (``chain.digest``):
+        recomputed by anyone holding a copy, no key needed."""
+        columns = self._select((*SIGNED_COLUMNS, "mac"))
+        with self.snapshot():
+            rows = [(canonical(values[:-1]), str(values[-1]))
+                    for values in self._db.execute(f"SELECT {columns} FROM games ORDER BY rowid")]
+            return len(rows), "sha256:" + digest(self.config_text(), rows)
+
+    def unproven(self) -> list[str]:
+        """The rows of this file its key file did not sign as they are, or that
+        are out of the chain, one line each (``game K: kind: detail``): the
+        signatures alone, no replay (``--verify`` does both). A writable store's."""
+        assert self._keys is not None
+        check = ChainCheck(self._keys.signing_key)
+        columns = self._select(("game_key", *SIGNED_COLUMNS, "prev_mac", "mac"))
+        found: list[str] = []
+        with self.snapshot():
+            for values in self._db.execute(f"SELECT {columns} FROM games ORDER BY rowid"):
+                problems = check.row(str(values[0]), canonical(values[1:-2]), str(values[-2]), str(values[-1]))
+                if problems:
+                    found.append(f"game {values[0]}: " + "; ".join(f"{kind}: {detail}" for kind, detail in problems))
+            end = check.end(self.head(), self.config_text())
+        if end is not None:
+            found.append(f"game {end[0]}: {end[1][0]}: {end[1][1]}")
+        return found
+
+    def head(self) -> dict[str, Any] | None:
+        """The signed chain head (``rows``, ``mac``, ``tag``) as stored; None if there is none."""
+        if self.version < 7:
+            return None
+        head = self.get_meta(HEAD_META)
+        return head if isinstance(head, dict) else None
+
+    def config_text(self) -> str | None:
+        """The stored config exactly as written (what the head signs)."""
+        found = self._db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
+        return None if found is None else str(found[0])
 
     def count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+
+class _Keying:
+    """The step of migration 7: the secret moves out of the results file to
+    the key file, and the rows written so far are signed as they are."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.keys: Keys | None = None
+        self.notices: list[str] = []
+
+    def migrate(self, db: sqlite3.Connection, from_version: int) -> None:
+        found = db.execute("SELECT value FROM meta WHERE key = ?", (SECRET_META,)).fetchone()
+        stored = json.loads(found[0]) if found is not None else None
+        try:
+            secret = TournamentSecret.from_hex(stored) if isinstance(stored, str) else None
+        except ValueError:
+            raise KeyFileError(f"{self.path}: the stored tournament secret is damaged") from None
+        keys = read_keys(self.path)
+        if keys is None:
+            keys = Keys.fresh(secret)
+        elif secret is not None and keys.secret not in (None, secret):
+            raise KeyFileError(f"{key_path(self.path)}: holds another secret than {self.path}; "
+                               f"it is not this file's key file (move it away)")
+        elif secret is not None:
+            keys = keys.with_secret(secret)
+        write_keys(self.path, keys)  # before the commit: a crash leaves the secret in both, never in neither
+        db.execute("DELETE FROM meta WHERE key = ?", (SECRET_META,))
+        last, count = "", 0
+        for rowid, *values in db.execute(f"SELECT rowid, {', '.join(SIGNED_COLUMNS)} FROM games ORDER BY rowid").fetchall():
+            mac = row_mac(keys.signing_key, canonical(values), last)
+            db.execute("UPDATE games SET prev_mac = ?, mac = ? WHERE rowid = ?", (last, mac, rowid))
+            last, count = mac, count + 1
+        config = db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
+        tag = head_tag(keys.signing_key, count, last, config[0] if config is not None else None)
+        db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                   (HEAD_META, json.dumps({"rows": count, "mac": last, "tag": tag})))
+        self.keys = keys
+        if from_version > 0:
+            moved = "moved its deal secret out to" if secret is not None else "keeps its keys in"
+            self.notices.append(f"{self.path}: upgraded to signed rows: {moved} {key_path(self.path)} "
+                                f"(owner-only; keep it, never publish it) and signed its {count} stored games")
+
+
+def _keys_of_signed_file(db: sqlite3.Connection, path: Path) -> Keys:
+    """The keys of a file already at version 7: its key file. A file with no
+    signed row yet gets new keys; one with rows cannot go on without them."""
+    keys = read_keys(path)
+    if keys is not None:
+        return keys
+    if db.execute("SELECT 1 FROM games LIMIT 1").fetchone() is not None:
+        raise KeyFileError(f"{path}: its key file {key_path(path)} is missing: without it no game can be "
+                           f"signed or dealt; restore it from where you keep it")
+    keys = Keys.fresh()
+    write_keys(path, keys)
+    return keys
 
 
 def _private_database_file(path: Path) -> tuple[int, int]:

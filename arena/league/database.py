@@ -1,6 +1,6 @@
 """The league's side of the results database: the same store and schema a
 tournament uses, plus a few ``meta`` rows (the config marked as a league,
-the secret, the match counter, the status record).
+the match counter, the status record); the secret is in the key file beside it.
 
 Restarting on the same file continues the same league: same secret, the
 counter where it was, every recorded game kept.
@@ -13,7 +13,7 @@ from typing import Any
 from arena.errors import DomainError
 
 from ..games.records import to_records
-from ..games.seeds import SECRET_META, TournamentSecret
+from ..games.seeds import TournamentSecret
 from ..games.store import GameRow, ResultsStore
 from ..ratings import GameRecord
 from .config import LEAGUE_KIND, LeagueConfig
@@ -42,7 +42,7 @@ class LeagueDatabase:
             if store.count():
                 raise LeagueDatabaseError(f"{store.path}: holds games but no config; use another file")
             secret = TournamentSecret.fresh()  # a league has no seed: nobody can predict its deals
-            store.set_meta(SECRET_META, secret.hex)
+            store.set_secret(secret)
             store.set_meta(NEXT_MATCH_META, 0)
             store.set_meta("config", wanted)
             return secret
@@ -53,12 +53,15 @@ class LeagueDatabase:
                 raise LeagueDatabaseError(
                     f"{key}: this league was started with {stored.get(key)!r}, the config says {wanted[key]!r}; "
                     f"its games would not be comparable (use another --db)")
+        if bad := store.unproven():  # a league has no resume: its restart is where forged rows are refused
+            raise LeagueDatabaseError(
+                f"{store.path}: {len(bad)} stored row(s) are not what its key file signed, the first: {bad[0]}; "
+                f"refusing to go on with it (`truco-arena standings {store.path} --verify` names them all)")
         store.set_meta("config", wanted)  # concurrency, clock and matchmaking may change between runs
-        secret_hex = store.get_meta(SECRET_META)
-        try:
-            return TournamentSecret.from_hex(secret_hex if isinstance(secret_hex, str) else "")
-        except ValueError:
-            raise LeagueDatabaseError(f"{store.path}: the stored league secret is missing or damaged") from None
+        kept = store.secret()
+        if kept is None:
+            raise LeagueDatabaseError(f"{store.key_file}: holds no league secret; restore the key file of this league")
+        return kept
 
     def take_match_number(self) -> int:
         """The next match number, committed before the match starts."""

@@ -41,6 +41,9 @@ class ConnectedBots:
     def ledger(self, name: str) -> CpuLedger | None:
         return None
 
+    def exit_status(self, name: str) -> int | None:
+        return None  # a league's bots connect by themselves: no process of theirs is the arena's to see
+
     def version(self, name: str) -> str:
         status = self.arena.bots().get(name)
         return "" if status is None else status.version

@@ -59,6 +59,8 @@ async def _serve(address: str, tokens_path: Path, db_path: Path, config: LeagueC
     port = await arena.start(address, tls_cert=tls_cert, tls_key=tls_key)
     try:
         with RunLock(db_path), ResultsStore.create_or_open(db_path) as store:
+            for notice in store.notices:  # a migration: the secret moved out to the key file
+                _announce(notice)
             db = LeagueDatabase(store, config)
             host = address.rsplit(":", 1)[0]
             _announce(f"arena listening on {host}:{port}{' (TLS)' if tls_cert is not None else ''}")

@@ -1,5 +1,6 @@
-"""Check every game of a results database: each row must be the game its
-schedule put on that deal, and its result the one its replay gives.
+"""Check every game of a results database: each row must be signed with the
+key file's signing key and chained to the one before it, be the game its
+schedule put on that deal, and have the result its replay gives.
 
 Without this, a row edited in the file (a winner swapped, a score changed)
 would be counted as if it had been played. ``verify.check_row`` replays the
@@ -21,8 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Game
+from ..games.chain import BAD_MAC, BROKEN_CHAIN, ChainCheck
+from ..games.keyfile import KeyFileError, key_path, read_keys
 from ..games.schedule import ScheduledGame
-from ..games.seeds import SECRET_META, TournamentSecret
+from ..games.seeds import TournamentSecret
 from ..games.settings import ConfigError
 from ..games.store import GameRow, ResultsStore, StoreError
 from ..league.config import LEAGUE_KIND
@@ -30,100 +33,149 @@ from ..tournament.config import parse_config
 from ..tournament.runner import schedule_of
 from .replay import ReplayError
 from .stored import options_of
-from .verify import TamperedError, check_row
+from .verify import REPLAY, TamperedError, row_problem
 
 _LEAGUE_KEY = re.compile(r"#m(\d+)[ab]?\Z")  # arena/league/keys.py: LABEL#mN, LABEL#mNa, LABEL#mNb
+
+
+FOREIGN = "a row from another tournament"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A stored row that does not hold: which, and every way it fails."""
+
+    game_key: str
+    problems: tuple[tuple[str, str], ...]
+    """(kind, one line): kind one of ``BAD_MAC``, ``BROKEN_CHAIN``, ``FOREIGN``,
+    ``verify.REPLAY``, ``verify.EVIDENCE_MISSING``, ``verify.EVIDENCE``."""
+
+    def __str__(self) -> str:
+        return f"game {self.game_key}: " + "; ".join(f"{kind}: {detail}" for kind, detail in self.problems)
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return tuple(kind for kind, _ in self.problems)
 
 
 @dataclass(frozen=True)
 class Verified:
     games: int
     seconds: float
+    findings: tuple[Finding, ...] = ()
+    """Every row that does not hold, in the order stored (empty: all hold)."""
+    unsigned: str | None = None
+    """Why the signatures were not checked (None: they were, every one)."""
 
     @property
     def games_per_second(self) -> float:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
+    @property
+    def proven(self) -> bool:
+        """Every row holds and every signature was checked."""
+        return not self.findings and self.unsigned is None
+
 
 def verify_store(store: ResultsStore) -> Verified:
-    """Check every stored game of ``store`` in the order they are read;
-    ``TamperedError`` names the first that does not hold. A config or secret
-    that cannot be read is a ``StoreError`` (nothing can be checked against it).
+    """Check every stored game of ``store`` in the order it was stored, with
+    the key file beside it if there is one: each row's MAC and its link to
+    the one before, the signed chain head, the schedule and deal, the replay
+    and the evidence of every fault. Every row that does not hold is a
+    ``Finding``. A config, secret or key file that cannot be read is a
+    ``StoreError`` (nothing can be checked against it).
+
+    Reads one snapshot: a league that keeps writing meanwhile is checked as
+    it was when the check began.
 
     One process: split over two helper processes, a file of 3,000 or 10,000
     games was checked more slowly on a loaded 2-core machine, not faster
     (benchmarks/verify.py), and one process already replays hundreds of games
     a second."""
     started = time.perf_counter()
-    raw = store.get_meta("config")
-    try:
-        game = Game(options_of(raw))
-    except ReplayError as exc:
-        raise StoreError(f"{store.path}: {exc}") from None
-    secret = _secret_of(store)
-    expect = _league_expectation(secret) if isinstance(raw, dict) and raw.get("kind") == LEAGUE_KIND \
-        else _tournament_expectation(store, raw, secret)
-    checked = 0
-    for row in store.games():
-        problem = expect(row)
-        if problem is not None:
-            raise TamperedError(f"game {row.game_key}: {problem}")
-        check_row(row, game)
-        checked += 1
-    return Verified(checked, time.perf_counter() - started)
-
-
-def _secret_of(store: ResultsStore) -> TournamentSecret | None:
-    """The stored secret; None for a file written before secrets were kept."""
-    stored = store.get_meta(SECRET_META)
-    if stored is None:
-        return None
-    try:
-        return TournamentSecret.from_hex(stored if isinstance(stored, str) else "")
-    except ValueError:
-        raise StoreError(f"{store.path}: the stored tournament secret is damaged") from None
+    with store.snapshot():
+        raw = store.get_meta("config")
+        try:
+            game = Game(options_of(raw))
+        except ReplayError as exc:
+            raise StoreError(f"{store.path}: {exc}") from None
+        try:
+            keys = read_keys(store.path)
+        except KeyFileError as exc:
+            raise StoreError(str(exc)) from None
+        signing = keys.signing_key if keys is not None and store.version >= 7 else None
+        checked = 0
+        secret = store.secret()
+        expect = _league_expectation(secret) if isinstance(raw, dict) and raw.get("kind") == LEAGUE_KIND \
+            else _tournament_expectation(store, raw, secret)
+        findings: list[Finding] = []
+        chain = ChainCheck(signing)
+        for stored in store.chain():
+            problems = chain.row(stored.game_key, stored.content, stored.prev_mac, stored.mac) \
+                if store.version >= 7 else []
+            if stored.row is None:
+                problems.append((REPLAY, stored.problem or "it does not read as a game"))
+            else:
+                scheduled = expect(stored.row)
+                if scheduled is not None:
+                    problems.append(scheduled)
+                elif (replayed := row_problem(stored.row, game)) is not None:
+                    problems.append(replayed)
+            if problems:
+                findings.append(Finding(stored.game_key, tuple(problems)))
+            checked += 1
+        if store.version >= 7 and (end := chain.end(store.head(), store.config_text())) is not None:
+            findings.append(Finding(end[0], (end[1],)))
+    unsigned = None
+    if store.version < 7:
+        unsigned = (f"the file was written before rows were signed (schema version {store.version}); "
+                    f"`truco-arena tournament resume` signs it")
+    elif keys is None:
+        unsigned = f"no key file {key_path(store.path)} here"
+    return Verified(checked, time.perf_counter() - started, tuple(findings), unsigned)
 
 
 def _tournament_expectation(store: ResultsStore, raw: Any,
-                            secret: TournamentSecret | None) -> Callable[[GameRow], str | None]:
+                            secret: TournamentSecret | None) -> Callable[[GameRow], tuple[str, str] | None]:
     try:
         config = parse_config(raw, default_name=store.path.stem)
     except ConfigError as exc:
         raise StoreError(f"{store.path}: stored config is invalid: {exc}") from None
     scheduled = {g.key: (seq, g) for seq, g in enumerate(schedule_of(config, secret, store.winners()))}
 
-    def expect(row: GameRow) -> str | None:
+    def expect(row: GameRow) -> tuple[str, str] | None:
         found = scheduled.get(row.game_key)
         if found is None:
-            return "is not a game of this tournament's schedule"
+            return FOREIGN, "is not a game of this tournament's schedule"
         seq, game = found
         return _differs(row, seq, game, secret)
 
     return expect
 
 
-def _differs(row: GameRow, seq: int, game: ScheduledGame, secret: TournamentSecret | None) -> str | None:
+def _differs(row: GameRow, seq: int, game: ScheduledGame, secret: TournamentSecret | None
+             ) -> tuple[str, str] | None:
     stored = (row.seq, row.matchup, row.pair_index, row.bot0, row.bot1, row.mano)
     scheduled = (seq, game.matchup, game.pair_index, game.bot0, game.bot1, 0)
     names = ("seq", "pairing", "pair_index", "bot0", "bot1", "mano")
     for name, have, want in zip(names, stored, scheduled, strict=True):
         if have != want:
-            return f"stored {name} {have!r}, the schedule says {want!r}"
+            return REPLAY, f"stored {name} {have!r}, the schedule says {want!r}"
     if secret is not None and row.seed != secret.deal_seed(game.deal):
-        return "its seed is not the deal the tournament secret gives this game"
+        return FOREIGN, "its seed is not the deal the tournament secret gives this game"
     return None
 
 
-def _league_expectation(secret: TournamentSecret | None) -> Callable[[GameRow], str | None]:
-    def expect(row: GameRow) -> str | None:
+def _league_expectation(secret: TournamentSecret | None) -> Callable[[GameRow], tuple[str, str] | None]:
+    def expect(row: GameRow) -> tuple[str, str] | None:
         match = _LEAGUE_KEY.search(row.game_key)
         if match is None:
-            return "is not a league game's key"
+            return FOREIGN, "is not a league game's key"
         if secret is not None and row.seed != secret.deal_seed(f"league#{int(match.group(1))}"):
-            return "its seed is not the deal the league secret gives this match"
+            return FOREIGN, "its seed is not the deal the league secret gives this match"
         return None
 
     return expect
 
 
-__all__ = ["TamperedError", "Verified", "verify_store"]
+__all__ = ["BAD_MAC", "BROKEN_CHAIN", "FOREIGN", "Finding", "TamperedError", "Verified", "verify_store"]

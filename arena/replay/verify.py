@@ -15,7 +15,13 @@ What a row must agree on:
   action was the seat to act's, and scores and hands are the replay's;
 * a forfeit (no hand dealt, no action) is an ``absent`` or ``crash`` of the
   loser (a ``disconnect`` in files written before those existed), 0-0;
-* ``interrupted`` never is a stored result (such games are kept apart).
+* ``interrupted`` never is a stored result (such games are kept apart);
+* a fault in a row written since schema version 7 has evidence
+  (``games.evidence``): the seat at fault is on the loser's side, its
+  ``moves`` are the whole action log, a timeout or an illegal action came
+  when it was that seat's turn, and a timeout's measured wait reached the
+  clock's limit (move time plus what was left of the bank); a game ended
+  by the rules has none.
 """
 
 from __future__ import annotations
@@ -24,10 +30,14 @@ from functools import lru_cache
 
 from arena.errors import DomainError
 
-from ..engine import Action, Game
+from ..engine import Action, Game, State
 from ..engine import events as ev
 from ..engine.outcome import Termination
 from ..games.store import GameRow
+
+REPLAY, EVIDENCE_MISSING, EVIDENCE = "replay mismatch", "evidence missing", "evidence inconsistent"
+# The clock is measured on the event loop; a wait a hair short of its limit is rounding, not a forgery.
+_CLOCK_SLACK = 0.005
 
 _WHOLE_NUMBERS = ("seed", "mano", "score0", "score1", "hands")
 # A failure the referee only notices while waiting on the seat to act.
@@ -45,18 +55,54 @@ class TamperedError(DomainError, ValueError):
 
 def check_row(row: GameRow, game: Game) -> None:
     """Raise ``TamperedError`` if ``row`` is not what replaying it on ``game``'s rules gives."""
-    problem = _problem(row, game)
+    problem = row_problem(row, game)
     if problem is not None:
-        raise TamperedError(f"game {row.game_key}: {problem}")
+        raise TamperedError(f"game {row.game_key}: {problem[0]}: {problem[1]}")
 
 
-def _problem(row: GameRow, game: Game) -> str | None:
+def row_problem(row: GameRow, game: Game) -> tuple[str, str] | None:
+    """What is wrong with ``row`` against its replay: (kind, one line), kind
+    ``REPLAY``, ``EVIDENCE_MISSING`` or ``EVIDENCE``; None if it holds."""
     problem = _shape_problem(row, game)
     if problem is not None:
-        return problem
-    if not row.actions and row.hands == 0:  # a forfeit: never dealt, nothing to replay (_shape_problem checked it)
-        return None
-    return _replay_problem(row, game)
+        return REPLAY, problem
+    state: State | None = None
+    if row.actions or row.hands:  # a forfeit is never dealt: nothing to replay (_shape_problem checked it)
+        replayed = _replay_problem(row, game)
+        if isinstance(replayed, str):
+            return REPLAY, replayed
+        state = replayed
+    return _evidence_problem(row, state)
+
+
+def _evidence_problem(row: GameRow, state: State | None) -> tuple[str, str] | None:
+    """Whether the row's evidence fits its fault and its replay (``state``:
+    after the last action; None for a forfeit, never dealt)."""
+    evidence, termination = row.evidence, Termination(row.termination)
+    if termination is Termination.TARGET_REACHED:
+        return None if evidence is None else (EVIDENCE, "ended by the rules, yet it holds evidence of a fault")
+    if evidence is None:
+        if row.row_version < 7:
+            return None  # written before evidence was kept (and signed as it was by the migration)
+        return EVIDENCE_MISSING, f"stored as a {termination.value} of {row.faulty_bot!r} with no evidence of it"
+    loser_team = 1 - (row.winner_seat or 0)
+    if evidence.seat < 0 or evidence.seat % 2 != loser_team or (state is not None and evidence.seat >= state.game.options.seats):
+        return EVIDENCE, f"the seat at fault {evidence.seat} is not a seat of the loser {row.faulty_bot!r}"
+    if evidence.moves != len(row.actions):
+        return EVIDENCE, f"the fault came after {evidence.moves} actions, the log holds {len(row.actions)}"
+    if termination in _SEAT_TO_ACT_FAILURES and state is not None and state.current_player() != evidence.seat:
+        return EVIDENCE, (f"a {termination.value} of seat {evidence.seat}, but its replay has seat "
+                          f"{state.current_player()} to act there")
+    if termination is Termination.TIMEOUT:
+        clock = (evidence.move_time, evidence.bank, evidence.bank_used, evidence.waited)
+        if any(v is None for v in clock):
+            return EVIDENCE_MISSING, "a timeout with no measurement of the clock"
+        move_time, bank, used, waited = (float(v or 0.0) for v in clock)
+        limit = move_time + max(0.0, bank - used)
+        if used > bank + _CLOCK_SLACK or waited + _CLOCK_SLACK < limit:
+            return EVIDENCE, (f"a timeout after {waited:.3f} s on the clock, but its limit was {limit:.3f} s "
+                              f"({move_time:g} s a move + {bank - used:.3f} s of bank left)")
+    return None
 
 
 def _shape_problem(row: GameRow, game: Game) -> str | None:
@@ -97,8 +143,9 @@ def _shape_problem(row: GameRow, game: Game) -> str | None:
 _FORFEITS = (Termination.ABSENT, Termination.CRASH)
 
 
-def _replay_problem(row: GameRow, game: Game) -> str | None:
-    """Where the replay of the row's action log disagrees with what the row says."""
+def _replay_problem(row: GameRow, game: Game) -> str | State:
+    """Where the replay of the row's action log disagrees with what the row says;
+    the state after its last action if it agrees."""
     state = game.new_state(seed=row.seed, mano=row.mano)
     for index, text in enumerate(row.actions):
         if not isinstance(text, str):
@@ -132,4 +179,4 @@ def _replay_problem(row: GameRow, game: Game) -> str | None:
     hands = len({e.hand for e in state.events if isinstance(e, ev.HandStarted)})
     if hands != row.hands:
         return f"stored {row.hands} hands, its replay deals {hands}"
-    return None
+    return state

@@ -56,9 +56,10 @@ def included(rows: Sequence[GameRow], max_games: int | None) -> set[str]:
 
 
 def build_report(rows: Sequence[GameRow], raw_config: dict[str, Any], out: Path,
-                 max_games: int | None = None) -> Path:
+                 max_games: int | None = None, digest: str | None = None) -> Path:
     """Write the report of ``rows`` into the directory ``out``; return its index.html.
-    A game whose log does not replay gets a viewer saying why, the rest are unaffected."""
+    A game whose log does not replay gets a viewer saying why, the rest are unaffected.
+    ``digest``: the results file's published digest, shown on the front page."""
     options = options_of(raw_config)
     title = str(raw_config.get("name") or "tournament")
     kept = included(rows, max_games)
@@ -77,7 +78,7 @@ def build_report(rows: Sequence[GameRow], raw_config: dict[str, Any], out: Path,
     index.write_text(env.get_template("index.html.j2").render(
         s=summary, charts={k: Markup(v) for k, v in charts(summary).items()},
         charts_notice=None if js is not None else CHARTS_NOTICE, left_out=len(rows) - len(kept),
-        verdicts=verdict_table(plan, list(rows), run_over=False) if plan is not None else None,
+        verdicts=verdict_table(plan, list(rows), run_over=False) if plan is not None else None, digest=digest,
     ), encoding="utf-8")
     (out / "viewer.html").write_text(env.get_template("viewer.html.j2").render(title=title), encoding="utf-8")
     for row in rows:

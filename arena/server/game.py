@@ -80,6 +80,7 @@ class GameRun:
         self._interrupted = False
         self.move_times: list[float] = []  # per answered Decision: seconds on its clock (written to Move read)
         self.fallbacks = [0] * len(self.conns)  # per seat: Moves marked Move.fallback
+        self.waited: float | None = None  # a timeout: the faulty seat's time on its clock (PlayedGame.waited)
         self.referee: Referee | None = None  # while running: read by the live page (arena.web), never changed
 
     def interrupt(self) -> None:
@@ -143,6 +144,7 @@ class GameRun:
             reason=reason,
             hands=referee.hands_dealt(),
             fallbacks=tuple(self.fallbacks),
+            waited=self.waited,
         )
 
     # ---------------------------------------------------------------- a move
@@ -175,6 +177,7 @@ class GameRun:
                         continue  # the timer of an earlier decision that fired as its Move came in
                     conn.outstanding = None
                     self._bank[seat] = 0.0
+                    self.waited = clock.took(loop.time())
                     raise SeatFaultError(
                         seat, Termination.TIMEOUT,
                         f"ran out of time (no answer within {move_time:g} s move time + {bank:.3f} s bank)",
@@ -194,6 +197,7 @@ class GameRun:
         over = took - move_time
         if over > 0:
             if over > bank:  # late, but it came in before the deadline's timer ran
+                self.waited = took
                 raise SeatFaultError(seat, Termination.TIMEOUT, f"answered after its time ({over - bank:.3f} s over)")
             self._bank[seat] = bank - over
         if reply.move.fallback:

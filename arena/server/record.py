@@ -48,6 +48,9 @@ class PlayedGame:
     # Per seat, the Moves it marked as a fallback (Move.fallback: its code
     # failed and it played a legal action instead); () when not counted.
     fallbacks: tuple[int, ...] = ()
+    # A timeout: seconds the seat at fault had been on its clock when the arena
+    # gave up on it (the results store keeps it as evidence); None otherwise.
+    waited: float | None = None
 
     @property
     def termination(self) -> Termination:

@@ -2,7 +2,7 @@
 of the schedule with up to N at once, and record each game as it ends.
 
 Reproducible: every game's deal seed and the seeds bots get for their own
-randomness derive from the tournament secret (kept in the results database),
+randomness derive from the tournament secret (kept in the database's key file),
 so the results are the same whether games run one at a time or many at once,
 and on resume. Fair: bots see only opaque game ids and unrelated seeds, and
 the second game of a duplicate pair starts only after the first has ended.
@@ -34,7 +34,7 @@ from ..games.orders import GameResult, Unplayed, order_of
 from ..games.playing import play_dispatched
 from ..games.schedule import ScheduledGame
 from ..games.scheduler import Fixed, Scheduler, Stages, Winners
-from ..games.seeds import SECRET_BYTES, SECRET_META, TournamentSecret
+from ..games.seeds import SECRET_BYTES, TournamentSecret
 from ..games.settings import clear_text_warning
 from ..games.store import GameRow, ResultsStore
 from ..sandbox import Sandbox, SandboxUnavailableError
@@ -105,12 +105,8 @@ def schedule_of(config: TournamentConfig, secret: Ranking | None = None, winners
 
 
 def stored_secret(store: ResultsStore) -> TournamentSecret | None:
-    """The secret kept in ``store``; None before its first run."""
-    stored = store.get_meta(SECRET_META)
-    try:
-        return None if stored is None else TournamentSecret.from_hex(stored if isinstance(stored, str) else "")
-    except ValueError:
-        raise TournamentError(f"{store.path}: the stored tournament secret is damaged") from None
+    """The secret of ``store`` (in its key file); None before its first run."""
+    return store.secret()
 
 
 def tournament_secret(store: ResultsStore, config: TournamentConfig) -> TournamentSecret:
@@ -122,7 +118,7 @@ def tournament_secret(store: ResultsStore, config: TournamentConfig) -> Tourname
         raise TournamentError(f"{store.path}: its games were recorded without a tournament secret "
                               f"(an older version); start a new tournament")
     secret = TournamentSecret.fresh() if config.seed is None else TournamentSecret.from_seed(config.seed)
-    store.set_meta(SECRET_META, secret.hex)
+    store.set_secret(secret)
     return secret
 
 

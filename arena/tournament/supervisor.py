@@ -79,6 +79,8 @@ class Supervisor:
         self.running: dict[str, list[LaunchedBot]] = {}
         self.restarts: dict[str, int] = {}
         self.given_up: dict[str, str] = {}  # bot -> why it was given up
+        self._last_exit: dict[str, int] = {}  # bot -> exit status of its last process that died (crash forfeits)
+        self._seen_exit: dict[str, int] = {}  # bot -> exit status explain() just saw (the row's evidence)
         self._missing_since: dict[str, float] = {}
         self._tokens: dict[str, str] = {}
         self._lock = asyncio.Lock()
@@ -150,7 +152,7 @@ class Supervisor:
     def forfeit(self, name: str) -> Forfeit | None:
         """The forfeit ``name`` owes now, or None while it plays or is still waited for."""
         if name in self.given_up:
-            return Forfeit(name, ForfeitCause.CRASH, self.given_up[name])
+            return Forfeit(name, ForfeitCause.CRASH, self.given_up[name], self._last_exit.get(name))
         now = time.monotonic()
         if self.can_play(name):
             self._missing_since.pop(name, None)
@@ -180,6 +182,8 @@ class Supervisor:
         the process is given a moment to be reaped, as the stream usually
         closes a little before the exit is seen."""
         seat, name = rec.faulty_seat, rec.faulty_bot
+        if name is not None:
+            self._seen_exit.pop(name, None)
         group = self.running.get(name, []) if name is not None else []
         if not group or seat is None or rec.termination is not Termination.DISCONNECT:
             return rec.reason
@@ -190,11 +194,17 @@ class Supervisor:
         codes = [w.result() for w in done if not w.cancelled() and w.exception() is None]
         # A limit of its sandbox explains the loss, even before the process is seen gone.
         limit = next((hit for p in group if (hit := p.limit_hit()) is not None), None)
+        if codes and name is not None:
+            self._seen_exit[name] = codes[0]
         if limit is not None:
             return f"seat {seat} ({name}) {limit}"
         if not codes:
             return rec.reason  # still running: it only closed its stream
         return f"seat {seat} ({name}) crashed with exit code {codes[0]}"
+
+    def exit_status(self, name: str) -> int | None:
+        """How the process of ``name`` that ``explain`` just saw end ended."""
+        return self._seen_exit.pop(name, None)
 
     async def revive(self, names: tuple[str, ...]) -> None:
         """Start again the processes of ``names`` that died; give a bot up
@@ -211,6 +221,8 @@ class Supervisor:
                         continue
                     n = self.restarts.get(name, 0)
                     code = proc.process.returncode
+                    if code is not None:
+                        self._last_exit[name] = code
                     why = await self._give_up_after_crash(name, n, code, proc)
                     if why is not None:
                         self.given_up[name] = why

@@ -105,6 +105,17 @@ class ReportPages:
             return None  # being created by the run: shown once it holds a tournament
         return Snapshot(rows, config if isinstance(config, dict) else {})
 
+    def _digest(self) -> str:
+        """The results file's published digest (docs/results-store.md): a pass
+        over the file, so made only when the front page is rendered again."""
+        if self.db is None:
+            return ""
+        try:
+            with ResultsStore.open_existing(self.db) as store:
+                return store.digest()[1]
+        except StoreError:
+            return ""
+
     def recorded(self) -> int | None:
         """Games recorded so far; None without a database."""
         if self.db is None or not self.db.exists():
@@ -136,7 +147,8 @@ class ReportPages:
             summary = summarize(snapshot.rows, str(raw.get("name") or "tournament"), options_of(raw).variant)
             page = self.env.get_template("live.html.j2").render(
                 s=summary, charts={k: Markup(v) for k, v in charts(summary).items()},
-                charts_notice=None if charts_available() else CHARTS_NOTICE, recorded=len(snapshot.rows))
+                charts_notice=None if charts_available() else CHARTS_NOTICE, recorded=len(snapshot.rows),
+                digest=self._digest())
             self._index = (len(snapshot.rows), time.monotonic(), page)
             return page
 

@@ -29,7 +29,6 @@ from fairplay_stats import chance_interval
 
 from arena.cli import main
 from arena.engine.cards import Card
-from arena.games.seeds import SECRET_META, TournamentSecret
 from arena.games.store import GameRow, ResultsStore
 from arena.tournament.config import load_config
 from arena.tournament.runner import schedule_of
@@ -97,7 +96,8 @@ def _score(cfg: Path, journal_path: Path) -> Outcome:
     config = load_config(cfg)
     db = cfg.with_suffix(".sqlite")
     with ResultsStore.open_existing(db) as store:
-        secret = TournamentSecret.from_hex(store.get_meta(SECRET_META))
+        secret = store.secret()
+        assert secret is not None
         rows = {r.game_key: r for r in store.games()}
     key_of = {secret.game_id(g.key): g.key for g in schedule_of(config)}
     journal = [json.loads(line) for line in journal_path.read_text().splitlines()]

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from arena.games.seeds import TournamentSecret
 from arena.games.store import GameRow, ResultsStore
 from arena.server import mint_token
 
@@ -122,6 +123,13 @@ class League:
             return []
         with ResultsStore.open_existing(self.db) as store:
             return list(store.games())
+
+    def secret(self) -> TournamentSecret:
+        """The league's deal secret, from its key file."""
+        with ResultsStore.open_existing(self.db) as store:
+            secret = store.secret()
+        assert secret is not None
+        return secret
 
     def meta(self, key: str) -> object:
         with ResultsStore.open_existing(self.db) as store:

@@ -97,3 +97,30 @@ def test_match_keys_never_repeat_and_duplicate_halves_share_the_deal() -> None:
     assert first.pair_index == second.pair_index == 5 and first.key != second.key
     ((_, single),) = match_games(6, ("a", "b"), duplicate=False, swap_first=True)
     assert (single.bot0, single.pair_index) == ("b", -1) and single.deal != first.deal
+
+
+@pytest.mark.parametrize("forgery", [
+    "UPDATE games SET winner = 'b', winner_seat = 1 WHERE game_key = 'a|b#m1'",
+    "DELETE FROM games WHERE game_key = 'a|b#m0'",
+    "DELETE FROM games WHERE game_key = 'a|b#m2'",
+    "INSERT INTO games SELECT * FROM games WHERE game_key = 'a|b#m2' AND 0",  # nothing: the control
+])
+def test_a_league_restarted_on_a_forged_file_refuses_it(tmp_path: Path, forgery: str) -> None:
+    """A league has no resume: restarting it is where a row written by someone
+    without the key file is refused, before any game is played or written."""
+    path = tmp_path / "league.sqlite"
+    with ResultsStore.create_or_open(path) as store:
+        db = LeagueDatabase(store, parse_league_config({}))
+        for n in range(3):
+            db.take_match_number()
+            db.record((row(f"a|b#m{n}", 2 * n),))
+    with sqlite3.connect(path) as con:
+        forged = con.execute(forgery).rowcount
+    with ResultsStore.create_or_open(path) as store:
+        if not forged:
+            LeagueDatabase(store, parse_league_config({}))  # an untouched file goes on
+            return
+        with pytest.raises(LeagueDatabaseError, match="not what its key file signed, the first: game ") as err:
+            LeagueDatabase(store, parse_league_config({}))
+        assert "bad MAC" in str(err.value) or "broken chain" in str(err.value)
+        assert store.count() == 2 + ("UPDATE" in forgery)

@@ -23,8 +23,6 @@ from pathlib import Path
 import pytest
 from league_harness import FAST_CONFIG, League, wait_until
 
-from arena.games.seeds import SECRET_META, TournamentSecret
-
 pytestmark = pytest.mark.integration
 
 HERE = Path(__file__).resolve().parent
@@ -60,9 +58,7 @@ def test_dodging_a_losing_game_is_a_loss_and_never_loses_a_first_half(tmp_path: 
         assert league.stop() == 0
         rows = league.rows()
         left = dodged()
-        secret_hex = league.meta(SECRET_META)
-        assert isinstance(secret_hex, str)
-        secret = TournamentSecret.from_hex(secret_hex)
+        secret = league.secret()
         by_id = {secret.game_id(r.game_key): r for r in rows}
         recorded = {r.game_key for r in rows}
         # When each game was recorded as interrupted: only the stop may cut one that was played.

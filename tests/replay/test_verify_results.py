@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from arena.cli import main
+from arena.games.keyfile import key_path
 from arena.games.store import GameRow, ResultsStore
 from arena.replay.audit import verify_store
 
@@ -60,8 +61,10 @@ def _kind(row: GameRow) -> str:
 
 
 def _copy(played: Path, tmp_path: Path) -> Path:
+    """The database and its key file, as the organizer holds them."""
     db = tmp_path / played.name
     shutil.copy(played, db)
+    shutil.copy(key_path(played), key_path(db))
     return db
 
 
@@ -84,10 +87,13 @@ def _resume(db: Path) -> Result:
 
 
 def _refused(res: Result, key: str, *words: str) -> None:
+    """Exit 1, one line naming the game with every word, then one line saying what is refused."""
     assert res.exit_code == 1, res.output
+    assert "Traceback" not in res.stderr, res.stderr
     lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and "Traceback" not in res.stderr, res.stderr
-    assert f"game {key}:" in lines[0] and all(w in lines[0] for w in words), lines[0]
+    named = [line for line in lines if f"game {key}:" in line]
+    assert len(named) == 1 and all(w in named[0] or w in lines[-1] for w in words), res.stderr
+    assert "do not hold" in lines[-1], res.stderr
     assert res.stdout == ""  # no standings printed from a file that cannot be trusted
 
 
@@ -96,7 +102,7 @@ def test_an_untouched_database_verifies_clean_and_is_not_changed(played: Path, t
     before = _digest(db)
     res = _standings(db)
     assert res.exit_code == 0, res.output
-    assert "verified 12 stored games against their replays" in res.stderr
+    assert "verified 12 stored games: signatures, chain and replays" in res.stderr
     assert "Standings" in res.stdout
     assert _digest(db) == before
     with ResultsStore.open_existing(db) as store:
@@ -207,6 +213,8 @@ def test_a_team_game_tournament_verifies_and_blame_on_the_wrong_team_is_refused(
     db = config.with_suffix(".sqlite")
     clean = _standings(db)
     assert clean.exit_code == 0 and "verified 2 stored games" in clean.stderr, clean.output
+    assert all(r.evidence is not None and r.evidence.moves == len(r.actions) for r in _rows(db)
+               if r.termination == "illegal_action")
     illegal = [r for r in _rows(db) if r.termination == "illegal_action"]
     assert illegal, "the cheat's processes each play one illegal card: some game must end by it"
     row = illegal[0]

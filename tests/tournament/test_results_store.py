@@ -106,7 +106,7 @@ def _digest(path: Path) -> str:
 
 def _expected_version_1_rows() -> list[GameRow]:
     return [GameRow(*g[:12], Termination(str(g[12])), *g[13:16], actions=tuple(json.loads(str(g[16]))),
-                    finished_at=float(str(g[17])))
+                    finished_at=float(str(g[17])), row_version=6)  # written before rows carried evidence
             for g in _VERSION_1_GAMES]
 
 
@@ -126,7 +126,8 @@ def test_a_version_1_database_is_read_as_it_is_and_migrated_when_opened_to_write
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT * FROM interrupted").fetchall() == [("a|b:1:0", 1700000002.0, "arena stopped")]
         columns = [c[1] for c in db.execute("PRAGMA table_info(games)")]
-        assert columns[18:] == ["reason", "version0", "version1", "cpu0", "cpu1", "fallbacks0", "fallbacks1", "game_id"]
+        assert columns[18:] == ["reason", "version0", "version1", "cpu0", "cpu1", "fallbacks0", "fallbacks1", "game_id",
+                                "evidence", "row_version", "prev_mac", "mac"]
         assert [k for (k,) in db.execute("SELECT game_id FROM games ORDER BY seq")][:2] == ["a:b:0:0", "a:b:0:1"]
     with ResultsStore.open_existing(path) as store:
         rows = list(store.games())

@@ -87,6 +87,8 @@ def test_pages_and_endpoints_of_a_recorded_tournament(report_db: Path) -> None:
             assert body["recorded"] == 2 and len(body["latest"]) == 2
             assert {r["winner"] for r in body["latest"]} <= {"random", "heuristic"}
             index = (await _exchange(port, _get("/"))).decode()
+            with ResultsStore.open_existing(report_db) as store:
+                assert f"<code>{store.digest()[1]}</code>" in index  # the digest people recompute
             page = index.split('class="game-link" href="', 1)[1].split('"', 1)[0]
             viewer = await _exchange(port, _get("/" + page))
             assert _status(viewer) == 200 and b'id="game-data"' in viewer

@@ -13,7 +13,6 @@ from typing import Any
 
 from arena.engine import Action, Card, Game, State
 from arena.engine import events as ev
-from arena.games.seeds import TournamentSecret
 from arena.games.store import GameRow, ResultsStore
 from arena.replay import options_of
 
@@ -94,7 +93,8 @@ def test_every_live_view_shows_only_public_cards(tmp_path: Path) -> None:
         served = _poll(run)
     with ResultsStore.open_existing(run.db) as store:
         rows = list(store.games())
-        secret = TournamentSecret.from_hex(store.get_meta("secret"))
+        secret = store.secret()
+        assert secret is not None
         game = Game(options_of(store.get_meta("config")))
     by_id = {secret.game_id(row.game_key): row for row in rows}
     assert len(rows) == 4
