@@ -339,17 +339,19 @@ class GameEnd(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., scores: _Optional[_Iterable[int]] = ..., winner_team: _Optional[int] = ..., won: _Optional[bool] = ..., termination: _Optional[_Union[Termination, str]] = ..., faulty_seat: _Optional[int] = ..., hands_played: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class Status(_message.Message):
-    __slots__ = ("code", "message", "game_id", "seq", "closing", "restarting")
+    __slots__ = ("code", "message", "game_id", "seq", "closing", "restarting", "signature")
     CODE_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     CLOSING_FIELD_NUMBER: _ClassVar[int]
     RESTARTING_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
     code: StatusCode
     message: str
     game_id: str
     seq: int
     closing: bool
     restarting: bool
-    def __init__(self, code: _Optional[_Union[StatusCode, str]] = ..., message: _Optional[str] = ..., game_id: _Optional[str] = ..., seq: _Optional[int] = ..., closing: _Optional[bool] = ..., restarting: _Optional[bool] = ...) -> None: ...
+    signature: bytes
+    def __init__(self, code: _Optional[_Union[StatusCode, str]] = ..., message: _Optional[str] = ..., game_id: _Optional[str] = ..., seq: _Optional[int] = ..., closing: _Optional[bool] = ..., restarting: _Optional[bool] = ..., signature: _Optional[bytes] = ...) -> None: ...
