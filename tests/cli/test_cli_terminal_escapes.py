@@ -66,7 +66,7 @@ def config(tmp_path: Path, mode: str, *, games: int, more: tuple[str, ...] = ())
     bot_dir = tmp_path / "escaper"
     bot_dir.mkdir()
     shutil.copy(BOT, bot_dir / BOT.name)
-    lines = [f'variant = "argentino"', f"games_per_pairing = {games}", "seed = 1", "absent_wait_seconds = 20",
+    lines = ['variant = "argentino"', f"games_per_pairing = {games}", "seed = 1", "absent_wait_seconds = 20",
              "start_seconds = 10",
              "[[bots]]", 'name = "escaper"', f'command = "python {BOT.name} {mode}"', 'dir = "escaper"',
              "[[bots]]", 'name = "steady"', f'command = "{RANDOM}"', *more]
