@@ -13,7 +13,7 @@ from collections import defaultdict
 
 import pytest
 
-from arena.engine import Game, Kind, make_options
+from arena.engine import Action, Game, Kind, make_options
 from arena.protocol import arena_pb2 as pb
 from arena.referee import Referee
 from arena.server.convert import decision_pb, hand_end_pb
@@ -37,14 +37,15 @@ def public_key(msg: pb.PlayResponse) -> bytes:
              if t != "flor" and not t.endswith(" con_flor")]
     del d.legal_actions[:]
     d.legal_actions.extend(legal)
-    return d.SerializeToString(deterministic=True)
+    key: bytes = d.SerializeToString(deterministic=True)
+    return key
 
 
 def long_cards(msg: pb.PlayResponse) -> int:
     return sum(c[:2] in LONG for c in msg.decision.observation.hand)
 
 
-def public_first(actions: list) -> list:  # type: ignore[type-arg]
+def public_first(actions: list[Action]) -> list[Action]:
     """Prefer calls to plays, so that many games share their first decisions."""
     calls = [a for a in actions if a.kind not in (Kind.PLAY, Kind.MAZO, Kind.FLOR) and not a.con_flor]
     return calls or actions
