@@ -112,6 +112,7 @@ class UnsignedGoodbyeError(TransientError):
     ``code`` and ``message`` say what it claimed."""
 
     def __init__(self, where: str, code: str, message: str, refusal: bool) -> None:
+        message = message if len(message) <= 200 else message[:197] + "..."  # whoever sent it chose its length
         super().__init__(f"{where} said goodbye without the arena's signature ({code}: {message}); ignored")
         self.code, self.message, self.refusal = code, message, refusal
 
