@@ -48,8 +48,8 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--record", default=os.environ.get("TRUCO_ARENA_RECORD"), metavar="FILE",
                    help="write every message received to FILE as JSON lines")
     p.add_argument("--retry-for", type=float, default=30.0, metavar="SECONDS",
-                   help="keep retrying an unreachable arena this long before the first connection "
-                        "(default %(default)s)")
+                   help="keep retrying an unreachable arena this long before the first connection, "
+                        "also one that refuses without the arena's signature (default %(default)s)")
     p.add_argument("--reconnect-seconds", type=float, default=math.inf, metavar="SECONDS",
                    help="after a lost connection or a restarting arena, keep reconnecting this long "
                         "(default: forever)")

@@ -1,12 +1,25 @@
 """The networking of the SDK: dial the arena, say Hello, play every Decision
 with ``Bot.choose``, and come back by itself when the connection is lost.
 
-Every failure that is not a refusal of the Hello is retried with backoff (a
-gRPC error of any code, INTERNAL included; a stream that ends without a
-closing Status; a SHUTDOWN whose Status says the arena is restarting): for
-``retry_for`` seconds until the first Welcome, then for ``reconnect_for``
-seconds (default: forever) after each loss. A SHUTDOWN without
-``restarting`` (a tournament that is over) ends the bot normally.
+Only a proven arena is trusted (docs/protocol.md, "Trusting the other
+end"): a Welcome counts only with the arena's signature, and a goodbye (a
+SHUTDOWN, a closing Status) only with its goodbye signature, so whoever holds
+the address before the arena (a squatter on ``[::1]`` while the arena
+listens on ``127.0.0.1``, or on the port after a crash) can delay a bot but
+never send it away. Every other failure is retried with backoff (a gRPC
+error of any code, INTERNAL included; a stream that ends without a closing
+Status; an unsigned goodbye; no Welcome within ``HANDSHAKE_SECONDS``; a
+SHUTDOWN whose Status says the arena is restarting): for ``retry_for``
+seconds until the first Welcome, then for ``reconnect_for`` seconds
+(default: forever) after each loss. A signed SHUTDOWN without
+``restarting`` (a tournament that is over) ends the bot normally; a signed
+refusal ends it with ``RejectedError``, an unsigned one only once it has
+lasted ``retry_for`` seconds.
+
+A host name is dialled at every address it resolves to (``localhost``: also
+``::1`` and ``127.0.0.1``, which other resolvers return), one channel each;
+a stream tries them in turn until one proves it is the arena, and that one
+is tried first from then on.
 
 Each stream is an asyncio task with its own ``Play`` call on one shared
 channel. ``choose`` runs inline on the event loop when there is one stream
@@ -24,10 +37,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import ipaddress
 import json
 import math
 import os
 import random
+import socket
 import sys
 import traceback
 from collections.abc import Callable
@@ -51,6 +66,9 @@ DEFAULT_ADDRESS = "127.0.0.1:50051"
 
 BACKOFF_FIRST = 0.2  # seconds before the first retry; doubled after each failure
 BACKOFF_MAX = 3.0  # the longest wait between two tries: a restarted arena is rejoined within it
+# The arena ends a handshake after 10 s; a peer that keeps a stream open
+# longer without a signed Welcome is not the arena (or not a working one).
+HANDSHAKE_SECONDS = 12.0
 
 CHANNEL_OPTIONS: list[tuple[str, int]] = [
     # The channel has a reconnect backoff of its own (gRPC's default grows to
@@ -88,6 +106,17 @@ class TransientError(Exception):
     (``StreamSession.handle``) may raise it to leave its stream and start afresh."""
 
 
+class UnsignedGoodbyeError(TransientError):
+    """A SHUTDOWN or closing Status without a valid goodbye signature: anybody
+    holding the address can send one, so it is a failure to retry, not an order.
+    ``code`` and ``message`` say what it claimed."""
+
+    def __init__(self, where: str, code: str, message: str, refusal: bool) -> None:
+        message = message if len(message) <= 200 else message[:197] + "..."  # whoever sent it chose its length
+        super().__init__(f"{where} said goodbye without the arena's signature ({code}: {message}); ignored")
+        self.code, self.message, self.refusal = code, message, refusal
+
+
 @dataclass(frozen=True)
 class Settings:
     address: str
@@ -108,13 +137,87 @@ def channel_credentials(settings: Settings) -> grpc.ChannelCredentials | None:
     return grpc.ssl_channel_credentials(root_certificates=settings.ca)
 
 
-def open_channel(settings: Settings) -> grpc.aio.Channel:
-    """The one channel every stream of a bot uses, reconnects included, so the
-    TLS settings hold for every (re)connection."""
+def _split(address: str) -> tuple[str, str] | None:
+    """(host, port) of ``HOST:PORT`` or ``[V6]:PORT``; None for a gRPC target
+    with a scheme (``unix:``, ``ipv4:``, ``dns:``...), dialled as it is."""
+    if address.startswith("["):
+        host, sep, port = address[1:].partition("]:")
+        return (host, port) if sep and port.isdigit() else None
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or ":" in host or not host:
+        return None
+    return host, port
+
+
+def dial_targets(address: str) -> list[str]:
+    """The gRPC targets to try for ``address``: one per address its host
+    resolves to, so that a squatter on one of them (``[::1]`` while the arena
+    listens on ``127.0.0.1``) cannot hold the bot; ``localhost`` always
+    includes both loopbacks (RFC 6761; gRPC's own resolver returns both).
+    An IP address, a target with a scheme, or a name that does not resolve
+    is dialled as given."""
+    split = _split(address)
+    if split is None:
+        return [address]
+    host, port = split
+    try:
+        ipaddress.ip_address(host)
+        return [address]
+    except ValueError:
+        pass
+    found: list[str] = []
+    if host.lower() == "localhost" or host.lower().endswith(".localhost"):
+        found += ["::1", "127.0.0.1"]
+    try:
+        found += [str(info[4][0]) for info in socket.getaddrinfo(host, int(port), type=socket.SOCK_STREAM)]
+    except (OSError, UnicodeError):
+        pass
+    unique = list(dict.fromkeys(ip.partition("%")[0] for ip in found))
+    if len(unique) <= 1:
+        return [address]
+    return [f"ipv6:[{ip}]:{port}" if ":" in ip else f"ipv4:{ip}:{port}" for ip in unique]
+
+
+class Dialer:
+    """One channel per target of the bot's address, shared by all its streams
+    and reconnects (so the TLS settings hold for every connection), and which
+    target last proved to be the arena."""
+
+    def __init__(self, settings: Settings, targets: list[str] | None = None) -> None:
+        self.settings = settings
+        self.targets = targets if targets is not None else dial_targets(settings.address)
+        self.preferred = 0  # the target of the last signed Welcome
+        self._channels: dict[int, grpc.aio.Channel] = {}
+
+    def channel(self, i: int) -> grpc.aio.Channel:
+        if i not in self._channels:
+            self._channels[i] = _open(self.settings, self.targets[i], len(self.targets) > 1)
+        return self._channels[i]
+
+    def where(self, i: int) -> str:
+        target = self.targets[i]
+        return self.settings.address if target == self.settings.address else f"{self.settings.address} ({target})"
+
+    async def close(self) -> None:
+        for channel in self._channels.values():
+            await channel.close()
+
+
+def _open(settings: Settings, target: str, by_address: bool) -> grpc.aio.Channel:
     credentials = channel_credentials(settings)
     if credentials is None:
-        return grpc.aio.insecure_channel(settings.address, options=CHANNEL_OPTIONS)
-    return grpc.aio.secure_channel(settings.address, credentials, options=CHANNEL_OPTIONS)
+        return grpc.aio.insecure_channel(target, options=CHANNEL_OPTIONS)
+    options: list[tuple[str, int | str]] = [*CHANNEL_OPTIONS]
+    split = _split(settings.address)
+    if by_address and split is not None:
+        # Dialled by address, still checked against the name in --address.
+        options += [("grpc.ssl_target_name_override", split[0]), ("grpc.default_authority", settings.address)]
+    return grpc.aio.secure_channel(target, credentials, options=options)
+
+
+def open_channel(settings: Settings) -> grpc.aio.Channel:
+    """A channel to ``settings.address`` as given (tools and tests; bots use ``Dialer``)."""
+    return _open(settings, settings.address, False)
 
 
 class Recorder:
@@ -152,6 +255,7 @@ class StreamSession:
         self.recorder = recorder
         self.executor = executor
         self.connected = False  # became True once a Welcome arrived
+        self.where = settings.address  # what this stream dialled, for messages
         self._client_nonce = b""
         self._auth: bytes | None = None  # the handshake's auth message, once challenged
         self.name = settings.name or bot.name
@@ -181,10 +285,20 @@ class StreamSession:
         arena says goodbye, raise ``RejectedError``, ``TransientError`` or
         ``grpc.aio.AioRpcError`` otherwise."""
         call = stub.Play()
+        loop = asyncio.get_running_loop()
+        handshake_deadline = loop.time() + HANDSHAKE_SECONDS
         try:
             await call.write(self.hello())
             while True:
-                msg = await call.read()
+                if self.connected:
+                    msg = await call.read()
+                else:
+                    try:
+                        async with asyncio.timeout_at(handshake_deadline):
+                            msg = await call.read()
+                    except TimeoutError:
+                        raise TransientError(
+                            f"{self.where} sent no signed Welcome within {HANDSHAKE_SECONDS:g} s") from None
                 if msg is grpc.aio.EOF:
                     raise TransientError("the arena closed the stream without a closing Status")
                 assert isinstance(msg, pb.PlayResponse)
@@ -225,7 +339,7 @@ class StreamSession:
             if self._auth is None or not handshake.server_signature_ok(
                     self.settings.token, self._auth, msg.welcome.server_signature):
                 raise ImpostorError(
-                    f"{self.settings.address} answered without proving it holds this bot's token verifier: "
+                    f"{self.where} answered without proving it holds this bot's token verifier: "
                     f"not the arena (or a token it does not know)")
             self.connected = True
         elif kind == "game_start":
@@ -245,12 +359,21 @@ class StreamSession:
         elif kind == "status":
             s = msg.status
             code = pb.StatusCode.Name(s.code).removeprefix("STATUS_CODE_")
-            if s.code == pb.STATUS_CODE_SHUTDOWN:
-                return "restarting" if s.restarting else "shutdown"
-            if s.closing:
+            if s.code == pb.STATUS_CODE_SHUTDOWN or s.closing:
+                if not self.goodbye_ok(s):
+                    raise UnsignedGoodbyeError(self.where, code, s.message, s.code != pb.STATUS_CODE_SHUTDOWN)
+                if s.code == pb.STATUS_CODE_SHUTDOWN:
+                    return "restarting" if s.restarting else "shutdown"
                 raise RejectedError(code, s.message)
             print(f"{self.name}[{self.index}]: arena: {code}: {s.message}", file=sys.stderr, flush=True)
         return None
+
+    def goodbye_ok(self, s: pb.Status) -> bool:
+        """Whether the closing Status ``s`` carries the arena's goodbye
+        signature for this stream: only the holder of this token's verifier
+        who answered this stream's Proof can make it."""
+        return self._auth is not None and handshake.goodbye_ok(
+            self.settings.token, self._auth, s.code, s.restarting, s.signature)
 
     async def reply(self, d: pb.Decision) -> pb.PlayRequest | list[pb.PlayRequest] | None:
         """The Move for Decision ``d`` (None sends nothing; a list sends several messages)."""
@@ -288,39 +411,60 @@ SessionFactory = Callable[..., StreamSession]
 
 
 async def _keep_stream(
-    channel: grpc.aio.Channel,
+    dialer: Dialer | grpc.aio.Channel,
     make_session: Callable[[], StreamSession],
     settings: Settings,
 ) -> None:
     """Run sessions on one stream slot, reconnecting with backoff after every
-    failure that is not a refusal (``RejectedError`` propagates)."""
-    stub = pb_grpc.ArenaServiceStub(channel)  # type: ignore[no-untyped-call]
+    failure that is not a signed refusal (``RejectedError`` propagates).
+    Each try after one that proved nothing goes to the dialer's next target;
+    the wait grows only once every target has been tried."""
+    if not isinstance(dialer, Dialer):  # one channel given: dial it alone
+        channel, dialer = dialer, Dialer(settings, [settings.address])
+        dialer._channels[0] = channel
     loop = asyncio.get_running_loop()
     window = settings.retry_for
     deadline = loop.time() + window
     backoff = BACKOFF_FIRST
+    target = dialer.preferred
+    tried = 0  # targets tried since the last proven arena or the last wait
+    refusal: UnsignedGoodbyeError | None = None  # the last unsigned refusal, said if the bot gives up
     while True:
         session = make_session()
+        session.where = dialer.where(target)
+        stub = pb_grpc.ArenaServiceStub(dialer.channel(target))  # type: ignore[no-untyped-call]
         try:
             if await session.run(stub) == "shutdown":
                 return
             why, fresh = "the arena is restarting", True
         except grpc.aio.AioRpcError as exc:  # any code: INTERNAL from a dying arena too
             why, fresh = f"{exc.code().name}: {exc.details()}", session.connected
-        except ImpostorError as exc:  # said nothing reusable; say why, then keep looking for the arena
-            why, fresh = str(exc), False
+        except (ImpostorError, UnsignedGoodbyeError) as exc:  # say why, then keep looking for the arena
+            why, fresh = str(exc), session.connected
+            if isinstance(exc, UnsignedGoodbyeError) and exc.refusal:
+                refusal = exc
             print(f"{session.name}[{session.index}]: {why}", file=sys.stderr, flush=True)
         except TransientError as exc:
             why, fresh = str(exc), session.connected
+        if session.connected:
+            dialer.preferred = target
         if fresh:  # it worked until now: a fresh window, and the arena is probably back soon
             window = settings.reconnect_for
             deadline, backoff = loop.time() + window, BACKOFF_FIRST
+            target, tried, refusal = dialer.preferred, 0, None
             if session.index == 0:
                 print(f"{session.name}: {why}; reconnecting", file=sys.stderr, flush=True)
+        else:
+            target, tried = (target + 1) % len(dialer.targets), tried + 1
+            if tried < len(dialer.targets):
+                continue  # another address of the same name: no wait
         if loop.time() + backoff > deadline:
+            if refusal is not None:
+                raise RejectedError(refusal.code, f"{refusal.message} (refused without the arena's signature "
+                                                  f"for {window:g} s: a wrong token, or not the arena)")
             raise GaveUpError(f"cannot reach the arena at {settings.address} ({why}); gave up after {window:g} s")
         await asyncio.sleep(backoff * random.uniform(0.8, 1.0))  # jitter: bots do not all come back at once
-        backoff = min(backoff * 2, BACKOFF_MAX)
+        backoff, tried = min(backoff * 2, BACKOFF_MAX), 0
 
 
 class _ParentGoneError(Exception):
@@ -367,14 +511,15 @@ async def run_async(
     recorder = Recorder(record) if record else None
     executor = concurrent.futures.ThreadPoolExecutor(max_workers=streams) if threaded else None
     bots = [bot if isinstance(bot, Bot) else bot() for _ in range(streams)]
+    dialer = Dialer(settings)
     try:
-        async with open_channel(settings) as channel:
+        try:
 
             def session_maker(i: int) -> Callable[[], StreamSession]:
                 return lambda: session_cls(bots[i], settings, i, recorder, executor)
 
             tasks = [
-                asyncio.ensure_future(_keep_stream(channel, session_maker(i), settings)) for i in range(streams)
+                asyncio.ensure_future(_keep_stream(dialer, session_maker(i), settings)) for i in range(streams)
             ]
             parent = os.environ.get("TRUCO_ARENA_PARENT_PID", "")
             if parent.isdigit():
@@ -391,6 +536,8 @@ async def run_async(
                 exc = t.exception()
                 if exc is not None and not isinstance(exc, _ParentGoneError):
                     raise exc
+        finally:
+            await dialer.close()
     finally:
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)

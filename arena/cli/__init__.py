@@ -29,6 +29,7 @@ from ..errors import ArenaError
 from .check_bot import check_bot
 from .demo import demo
 from .errors import DOMAIN_ERROR, INTERRUPTED, one_line
+from .formatting import guard_terminal
 from .ladder import ladder
 from .league import league
 from .match import match
@@ -45,6 +46,7 @@ class ArenaGroup(click.Group):
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        guard_terminal()  # nothing a bot wrote reaches the terminal raw, whichever line quotes it
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.NoArgsIsHelpError as exc:  # a bare group: its help, as click shows it

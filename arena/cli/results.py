@@ -10,6 +10,7 @@ import click
 from ..games.records import to_records
 from ..games.store import ResultsStore
 from ..ratings import GameRecord
+from ..ratings.collusion import suspicious_pairs, without_pairs
 from ..ratings.records import RecordError
 from ..replay import ReplayError, options_of
 from ..results.tables import VIEWS, bot_versions, compare_table, render, views
@@ -58,9 +59,12 @@ def rules_played(raw_config: Any) -> dict[str, Any] | None:
 @click.option("--digest", is_flag=True,
               help="Print the digest of the whole results file and nothing else: announce it, and anyone holding "
                    "the published file recomputes it (docs/results-store.md).")
+@click.option("--without-suspicious", is_flag=True,
+              help="Rate without the games between the suspicious pairs of --view pairs (a sybil folding to its "
+                   "partner); the database keeps them.")
 @output_options
 def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstrap: int, verify: bool,
-              digest: bool, fmt: str, as_json: bool, as_csv: bool) -> None:
+              digest: bool, without_suspicious: bool, fmt: str, as_json: bool, as_csv: bool) -> None:
     """Print ratings and tables computed from the results database DB.
 
     Views: standings (rank, Elo from a joint Bradley-Terry fit with 95%
@@ -71,7 +75,9 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
 
     The database is opened read-only: looking never changes it. With
     --verify every game is first replayed and checked against its row and
-    the tournament's schedule (see docs/results-store.md).
+    the tournament's schedule (see docs/results-store.md). The pairs view
+    also flags pairs whose results against each other are far from what
+    their ratings predict; --without-suspicious rates without their games.
 
     \b
     Example:
@@ -94,6 +100,11 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
     names = VIEWS if "all" in view_names else (view_names or ("standings",))
     if anchor is not None and anchor not in {r.bot_a for r in records} | {r.bot_b for r in records}:
         raise click.BadParameter(f"no bot named {anchor!r} in this database", param_hint="--anchor")
+    if without_suspicious:
+        flagged = suspicious_pairs(records)
+        records = without_pairs(records, flagged)
+        click.echo(f"rated without the {sum(s.games for s in flagged)} game(s) of {len(flagged)} suspicious "
+                   f"pair(s){': ' if flagged else ''}{', '.join(f'{s.winner}-{s.loser}' for s in flagged)}", err=True)
     try:
         tables = views(records, names, anchor=anchor, bootstrap=bootstrap, versions=versions, owners=load_owners(db))
     except RecordError as exc:  # rows that contradict each other, e.g. a duplicate pair without swapped seats

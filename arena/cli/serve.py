@@ -13,7 +13,7 @@ from ..games.hooks import ArenaHook
 from ..games.settings import ConfigError
 from ..league import load_league_config, serve_league
 from ..server import Arena, load_tokens, mint_token
-from ..server.tokens import read_entries, revoke_token
+from ..server.tokens import read_entries, revoke_token, set_owner
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 
@@ -134,6 +134,27 @@ def list_tokens(tokens_path: Path) -> None:
     click.echo(f"{'bot':<{width}}  {'owner':<{owner_width}}  token hash")
     for e in sorted(entries, key=lambda e: e.name):
         click.echo(f"{e.name:<{width}}  {e.owner:<{owner_width}}  {e.stored[:15]}...")
+
+
+@token.command("owner")
+@click.argument("name")
+@click.argument("owner")
+@click.option("--tokens", "tokens_path", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="Token file to change.")
+def change_owner(name: str, owner: str, tokens_path: Path) -> None:
+    """Make OWNER the owner of bot NAME, keeping its tokens: when two owner
+    names turn out to be one person (a suspicious pair in `league status`),
+    give both bots one owner and a running league stops pairing them within
+    a second.
+
+    \b
+    Example:
+      truco-arena token owner folder alice --tokens tokens.txt
+    """
+    changed = set_owner(tokens_path, name, owner)
+    if not changed:
+        raise fail(f"{tokens_path}: no token for bot {name!r}", DOMAIN_ERROR)
+    click.echo(f"{name}: owner {owner} ({changed} token(s))", err=True)
 
 
 @token.command("revoke")

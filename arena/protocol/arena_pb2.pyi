@@ -277,20 +277,22 @@ class Observation(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., variant: _Optional[str] = ..., seats: _Optional[int] = ..., target: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., hand_number: _Optional[int] = ..., mano: _Optional[int] = ..., hand_seats: _Optional[_Iterable[int]] = ..., pico: _Optional[bool] = ..., up_card: _Optional[str] = ..., hand: _Optional[_Iterable[str]] = ..., dealt: _Optional[_Iterable[str]] = ..., hand_start_scores: _Optional[_Iterable[int]] = ..., history: _Optional[_Iterable[_Union[SeatAction, _Mapping]]] = ..., tricks: _Optional[_Iterable[_Union[Trick, _Mapping]]] = ..., trick_winners: _Optional[_Iterable[_Union[TrickResult, _Mapping]]] = ..., truco_level: _Optional[int] = ..., truco_value: _Optional[int] = ..., pending: _Optional[_Union[PendingCall, _Mapping]] = ..., announced: _Optional[_Iterable[_Union[Announcement, _Mapping]]] = ..., flor_declared: _Optional[_Iterable[int]] = ..., to_act: _Optional[int] = ..., events: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Decision(_message.Message):
-    __slots__ = ("game_id", "seq", "observation", "legal_actions", "move_time_ms", "bank_ms")
+    __slots__ = ("game_id", "seq", "observation", "legal_actions", "move_time_ms", "bank_ms", "padding")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     OBSERVATION_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     MOVE_TIME_MS_FIELD_NUMBER: _ClassVar[int]
     BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    PADDING_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     observation: Observation
     legal_actions: _containers.RepeatedScalarFieldContainer[str]
     move_time_ms: int
     bank_ms: int
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[str]] = ..., move_time_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ...) -> None: ...
+    padding: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., observation: _Optional[_Union[Observation, _Mapping]] = ..., legal_actions: _Optional[_Iterable[str]] = ..., move_time_ms: _Optional[int] = ..., bank_ms: _Optional[int] = ..., padding: _Optional[_Iterable[bytes]] = ...) -> None: ...
 
 class ShownCards(_message.Message):
     __slots__ = ("seat", "cards")
@@ -301,7 +303,7 @@ class ShownCards(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class HandEnd(_message.Message):
-    __slots__ = ("game_id", "hand_number", "scores", "shown", "history", "trick_winners", "events")
+    __slots__ = ("game_id", "hand_number", "scores", "shown", "history", "trick_winners", "events", "padding")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     HAND_NUMBER_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
@@ -309,6 +311,7 @@ class HandEnd(_message.Message):
     HISTORY_FIELD_NUMBER: _ClassVar[int]
     TRICK_WINNERS_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
+    PADDING_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     hand_number: int
     scores: _containers.RepeatedScalarFieldContainer[int]
@@ -316,7 +319,8 @@ class HandEnd(_message.Message):
     history: _containers.RepeatedCompositeFieldContainer[SeatAction]
     trick_winners: _containers.RepeatedCompositeFieldContainer[TrickResult]
     events: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, game_id: _Optional[str] = ..., hand_number: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., shown: _Optional[_Iterable[_Union[ShownCards, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[SeatAction, _Mapping]]] = ..., trick_winners: _Optional[_Iterable[_Union[TrickResult, _Mapping]]] = ..., events: _Optional[_Iterable[str]] = ...) -> None: ...
+    padding: _containers.RepeatedScalarFieldContainer[bytes]
+    def __init__(self, game_id: _Optional[str] = ..., hand_number: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., shown: _Optional[_Iterable[_Union[ShownCards, _Mapping]]] = ..., history: _Optional[_Iterable[_Union[SeatAction, _Mapping]]] = ..., trick_winners: _Optional[_Iterable[_Union[TrickResult, _Mapping]]] = ..., events: _Optional[_Iterable[str]] = ..., padding: _Optional[_Iterable[bytes]] = ...) -> None: ...
 
 class GameEnd(_message.Message):
     __slots__ = ("game_id", "scores", "winner_team", "won", "termination", "faulty_seat", "hands_played", "reason")
@@ -339,17 +343,19 @@ class GameEnd(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., scores: _Optional[_Iterable[int]] = ..., winner_team: _Optional[int] = ..., won: _Optional[bool] = ..., termination: _Optional[_Union[Termination, str]] = ..., faulty_seat: _Optional[int] = ..., hands_played: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class Status(_message.Message):
-    __slots__ = ("code", "message", "game_id", "seq", "closing", "restarting")
+    __slots__ = ("code", "message", "game_id", "seq", "closing", "restarting", "signature")
     CODE_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     CLOSING_FIELD_NUMBER: _ClassVar[int]
     RESTARTING_FIELD_NUMBER: _ClassVar[int]
+    SIGNATURE_FIELD_NUMBER: _ClassVar[int]
     code: StatusCode
     message: str
     game_id: str
     seq: int
     closing: bool
     restarting: bool
-    def __init__(self, code: _Optional[_Union[StatusCode, str]] = ..., message: _Optional[str] = ..., game_id: _Optional[str] = ..., seq: _Optional[int] = ..., closing: _Optional[bool] = ..., restarting: _Optional[bool] = ...) -> None: ...
+    signature: bytes
+    def __init__(self, code: _Optional[_Union[StatusCode, str]] = ..., message: _Optional[str] = ..., game_id: _Optional[str] = ..., seq: _Optional[int] = ..., closing: _Optional[bool] = ..., restarting: _Optional[bool] = ..., signature: _Optional[bytes] = ...) -> None: ...

@@ -11,6 +11,12 @@ With ``token`` as UTF-8 bytes and HMAC the HMAC-SHA256::
     auth       = "truco-arena v2\\n" + bot_name + "\\n" + hex(client_nonce) + "\\n" + hex(server_nonce)
     proof      = client_key XOR HMAC(stored_key, auth)    # Proof.client_proof, bot -> arena
     signature  = HMAC(server_key, auth)                   # Welcome.server_signature, arena -> bot
+    goodbye    = HMAC(server_key, "truco-arena goodbye\n" + auth + "\n" + code + "\n" + restarting)
+                                                          # Status.signature of a closing Status, arena -> bot
+
+``code`` is the Status code in decimal and ``restarting`` "1" or "0". A bot
+obeys a goodbye (stops, or stops retrying) only when its signature checks:
+before a checked Welcome anybody who holds the address can say goodbye.
 
 The arena recovers ``client_key`` from the proof with its ``stored_key`` and
 checks its SHA-256; it never sees the token, and the token file holds only
@@ -64,6 +70,10 @@ class Verifier:
     def signature(self, auth: bytes) -> bytes:
         return _hmac(self.server_key, auth)
 
+    def goodbye(self, auth: bytes, code: int, restarting: bool) -> bytes:
+        """The signature of a closing Status with ``code`` on the stream of ``auth``."""
+        return _hmac(self.server_key, goodbye_message(auth, code, restarting))
+
 
 def auth_message(bot_name: str, client_nonce: bytes, server_nonce: bytes) -> bytes:
     return f"truco-arena v2\n{bot_name}\n{client_nonce.hex()}\n{server_nonce.hex()}".encode()
@@ -79,6 +89,15 @@ def client_proof(token: str, auth: bytes) -> bytes:
 def server_signature_ok(token: str, auth: bytes, signature: bytes) -> bool:
     """Whether the arena's ``signature`` proves it holds this token's verifier."""
     return hmac.compare_digest(Verifier.of(token).signature(auth), signature)
+
+
+def goodbye_message(auth: bytes, code: int, restarting: bool) -> bytes:
+    return b"truco-arena goodbye\n" + auth + f"\n{int(code)}\n{1 if restarting else 0}".encode()
+
+
+def goodbye_ok(token: str, auth: bytes, code: int, restarting: bool, signature: bytes) -> bool:
+    """Whether a closing Status's ``signature`` proves the arena holding this token's verifier sent it."""
+    return hmac.compare_digest(Verifier.of(token).goodbye(auth, code, restarting), signature)
 
 
 async def say_hello(call: Any, bot_name: str, token: str, bot_version: str = "",

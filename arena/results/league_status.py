@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from ..games.records import to_records
 from ..games.store import GameRow
 from ..league.status import LeagueStatus
-from .tables import Table
+from .tables import Table, suspicion_table
 
 
 def status_tables(status: LeagueStatus | None, rows: Sequence[GameRow], now: float) -> list[Table]:
@@ -48,4 +49,5 @@ def status_tables(status: LeagueStatus | None, rows: Sequence[GameRow], now: flo
               ("bot", "connected", "version", "streams", "playing", "games", "wins", "losses", "versions played"),
               bot_rows, notes),
         Table("running", "Games running", ("game", "bot 0", "bot 1", "seconds"), running),
+        suspicion_table(to_records(rows)),
     ]

@@ -22,6 +22,7 @@ from ..ratings import (
     pair_stats,
     standings,
 )
+from ..ratings.collusion import Suspicion, suspicious_pairs
 from ..ratings.failures import failed_games
 from .html import html_page
 
@@ -123,6 +124,19 @@ def pairs_table(records: Sequence[GameRecord]) -> Table:
                  ("bot x", "bot y", "pairs", "x won 2-0", "split 1-1", "y won 2-0", "incomplete"), rows, notes)
 
 
+def suspicion_table(records: Sequence[GameRecord], found: Sequence[Suspicion] | None = None) -> Table:
+    """Pairs whose results against each other are far from their ratings
+    (``ratings.collusion``): a sybil folding to its partner, a thrown game."""
+    found = suspicious_pairs(records) if found is None else found
+    rows = tuple((s.winner, s.loser, s.games, s.wins, round(s.expected, 1), round(s.z, 1), s.evidence())
+                 for s in found)
+    notes = ("Each pair with 10 or more games between them is judged by ratings fitted without those games; "
+             "flagged at z >= 5 (a likelihood ratio). A flag is evidence to look at (replay the games), not a verdict. "
+             "Rate without them: standings --without-suspicious; keep them apart: token owner.",)
+    return Table("suspicious", "Suspicious pairs (results against each other far from their ratings)",
+                 ("gained", "gave", "games", "won", "expected", "z", "evidence"), rows, notes)
+
+
 def failures_table(records: Sequence[GameRecord]) -> Table:
     rows = tuple(
         (f.bot, f.timeouts, f.disconnects, f.illegal_actions, f.protocol_errors, f.total, f.fallbacks)
@@ -195,6 +209,7 @@ def views(records: Sequence[GameRecord], names: Sequence[str] = VIEWS, anchor: s
             out.append(cross_table_view(records))
         elif name == "pairs":
             out.append(pairs_table(records))
+            out.append(suspicion_table(records))
         elif name == "failures":  # the counts, then each game behind them
             out.append(failures_table(records))
             out.append(failed_games_table(records))

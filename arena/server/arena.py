@@ -19,7 +19,6 @@ from arena.protocol import arena_pb2 as pb
 from . import wire
 from .admission import AdmissionCaps
 from .connection import Connection
-from .convert import status_pb
 from .game import GameRun, new_game_id
 from .grpc_options import HARD_RECEIVE_BYTES, MAX_RECEIVE_BYTES, MAX_STREAMS_PER_CONNECTION, server_options
 from .pool import ArenaClosedError, BotStatus, BotUnavailableError, Pool
@@ -194,12 +193,10 @@ class Arena:
                 await no_games.wait()
         except TimeoutError:
             log.warning("%d game(s) did not stop in time", len(self._games))
-        bye = status_pb(pb.STATUS_CODE_SHUTDOWN,
-                        "the arena is restarting" if restarting else "the arena is shutting down",
-                        closing=True, restarting=restarting)
+        why = "the arena is restarting" if restarting else "the arena is shutting down"
 
         async def close(conn: Connection) -> None:
-            await conn.send_quietly(bye)
+            await conn.send_quietly(conn.goodbye(pb.STATUS_CODE_SHUTDOWN, why, restarting=restarting))
             conn.close("arena shutdown")
 
         await asyncio.gather(*(close(c) for c in pool.connections()))
@@ -224,11 +221,10 @@ class Arena:
                 self._drop_revoked()
 
     def _drop_revoked(self) -> None:
-        bye = status_pb(pb.STATUS_CODE_UNAUTHENTICATED, "your token was revoked", closing=True)
         for conn in self.pool.connections():
             if conn.alive and not self.tokens.admits(conn.token, conn.name):
                 log.warning("bot %s disconnected: its token was revoked", conn.name)
-                conn.post_quietly(bye)
+                conn.post_quietly(conn.goodbye(pb.STATUS_CODE_UNAUTHENTICATED, "your token was revoked"))
                 conn.close("its token was revoked")
 
     async def __aenter__(self) -> Arena:

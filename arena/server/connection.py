@@ -30,6 +30,7 @@ import grpc
 
 from arena.errors import DomainError
 from arena.protocol import arena_pb2 as pb
+from arena.protocol.handshake import Verifier
 
 from .convert import clip, status_pb
 from .wire import WireFault
@@ -114,6 +115,9 @@ class Connection:
         self.graceful = False  # closed (or being closed) by the arena with a closing Status
         self.fault: WireFault | None = None  # what the bot sent that ended the stream, told in the call's status
         self.evicted = False  # ended before its Hello to make room for newer streams (admission.py)
+        # The token's verifier and the auth message once the Proof checked:
+        # what signs this stream's goodbye (docs/protocol.md, "Trusting the other end").
+        self.signer: tuple[Verifier, bytes] | None = None
         self.closed = asyncio.Event()
         self.hello: asyncio.Future[pb.Hello | None] = asyncio.get_running_loop().create_future()
         # The answer to the Challenge: the second message (None if it is not a Proof).
@@ -129,6 +133,15 @@ class Connection:
 
     def __repr__(self) -> str:
         return f"<stream {self.stream_id} {self.name or '?'} {self.peer}>"
+
+    def goodbye(self, code: pb.StatusCode, message: str, *, restarting: bool = False) -> pb.PlayResponse:
+        """A closing Status, signed when the stream's Proof checked, so the bot
+        can tell the arena's goodbye from a squatter's."""
+        out = status_pb(code, message, closing=True, restarting=restarting)
+        if self.signer is not None:
+            verifier, auth = self.signer
+            out.status.signature = verifier.goodbye(auth, code, restarting)
+        return out
 
     # ------------------------------------------------------------ game binding
 

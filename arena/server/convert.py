@@ -5,11 +5,12 @@ out; the ``State`` itself never does."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from arena.engine.observation import Observation
 from arena.engine.options import Options
 from arena.engine.outcome import Termination
+from arena.engine.variants import VARIANT_BY_NAME
 from arena.protocol import arena_pb2 as pb
 from arena.referee import GameEnd, HandSummary
 
@@ -129,9 +130,72 @@ def _fill_winners(field: _TrickResults, winners: Sequence[int | None]) -> None:
             field.add(team=w)
 
 
+# Padding (docs/fair-play.md, "Message sizes"). A card's text has 2
+# characters or 3 ("10E", "11B", "12O"), so without padding the size of a
+# Decision or HandEnd tells whoever sees only the encrypted stream how many
+# 10s, 11s and 12s the seat holds, and a flor shows as extra legal actions.
+# Every message is padded to the size it would have if each card the seat
+# holds had 3 characters and every flor action it might have were offered.
+_LONGEST_CARD = 3
+_FLOR = "flor"
+_CON_FLOR = " con_flor"
+_MAY_CARRY_FLOR = frozenset({"quiero", "truco", "retruco", "vale_cuatro", "vale_nueve"})
+_PAD_MIN = 2  # every padded message carries at least one (empty) padding field
+_PAD_CHUNK = 127  # bytes of one padding entry at most: its length is one byte
+
+
+def _field(n: int) -> int:
+    """Bytes of a length-delimited field with a one-byte tag and ``n`` bytes."""
+    return 2 + n if n < 128 else 1 + (n.bit_length() + 6) // 7 + n
+
+
+def _holds_slack(events: Sequence[str], seat: int) -> int:
+    """Bytes the seat's private "seat N holds ..." line is short of its longest form."""
+    prefix = f"seat {seat} holds "
+    for e in events:
+        if e.startswith(prefix):
+            return sum(_LONGEST_CARD - len(c) for c in e[len(prefix):].split())
+    return 0
+
+
+def _pad(padding: Any, extra: int) -> None:
+    """Add padding entries that take exactly ``extra`` (>= 2) bytes."""
+    while extra > _field(_PAD_CHUNK):
+        chunk = _PAD_CHUNK if extra - _field(_PAD_CHUNK) >= _PAD_MIN else _PAD_CHUNK - 1
+        padding.append(bytes(chunk))
+        extra -= _field(chunk)
+    padding.append(bytes(extra - 2))
+
+
+def hidden_slack(d: pb.Decision, flor: bool, con_flor: bool) -> int:
+    """How many bytes ``d`` (unpadded) is short of the size it would have if
+    each card the seat holds had the longest text and every flor action it
+    might be offered were there. Its size plus this is a function of what
+    is public; never negative."""
+    obs = d.observation
+    slack = sum(_LONGEST_CARD - len(c) for c in obs.hand) + sum(_LONGEST_CARD - len(c) for c in obs.dealt)
+    slack += _holds_slack(obs.events, obs.seat)
+    obs_size: int = obs.ByteSize()
+    out = _field(obs_size + slack) - _field(obs_size)
+    for t in d.legal_actions:
+        if t == _FLOR or t.endswith(_CON_FLOR):
+            out -= _field(len(t))  # counted below, for every hand alike
+        elif t.startswith("play "):
+            out += _LONGEST_CARD - (len(t) - 5)
+        elif con_flor and t in _MAY_CARRY_FLOR:
+            out += _field(len(t) + len(_CON_FLOR))
+    if flor:
+        out += _field(len(_FLOR))
+    return out
+
+
 def decision_pb(
-    game_id: str, seq: int, obs: Observation, legal: Sequence[str], move_time: float, bank: float
+    game_id: str, seq: int, obs: Observation, legal: Sequence[str], move_time: float, bank: float,
+    options: Options | None = None,
 ) -> pb.PlayResponse:
+    """The Decision for ``obs``, padded so that its size does not depend on
+    the seat's cards (``options``: the game's, to leave out flor padding when
+    flor is off; None: as if on)."""
     msg = pb.PlayResponse()
     d = msg.decision
     d.game_id = game_id
@@ -140,12 +204,16 @@ def decision_pb(
     d.legal_actions.extend(legal)
     d.move_time_ms = ms(move_time)
     d.bank_ms = ms(bank)
+    flor = options.flor if options is not None else True
+    con_flor = flor and VARIANT_BY_NAME[obs.variant].flor_with_truco
+    _pad(d.padding, hidden_slack(d, flor, con_flor) + _PAD_MIN)
     return msg
 
 
 def hand_end_pb(game_id: str, h: HandSummary) -> pb.PlayResponse:
-    """The referee's summary of a hand for one seat; the referee already left
-    out everything that seat may not see."""
+    """The referee's summary of a hand for ``h.seat``; the referee already left
+    out everything that seat may not see. Padded as a Decision is: its own
+    cards in its private line count at their longest."""
     msg = pb.PlayResponse()
     x = msg.hand_end
     x.game_id = game_id
@@ -159,6 +227,7 @@ def hand_end_pb(game_id: str, h: HandSummary) -> pb.PlayResponse:
         shown.add(seat=s, cards=[c.text for c in cards])
     _fill_winners(x.trick_winners, h.trick_winners)
     x.events.extend(h.events)
+    _pad(x.padding, _holds_slack(x.events, h.seat) + _PAD_MIN)
     return msg
 
 

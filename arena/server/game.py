@@ -159,7 +159,8 @@ class GameRun:
         conn = self.conns[seat]
         move_time, bank = self.tc.move_time, self._bank[seat]
         seq = conn.next_seq(self.game_id)
-        msg = decision_pb(self.game_id, seq, decision.observation, decision.legal_texts, move_time, bank)
+        msg = decision_pb(self.game_id, seq, decision.observation, decision.legal_texts, move_time, bank,
+                         self.options)
         loop = asyncio.get_running_loop()
         clock = _MoveClock(loop, self.inbox, conn, seq, move_time + bank, loop.time())
         try:

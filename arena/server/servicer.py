@@ -31,7 +31,7 @@ from arena.protocol.handshake import MAX_NONCE_BYTES, MIN_NONCE_BYTES, auth_mess
 
 from .admission import WaitingRoom
 from .connection import Connection
-from .convert import clip, status_pb
+from .convert import clip
 from .throttle import HelloThrottle, peer_host
 from .tokens import NAME_RE
 
@@ -171,6 +171,7 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
             return await self._reject(conn, pb.STATUS_CODE_UNAUTHENTICATED,
                                       f"the proof matches no token of bot {hello.bot_name!r} (wrong token?)")
         digest, verifier = matched
+        conn.signer = (verifier, auth)  # every closing Status from now on is signed
         holder = self.arena.pool.token_of(hello.bot_name)
         if holder is not None and not self.arena.tokens.same_bot(holder, digest):
             return await self._reject(conn, pb.STATUS_CODE_NAME_TAKEN,
@@ -235,6 +236,6 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
             except TimeoutError:
                 pass
         conn.graceful = True  # nothing the client sends now gets an answer after the closing Status
-        await conn.send_quietly(status_pb(code, message, closing=True))
+        await conn.send_quietly(conn.goodbye(code, message))
         conn.drop(f"rejected: {message}")
         return False

@@ -209,6 +209,21 @@ def mint_token(path: str | Path, name: str, owner: str | None = None) -> str:
     return token
 
 
+def set_owner(path: str | Path, name: str, owner: str) -> int:
+    """Make ``owner`` the owner of every token of ``name`` (merging it with
+    ``owner``'s other bots: a league then never pairs them); the number of
+    tokens changed (0: ``name`` has none). TokenFileError if the file is
+    missing. Atomic, mode 600, as ``mint_token``."""
+    check_name(name)
+    check_name(owner, "owner")
+    entries = [e for e in read_entries(path) if e.name == name]
+    if not entries:
+        return 0
+    suffix = "" if owner == name else f" owner={owner}"
+    _rewrite(path, name, "\n".join(f"{name} {e.stored}{suffix}" for e in entries))
+    return len(entries)
+
+
 def revoke_token(path: str | Path, name: str) -> bool:
     """Remove every token of ``name`` from the file; False if it had none.
     TokenFileError if the file is missing."""

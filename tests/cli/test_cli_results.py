@@ -61,7 +61,7 @@ def test_html_is_a_whole_page(tmp_path: Path) -> None:
     assert page.startswith("<!DOCTYPE html>")
     head = page[page.index("<head>"):page.index("</head>")]
     assert '<meta charset="utf-8">' in head and "<title>" in head
-    assert page.count("<table>") == 7 and page.rstrip().endswith("</html>")
+    assert page.count("<table>") == 8 and page.rstrip().endswith("</html>")
 
 
 def test_compare_warns_once_when_the_rules_differ(tmp_path: Path) -> None:

@@ -128,6 +128,12 @@ CHECKED_ONLY: dict[tuple[str, str], str] = {
         "the reader's own bot, 20 games against each search bot: minutes; the --games 2 example is run",
     ("docs/bots.md", "truco-arena ladder --games 40 --db mybot.sqlite -- python mybot/bot.py"):
         "the reader's own bot, 40 games against each search bot: minutes; the --games 2 example is run",
+    ("docs/league.md", "truco-arena replay league.sqlite GAME_ID"):
+        "GAME_ID is a placeholder for a flagged pair's game; tests/league/test_league_sybil.py runs a league with one",
+    ("docs/league.md", "truco-arena token owner sybil alice --tokens tokens.txt"):
+        "needs a league with a sybil; tests/league/test_league_sybil.py runs it against one",
+    ("docs/league.md", "truco-arena standings league.sqlite --without-suspicious"):
+        "needs a league with a sybil; tests/league/test_league_sybil.py runs it against one",
     ("docs/league.md", "truco-arena token mint alice --tokens tokens.txt '[--owner' 'OWNER]'"):
         "a usage line; README.md's `token mint alice` is run",
     ("docs/league.md", "python -m sample_bots.random_bot --address arena.example.org:50051 --name alice --streams 2 "

@@ -93,11 +93,11 @@ class League:
         return int(found[-1]) if found else None
 
     def bot(self, name: str, token: str, *extra: str, module: str = "sample_bots.random_bot",
-            streams: int = 1) -> subprocess.Popen[bytes]:
+            streams: int = 1, host: str = "127.0.0.1") -> subprocess.Popen[bytes]:
         e = env()
         e["TRUCO_ARENA_TOKEN"] = token
         proc = subprocess.Popen(
-            [sys.executable, "-m", module, "--address", f"127.0.0.1:{self.port}", "--name", name,
+            [sys.executable, "-m", module, "--address", f"{host}:{self.port}", "--name", name,
              "--streams", str(streams), *extra],
             stdout=subprocess.DEVNULL, stderr=open(self.workdir / f"{name}-{len(self.bots)}.log", "wb"),
             env=e, cwd=REPO)

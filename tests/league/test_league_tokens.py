@@ -42,7 +42,9 @@ def test_list_revoke_and_a_revoked_bot_is_disconnected_at_once(tmp_path: Path) -
         before = played(league.rows(), "a", "b")
         wait_until(lambda: played(league.rows(), "a", "b") > before + 2, BOUND, "a and b to go on")
         assert sum(1 for r in league.rows() if "c" in (r.bot0, r.bot1)) <= games_of_c + 1  # its last game, at most
-        again = league.bot("c", tokens["c"])
+        # An arena that no longer knows c's token cannot sign the refusal: the
+        # bot retries it for --retry-for seconds (a squatter could have said it).
+        again = league.bot("c", tokens["c"], "--retry-for", "2")
         assert again.wait(30) == 2
         assert any("no token is issued for bot 'c'" in p.read_text() for p in tmp_path.glob("c-*.log"))
         assert run_cli("token", "revoke", "c", "--tokens", str(league.tokens)).returncode == 1  # nothing left

@@ -219,7 +219,8 @@ def _records() -> list[GameRecord]:
 
 def test_every_format_renders_the_same_numbers() -> None:
     tables = views(_records())
-    assert [t.name for t in tables] == ["standings", "cross", "pairs", "failures", "failed_games", "ladder", "cpu"]
+    assert [t.name for t in tables] == ["standings", "cross", "pairs", "suspicious", "failures", "failed_games", "ladder",
+                                       "cpu"]
     standings = tables[0]
     assert [r[1] for r in standings.rows][0] == "a"  # a won 3 of 4
     payload = json.loads(render(tables, "json"))
