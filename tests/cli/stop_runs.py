@@ -25,6 +25,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 PR_SET_CHILD_SUBREAPER = 36
 LEFTOVER_GRACE = 2.0  # seconds the workers have to notice their coordinator is gone
@@ -53,7 +54,7 @@ def descendants() -> list[tuple[int, str]]:
     return found
 
 
-def armed(proc: subprocess.Popen[bytes]) -> None:
+def armed(proc: subprocess.Popen[Any]) -> None:
     """Wait until ``proc`` catches SIGTERM (``arena.interrupt.arm``, the command's first line)."""
     bit = 1 << (signal.SIGTERM - 1)
     while proc.poll() is None:
