@@ -89,6 +89,7 @@ class GameRow:
         return f"{self.matchup}#{self.pair_index}" if self.pair_index >= 0 else None
 
 
+WAL_LIMIT = 4 << 20  # bytes the WAL file is cut back to after a checkpoint
 _SIDECARS = ("-wal", "-shm")  # SQLite's WAL and shared-memory files, next to the database
 _COLUMNS = tuple(f.name for f in dataclasses.fields(GameRow))
 # A field whose SQL column has another name (the column keeps the name of schema version 1).
@@ -156,6 +157,9 @@ class ResultsStore:
             _version_of(db, path, fresh_ok=True)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
+            # SQLite checkpoints the WAL every 1,000 pages; this truncates it then, so the
+            # file of a league that runs for months stays this size, not that of its busiest moment.
+            db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
             version = migrate(db)
         except SchemaError as exc:
             db.close()
@@ -259,12 +263,14 @@ class ResultsStore:
         """The winner of every recorded game, by key (None: no winner)."""
         return dict(self._db.execute("SELECT game_key, winner FROM games"))
 
-    def games(self) -> Iterator[GameRow]:
+    def games(self, newest: int | None = None) -> Iterator[GameRow]:
+        """Every recorded game in schedule order; with ``newest``, only that many, the last to finish first."""
+        order = "seq" if newest is None else f"finished_at DESC LIMIT {int(newest)}"
         selected = ", ".join(
             f"{_ADDED_IN[c][1]} AS {c}" if c in _ADDED_IN and self.version < _ADDED_IN[c][0] else _COLUMN_OF.get(c, c)
             for c in _COLUMNS
         )
-        for values in self._db.execute(f"SELECT {selected} FROM games ORDER BY seq"):
+        for values in self._db.execute(f"SELECT {selected} FROM games ORDER BY {order}"):
             row = dict(zip(_COLUMNS, values))
             try:
                 row["actions"] = tuple(json.loads(row["actions"]))
