@@ -90,12 +90,11 @@ class _Inbox:
                 else:
                     raise FrameError(f"unexpected {type(msg).__name__}")
         except EOFError:
-            pass
+            self.on_end()  # the coordinator is gone (or done): stop now, starting or playing
         except FrameError as exc:
             self.error = str(exc)
         finally:
             self.batches.put_nowait(None)
-            self.on_end()
             for waiting in self._waiting.values():
                 if not waiting.done():
                     waiting.set_result("the coordinator is gone")
