@@ -24,6 +24,7 @@ from typing import Any
 
 import click
 
+from .. import interrupt
 from ..engine import BUILD as ENGINE_BUILD
 from ..errors import ArenaError
 from .check_bot import check_bot
@@ -57,10 +58,8 @@ class ArenaGroup(click.Group):
             _die(f"{exc.format_message()} (see `{command} --help`)", exc.exit_code)
         except click.ClickException as exc:
             _die(exc.format_message(), exc.exit_code)
-        except click.Abort:  # click's form of a KeyboardInterrupt inside a command
-            _die("interrupted", INTERRUPTED)
-        except KeyboardInterrupt:
-            _die("interrupted", INTERRUPTED)
+        except (click.Abort, KeyboardInterrupt):  # click.Abort: click's form of a KeyboardInterrupt
+            _die("interrupted", interrupt.exit_code(INTERRUPTED))
         except ArenaError as exc:  # every error the arena raises for people: one line, its own exit code
             _die(str(exc), exc.exit_code)
         except sqlite3.Error as exc:

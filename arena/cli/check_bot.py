@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from .. import interrupt
 from ..compliance import (
     CheckResult,
     CheckSettings,
@@ -75,7 +76,8 @@ def check_bot(games: int, move_seconds: float, bank_seconds: float, timeout: flo
             click.echo(line(result))
 
     try:
-        report = asyncio.run(run_checks(settings, echo_line))
+        with interrupt.interruptible():  # the bot's process is ended on the way out
+            report = asyncio.run(run_checks(settings, echo_line))
     except LaunchError:
         if temporary:  # nothing ran: leave no empty log behind
             shutil.rmtree(log_dir, ignore_errors=True)

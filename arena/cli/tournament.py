@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-import signal
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from .. import interrupt
 from ..engine.outcome import Termination
 from ..games.hooks import ArenaHook
 from ..games.keyfile import key_path
@@ -90,7 +90,8 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     except TournamentInterruptedError as exc:
         raise fail(f"{exc}: {_kept_or_not(db, kept, running=True)}", exc.exit_code) from None
     except KeyboardInterrupt:  # a Ctrl-C before the run's own handler was in place
-        raise fail(f"interrupted: {_kept_or_not(db, kept, running=False)}", INTERRUPTED) from None
+        code = interrupt.exit_code(INTERRUPTED)
+        raise fail(f"interrupted: {_kept_or_not(db, kept, running=False)}", code) from None
     for key, reason in summary.failures.items():
         click.echo(f"game {key}: {reason}", err=True)
     if tables is not None:
@@ -139,13 +140,9 @@ def _live_hook(http: str | None, db: Path) -> LiveHook | None:
 
 async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, progress: bool,
                live: ArenaHook | None = None, standings_every: int = 0) -> RunSummary:
-    """The run, with SIGINT and SIGTERM turned into a clean stop."""
+    """The run, with SIGINT and SIGTERM turned into a clean stop (a second one ends the process at once)."""
     stop = StopRequest()
-    loop = asyncio.get_running_loop()
-    signals = (signal.SIGINT, signal.SIGTERM)
-    for signum in signals:
-        loop.add_signal_handler(signum, stop.request, signum)
-    try:
+    with interrupt.clean_stop(asyncio.get_running_loop(), stop.request):
         if config.match is not None:  # until its SPRTs decide, with the live line and verdicts
             return await run_match(config, store, log_dir=log_dir, stop_request=stop,
                                    announce=lambda line: click.echo(line, err=True),
@@ -154,9 +151,6 @@ async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, pro
         return await run_tournament(config, store, log_dir=log_dir, progress=progress, stop_request=stop,
                                     announce=lambda line: click.echo(line, err=True), on_arena=live,
                                     scale=config.scale, on_record=interim)
-    finally:
-        for signum in signals:
-            loop.remove_signal_handler(signum)
 
 
 @tournament.command("run")

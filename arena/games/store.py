@@ -104,6 +104,7 @@ class GameRow:
         return f"{self.matchup}#{self.pair_index}" if self.pair_index >= 0 else None
 
 
+WAL_LIMIT = 4 << 20  # bytes the WAL file is cut back to after a checkpoint
 _SIDECARS = ("-wal", "-shm")  # SQLite's WAL and shared-memory files, next to the database
 _COLUMNS = tuple(f.name for f in dataclasses.fields(GameRow))
 # A field whose SQL column has another name (the column keeps the name of schema version 1).
@@ -146,7 +147,10 @@ class ResultsStore:
         self.notices = notices  # one line each for people: what opening the file did (a migration)
         # The file this store writes, checked on every write (``_FileGuard``).
         self._guard = _FileGuard(path) if writable else None
-        self.kept: list[str] = []  # games this store recorded: what is lost if the file goes
+        # Games this store recorded, what is lost if the file goes: a count and
+        # the first few keys (a league records millions; a message shows five).
+        self.kept: list[str] = []
+        self.kept_count = 0
 
     @classmethod
     def open_existing(cls, path: Path) -> ResultsStore:
@@ -190,6 +194,9 @@ class ResultsStore:
             _version_of(db, path, fresh_ok=True)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
+            # SQLite checkpoints the WAL every 1,000 pages; this truncates it then, so the
+            # file of a league that runs for months stays this size, not that of its busiest moment.
+            db.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
             keying = _Keying(path)
             version = migrate(db, {7: keying.migrate})
             keys = keying.keys or _keys_of_signed_file(db, path)
@@ -269,7 +276,7 @@ class ResultsStore:
                 _rollback(self._db)
                 raise
         except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: cannot write: {exc}; {_not_kept(self.kept, [])}") from None
+            raise StoreError(f"{self.path}: cannot write: {exc}; {self._not_kept([])}") from None
         self.check_in_place()
 
     def _head(self) -> tuple[int, str]:
@@ -339,8 +346,9 @@ class ResultsStore:
                 _rollback(self._db)
                 raise
         except sqlite3.Error as exc:  # the file went bad under us (overwritten, disk full...)
-            raise StoreError(f"{self.path}: cannot write: {exc}; {_not_kept(self.kept, keys)}") from None
-        self.kept.extend(keys)
+            raise StoreError(f"{self.path}: cannot write: {exc}; {self._not_kept(keys)}") from None
+        self.kept.extend(keys[:max(0, _SHOWN - len(self.kept))])
+        self.kept_count += len(keys)
         self.check_in_place(keys)
 
     def check_in_place(self, just_written: list[str] | None = None) -> None:
@@ -349,15 +357,24 @@ class ResultsStore:
         kept there, and the message says which games."""
         if self._guard is not None and (what := self._guard.trouble()) is not None:
             raise StoreError(f"{self.path}: {what} while the run went on; "
-                             f"{_not_kept(self.kept, just_written or [])}")
+                             f"{self._not_kept([])}")  # just_written: counted already
 
     def _write(self, sql: str, params: tuple[Any, ...]) -> None:
         """One statement that writes (its own transaction), then the file check."""
         try:
             self._db.execute(sql, params)
         except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: cannot write: {exc}; {_not_kept(self.kept, [])}") from None
+            raise StoreError(f"{self.path}: cannot write: {exc}; {self._not_kept([])}") from None
         self.check_in_place()
+
+    def _not_kept(self, pending: list[str]) -> str:
+        """Which games of this run are not kept (those recorded and ``pending``), in one line."""
+        total = self.kept_count + len(pending)
+        if not total:
+            return "no game of this run was recorded yet"
+        games = [*self.kept, *pending][:_SHOWN]
+        shown = ", ".join(games) + (f" and {total - len(games)} more" if total > len(games) else "")
+        return f"the {total} game(s) played this run are not kept: {shown}"
 
     def record_interrupted(self, game_key: str, reason: str) -> None:
         self._check_writable()
@@ -381,8 +398,10 @@ class ResultsStore:
         return ", ".join(f"{_ADDED_IN[c][1]} AS {c}" if c in _ADDED_IN and self.version < _ADDED_IN[c][0] else c
                          for c in columns)
 
-    def games(self) -> Iterator[GameRow]:
-        for values in self._db.execute(f"SELECT {self._select(_SQL_COLUMNS)} FROM games ORDER BY seq"):
+    def games(self, newest: int | None = None) -> Iterator[GameRow]:
+        """Every recorded game in schedule order; with ``newest``, only that many, the last to finish first."""
+        order = "seq" if newest is None else f"finished_at DESC LIMIT {int(newest)}"
+        for values in self._db.execute(f"SELECT {self._select(_SQL_COLUMNS)} FROM games ORDER BY {order}"):
             yield self._row_of(values, lenient=True)
 
     def _row_of(self, values: tuple[Any, ...], lenient: bool) -> GameRow:
@@ -653,10 +672,4 @@ def _rollback(db: sqlite3.Connection) -> None:
         pass
 
 
-def _not_kept(kept: list[str], pending: list[str]) -> str:
-    """Which games of this run are not kept, in one line."""
-    games = [*kept, *(k for k in pending if k not in kept)]
-    if not games:
-        return "no game of this run was recorded yet"
-    shown = ", ".join(games[:5]) + (f" and {len(games) - 5} more" if len(games) > 5 else "")
-    return f"the {len(games)} game(s) played this run are not kept: {shown}"
+_SHOWN = 5  # games a message names

@@ -11,13 +11,15 @@ import os
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..games.playing import PlaySettings
 from ..games.schedule import Pairing, ScheduledGame
 from ..games.store import StoreError
-from ..ratings import GameRecord, fit_ratings
+from ..ratings import GameRecord
+from ..ratings.bradley_terry import fit_wins
+from ..ratings.rating_fit import anchored
 from ..server import Arena, PlayedGame
 from .config import LeagueConfig
 from .database import LeagueDatabase
@@ -39,12 +41,20 @@ def _stored_owners(value: object) -> dict[str, str]:
     return {str(k): str(v) for k, v in value.items()}
 
 
-def ratings_of(results: list[GameRecord]) -> dict[str, float]:
-    """Elo of every bot with a decided game: the standings' joint fit."""
-    if not any(r.winner for r in results):
+def ratings_of(wins: Counter[tuple[str, str]]) -> dict[str, float]:
+    """Elo of every bot with a decided game: the standings' joint fit, from
+    the games each bot won against each other (``wins[winner, loser]``)."""
+    if not wins:
         return {}
-    fit = fit_ratings(results)
+    names = sorted({bot for pair in wins for bot in pair})
+    matrix = [[wins[a, b] for b in names] for a in names]
+    fit = anchored(fit_wins(names, matrix))
     return {bot: fit.rating(bot) for bot in fit.bots}
+
+
+def _wins(records: Iterable[GameRecord]) -> Counter[tuple[str, str]]:
+    """Decided games by (winner, loser): all a fit needs, bots squared in size however many games."""
+    return Counter((r.winner, r.loser) for r in records if r.winner is not None and r.loser is not None)
 
 
 @dataclass
@@ -60,9 +70,13 @@ class League:
         self.games_per_match = 2 if config.pairing is Pairing.DUPLICATE else 1
         # A league bot may seat a team's partners from one process (many streams of one connection).
         self.settings = PlaySettings(config.options, config.time_control, distinct_peers=False)
-        self.results = db.results()  # every recorded game, for the rating fits
-        self.played: Counter[Pair] = Counter(pair_of(r.bot_a, r.bot_b) for r in self.results)  # games per pair
-        self.ratings = ratings_of(self.results)
+        # What the league keeps of its games is the size of its bots, not of its
+        # history (a league runs for months): games per pair, and wins per pair for the fits.
+        results = db.results()
+        self.played: Counter[Pair] = Counter(pair_of(r.bot_a, r.bot_b) for r in results)  # games per pair
+        self.wins = _wins(results)  # (winner, loser) -> decided games
+        del results
+        self.ratings = ratings_of(self.wins)
         self.since_fit = 0
         self.owners = _stored_owners(db.store.get_meta(OWNERS_META))  # bot -> owner, as recorded
         self.paces: dict[str, float] = {}  # seconds per move, a moving average over each bot's games
@@ -201,7 +215,7 @@ class League:
                 log.info("game end %s: interrupted (%s)", key, result.reason)
         if not result.rows:
             return
-        self.results.extend(self.db.record(result.rows))
+        self.wins.update(_wins(self.db.record(result.rows)))
         for row in result.rows:
             log.info("game end %s: %s vs %s, winner %s (%s) %d-%d", row.game_key, row.bot0, row.bot1,
                      row.winner, row.termination, row.score0, row.score1)
@@ -210,7 +224,7 @@ class League:
         self.since_fit += len(result.rows)
         if self.since_fit >= self.config.matchmaking.refit_every:
             self.since_fit = 0
-            self.ratings = ratings_of(self.results)
+            self.ratings = ratings_of(self.wins)
 
     # ------------------------------------------------------------------ status
 

@@ -7,10 +7,10 @@ TLS file leaves no file behind."""
 from __future__ import annotations
 
 import asyncio
-import signal
 import sys
 from pathlib import Path
 
+from .. import interrupt
 from ..games.hooks import ArenaHook
 from ..games.runlock import RunLock
 from ..games.settings import clear_text_warning
@@ -42,15 +42,10 @@ async def serve_league(
     then RunLockError, StoreError, LeagueDatabaseError for the database."""
     # The handlers go in before anything is announced: a SIGTERM sent as soon
     # as the "listening" line appears must stop the league cleanly, not kill it.
+    # A second signal ends the process at once (``arena.interrupt``).
     stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    try:
+    with interrupt.clean_stop(asyncio.get_running_loop(), lambda signum: stop.set()):
         return await _serve(address, tokens_path, db_path, config, stop, tls_cert, tls_key, on_arena)
-    finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(sig)
 
 
 async def _serve(address: str, tokens_path: Path, db_path: Path, config: LeagueConfig, stop: asyncio.Event,

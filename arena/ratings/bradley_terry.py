@@ -142,14 +142,22 @@ def fit_natural(
     ``bots`` fixes the player set (default: every bot in a decided game).
     Raises ``ValueError`` when ``prior_games == 0`` and no finite MLE exists.
     """
-    if prior_games < 0 or not math.isfinite(prior_games):
-        raise ValueError(f"prior_games must be a finite number >= 0, got {prior_games!r}")
     games = decided(records)
     names = tuple(bots) if bots is not None else bots_of(games)
+    return fit_wins(names, win_matrix(games, names), prior_games=prior_games)
+
+
+def fit_wins(names: Sequence[str], wins: Sequence[Sequence[int]], *, prior_games: float = 1.0) -> NaturalFit:
+    """``fit_natural`` from the win matrix alone (``w[i][j]``: games ``names[i]``
+    won against ``names[j]``), all the fit depends on: a standing league keeps
+    that, not every game."""
+    if prior_games < 0 or not math.isfinite(prior_games):
+        raise ValueError(f"prior_games must be a finite number >= 0, got {prior_games!r}")
+    names = tuple(names)
+    wins = [list(row) for row in wins]
     n = len(names)
     if n == 0:
         return NaturalFit((), (), (), 0)
-    wins = win_matrix(games, names)
     if prior_games == 0 and not _strongly_connected(wins):
         raise ValueError(
             "no finite maximum-likelihood fit: some bot never beat (or never lost to) the rest; "

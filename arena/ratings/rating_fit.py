@@ -20,7 +20,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .bradley_terry import fit_natural
+from .bradley_terry import NaturalFit, fit_natural
 from .linalg import mat_mul, transpose
 from .records import GameRecord
 
@@ -86,7 +86,13 @@ def fit_ratings(
     ``anchor`` names the bot placed at ``base``; None places the mean there.
     ``prior_games`` is the weight of the virtual draw (see ``bradley_terry``).
     """
-    nat = fit_natural(records, prior_games=prior_games, bots=bots)
+    return anchored(fit_natural(records, prior_games=prior_games, bots=bots), anchor=anchor, base=base,
+                    prior_games=prior_games)
+
+
+def anchored(nat: NaturalFit, *, anchor: str | None = None, base: float = DEFAULT_BASE,
+             prior_games: float = 1.0) -> RatingFit:
+    """A natural fit as Elo ratings, ``anchor`` at ``base`` (None: the mean there)."""
     n = len(nat.bots)
     if anchor is not None and anchor not in nat.bots:
         raise ValueError(f"anchor bot {anchor!r} has no decided game")

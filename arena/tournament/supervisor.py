@@ -100,7 +100,9 @@ class Supervisor:
         for bot in self.config.bots:
             self._missing_since[bot.name] = now  # the wait for every bot starts with the run
             if bot.command is not None:
-                self.running[bot.name] = [await self._launch(bot, slot) for slot in range(self.config.seats_per_bot)]
+                group = self.running[bot.name] = []  # filled as launched: a start cut short stops what it began
+                for slot in range(self.config.seats_per_bot):
+                    group.append(await self._launch(bot, slot))
         await self._check_started(launched)
 
     async def _check_started(self, bots: list[BotSpec]) -> None:

@@ -8,8 +8,9 @@ also asks the coordinator whether a crashed bot may start again
 (``Crash``/``Verdict``) and hears of bots given up elsewhere (``GiveUp``).
 It stops when stdin closes (the coordinator is gone or done) and on SIGTERM
 (the tournament was interrupted: games in progress end as interrupted and
-are reported so). A frame it cannot read ends it (exit 2): the coordinator
-then counts it lost."""
+are reported so), at once, whether it is playing or still starting its
+arena and bots (a start is cut short: the bots it launched are stopped). A
+frame it cannot read ends it (exit 2): the coordinator then counts it lost."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ import logging
 import os
 import signal
 import sys
-from typing import IO
+from collections.abc import Callable, Coroutine
+from typing import IO, Any
 
 from .batches import Batch
 from .frames import (
@@ -58,8 +60,9 @@ class _Inbox:
     """What the coordinator sends while batches play: batches are queued,
     verdicts answer the crash they were asked about, give-ups apply at once."""
 
-    def __init__(self, reader: asyncio.StreamReader, send: _Out) -> None:
+    def __init__(self, reader: asyncio.StreamReader, send: _Out, on_end: Callable[[], None]) -> None:
         self.reader, self.send = reader, send
+        self.on_end = on_end  # called when the coordinator's stream ends (it is gone, or done with this worker)
         self.batches: asyncio.Queue[Batch | None] = asyncio.Queue()  # None: no more (stdin closed)
         self.session: WorkerSession | None = None
         self.error: str | None = None  # why the stream was given up
@@ -87,7 +90,7 @@ class _Inbox:
                 else:
                     raise FrameError(f"unexpected {type(msg).__name__}")
         except EOFError:
-            pass
+            self.on_end()  # the coordinator is gone (or done): stop now, starting or playing
         except FrameError as exc:
             self.error = str(exc)
         finally:
@@ -136,14 +139,21 @@ async def _play(reader: asyncio.StreamReader, send: _Out) -> int:
     if not isinstance(setup, Setup):
         send(Failed(f"expected a Setup, got {type(setup).__name__}"))
         return 2
-    inbox = _Inbox(reader, send)
+    stopping = asyncio.Event()
+
+    def stop() -> None:  # SIGTERM, or the coordinator's stream ended: games running end as interrupted
+        stopping.set()
+        session.interrupt()
+
+    inbox = _Inbox(reader, send, stop)
     session = WorkerSession(setup.config, setup.log_dir, setup.concurrency, crash_gate=inbox.crash_gate)
     inbox.session = session
-    loop.add_signal_handler(signal.SIGTERM, session.interrupt)
+    loop.add_signal_handler(signal.SIGTERM, stop)
     listening = asyncio.create_task(inbox.run())
     try:
         try:
-            await session.start()
+            if not await _unless_stopped(session.start(), stopping):
+                return 0  # stopped while starting: nothing was played
         except (OSError, RuntimeError, ValueError) as exc:  # cannot bind, a bot cannot start
             send(Failed(str(exc)))
             return 1
@@ -163,6 +173,23 @@ async def _play(reader: asyncio.StreamReader, send: _Out) -> int:
         listening.cancel()
         await asyncio.gather(listening, return_exceptions=True)
         await session.stop()
+
+
+async def _unless_stopped(start: Coroutine[Any, Any, None], stopping: asyncio.Event) -> bool:
+    """Run ``start`` unless ``stopping`` is set first, which cancels it; True if it finished."""
+    task = asyncio.ensure_future(start)
+    stopper = asyncio.ensure_future(stopping.wait())
+    try:
+        await asyncio.wait({task, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopper.cancel()
+        if not task.done():
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+    if task.cancelled():
+        return False
+    task.result()
+    return True
 
 
 def main() -> None:
