@@ -14,6 +14,7 @@ from arena.engine.options import Options
 from arena.engine.outcome import Outcome, Termination
 from arena.errors import DomainError
 from arena.protocol import arena_pb2 as pb
+from arena.protocol.stdio import printable
 from arena.referee import BadMoveError, Decision, HandSummary, Referee
 
 from .connection import (
@@ -28,6 +29,7 @@ from .connection import (
 )
 from .convert import (
     FAULT_STATUS,
+    REASON_MAX_CHARS,
     decision_pb,
     game_end_pb,
     game_start_pb,
@@ -196,6 +198,8 @@ class GameRun:
             if over > bank:  # late, but it came in before the deadline's timer ran
                 raise SeatFaultError(seat, Termination.TIMEOUT, f"answered after its time ({over - bank:.3f} s over)")
             self._bank[seat] = bank - over
+        if reply.move.forfeit:
+            raise SeatFaultError(seat, Termination.PROTOCOL_ERROR, f"gave up: {printable(reply.move.forfeit[:REASON_MAX_CHARS])}")
         if reply.move.fallback:
             self.fallbacks[seat] += 1
         return reply.move.action

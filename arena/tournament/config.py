@@ -69,6 +69,7 @@ from ..games.settings import (
     seconds,
     whole,
 )
+from ..protocol.stdio import GRPC, PROTOCOLS
 from ..sandbox import BOUNDS, LIMIT_KEYS, Limits, SandboxMode, SandboxUnavailableError, find_bwrap
 from ..server import TimeControl
 from ..server.tokens import TokenFileError, check_name, load_tokens
@@ -103,6 +104,9 @@ class BotSpec:
     dir: Path | None = None
     env: tuple[tuple[str, str], ...] = ()  # extra environment variables, as given
     limits: Limits = Limits()  # what each of its processes may use in its sandbox
+    # "grpc": the command dials the arena itself; "stdio": it speaks JSON lines
+    # on stdin/stdout and the SDK's bridge dials for it (docs/protocol.md, "Stdio bots")
+    protocol: str = GRPC
 
 
 @dataclass(frozen=True)
@@ -142,7 +146,7 @@ class TournamentConfig:
 _TOP = {"name", "variant", "options", "bots", "games_per_pairing", "pairing", "seed", "concurrency",
         "time_control", "address", "tokens", "tls_cert", "tls_key", "absent_wait_seconds", *MATCH_KEYS, *SWISS_KEYS,
         "workers", "ray", "ray_runtime_env", "batch_pairs", "sandbox", "limits", "start_seconds"}
-_BOT_KEYS = ("name", "command", "args", "dir", "env", *LIMIT_KEYS)
+_BOT_KEYS = ("name", "command", "args", "dir", "env", "protocol", *LIMIT_KEYS)
 
 
 def _limits(table: dict[str, Any], where: str, base: Limits) -> Limits:
@@ -237,14 +241,21 @@ def _bots(data: dict[str, Any], base: Path | None, limits: Limits) -> tuple[BotS
         if any(x.name == name for x in bots):
             raise ConfigError(f"{where}.name: {name!r} appears twice")
         command = _command(b, where)
-        launched_only = [k for k in ("dir", "env", *LIMIT_KEYS) if k in b]
+        launched_only = [k for k in ("dir", "env", "protocol", *LIMIT_KEYS) if k in b]
         if command is None and launched_only:
             raise ConfigError(f"{where}.{launched_only[0]}: only for a bot the arena launches (give a command)")
         bots.append(BotSpec(name, tuple(command) if command else None, _bot_dir(b, where, base), _env(b, where),
-                            _limits(b, f"{where}.", limits)))
+                            _limits(b, f"{where}.", limits), _protocol(b, where)))
     if len(bots) < 2:
         raise ConfigError("bots: a tournament needs at least two bots")
     return tuple(bots)
+
+
+def _protocol(b: dict[str, Any], where: str) -> str:
+    protocol = b.get("protocol", GRPC)
+    if protocol not in PROTOCOLS:
+        raise ConfigError(f"{where}.protocol: expected {' or '.join(map(repr, PROTOCOLS))}, got {protocol!r}")
+    return str(protocol)
 
 
 def _pairing(data: dict[str, Any], bots: tuple[BotSpec, ...], games: int) -> Pairing:
