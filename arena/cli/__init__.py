@@ -26,6 +26,7 @@ import click
 
 from ..errors import ArenaError
 from .check_bot import check_bot
+from .connect import connect
 from .demo import demo
 from .errors import DOMAIN_ERROR, INTERRUPTED, one_line
 from .ladder import ladder
@@ -84,7 +85,7 @@ def main() -> None:
     """
 
 
-for command in (demo, tournament, match, ladder, standings, compare, serve, league, token, rules, check_bot):
+for command in (demo, tournament, match, ladder, standings, compare, serve, league, token, rules, check_bot, connect):
     main.add_command(command)
 from .games import games; main.add_command(games)  # noqa: E402, E702, I001
 from .replay import replay; main.add_command(replay)  # noqa: E402, E702, I001
