@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..engine.outcome import Termination
+from ..games.gameids import id_of_key
 from ..games.hooks import ArenaHook
 from ..games.private_files import make_private_dir
 from ..games.records import to_records
@@ -89,7 +90,7 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     except KeyboardInterrupt:  # a Ctrl-C before the run's own handler was in place
         raise fail(f"interrupted: {_kept_or_not(db, kept, running=False)}", INTERRUPTED) from None
     for key, reason in summary.failures.items():
-        click.echo(f"game {key}: {reason}", err=True)
+        click.echo(f"game {id_of_key(key)}: {reason}", err=True)
     if tables is not None:
         click.echo(render(tables(rows), fmt))
     else:

@@ -57,7 +57,7 @@ LATEST = 10  # results listed in the live section
 
 
 def result_line(row: GameRow) -> dict[str, Any]:
-    return {"key": row.game_key, "bots": [row.bot0, row.bot1], "winner": row.winner,
+    return {"key": row.game_id, "bots": [row.bot0, row.bot1], "winner": row.winner,
             "scores": [row.score0, row.score1], "termination": row.termination, "page": page_name(row)}
 
 

@@ -34,7 +34,7 @@ CASES = {
 }
 
 
-def run(tmp_path: Path, mode: str) -> tuple[list[GameRow], str]:
+def run(tmp_path: Path, mode: str) -> tuple[list[GameRow], str, str]:
     config = tmp_path / "faults.toml"
     config.write_text("\n".join([
         'name = "faults"', 'variant = "uruguayo"', "games_per_pairing = 2", "seed = 5", 'sandbox = "none"',
@@ -47,13 +47,13 @@ def run(tmp_path: Path, mode: str) -> tuple[list[GameRow], str]:
     with ResultsStore.open_existing(config.with_suffix(".sqlite")) as store:
         rows = list(store.games())
     log = (tmp_path / "faults-logs" / "bad.log").read_text(errors="replace")
-    return rows, log
+    return rows, log, result.output
 
 
 @pytest.mark.parametrize("mode", sorted(CASES))
 def test_bad_output_loses_the_game_with_its_reason(tmp_path: Path, mode: str) -> None:
     termination, said = CASES[mode]
-    rows, log = run(tmp_path, mode)
+    rows, log, output = run(tmp_path, mode)
     assert len(rows) == 2  # both games played: the second by a fresh program
     for row in rows:
         assert row.faulty_bot == "bad" and row.winner == "random", row
@@ -63,4 +63,7 @@ def test_bad_output_loses_the_game_with_its_reason(tmp_path: Path, mode: str) ->
     # The program's stderr is in the bot's log, and each program answered
     # two decisions before it misbehaved: it was restarted for the second game.
     assert log.count("deciding 2") == 2 and "deciding 1" in log
+    # The run's own lines name each lost game by the id people type (bad:random:0a).
+    lost = [line for line in output.splitlines() if line.startswith("game ")]
+    assert len(lost) == 2 and all(line.startswith(("game bad:random:", "game random:bad:")) for line in lost), lost
 
