@@ -70,10 +70,12 @@ def check_bot(games: int, move_seconds: float, bank_seconds: float, timeout: flo
     """
     # A script or program given by its path: its folder is the bot's folder,
     # which the sandbox shows it, as `match` and `ladder` do.
-    table = bot_table(name, shlex.join(command))
+    # An interpreter given by its path (a venv's python) is kept as written.
+    interpreter = Path(command[0]).name.startswith("python")
+    table = bot_table(name, shlex.join(("python", *command[1:]) if interpreter else command))
     folder = Path(table["dir"]) if "dir" in table else None
     if folder is not None:
-        command = tuple(table["command"])
+        command = (command[0], *table["command"][1:]) if interpreter else tuple(table["command"])
     if stdio:
         command = bridge_command(command)
     temporary = log_dir is None

@@ -385,6 +385,15 @@ def check_environment(config: TournamentConfig) -> None:
                                   f"(bot {bot.name})")
         elif program not in PYTHON_ALIASES and shutil.which(program) is None:
             raise ConfigError(f"bots[{i}].command: program {program!r} not found on PATH (bot {bot.name})")
+        script = next((a for a in bot.command[1:] if not a.startswith("-")), None)
+        if program in PYTHON_ALIASES and script is not None and script.endswith(".py") and "-m" not in bot.command \
+                and "-c" not in bot.command:
+            # Named as the user wrote it, in the folder it is looked for in: a
+            # sandboxed bot would otherwise fail naming a path inside its sandbox.
+            where = bot.dir or config.base_dir or Path.cwd()
+            if not (where / script).is_file():
+                home = f"its dir {bot.dir}" if bot.dir is not None else f"{where} (no dir given)"
+                raise ConfigError(f"bots[{i}].command: no script {script!r} in {home} (bot {bot.name})")
         if config.sandbox is SandboxMode.BWRAP and bot.dir is None:
             base = config.base_dir or Path.cwd()
             hidden = [a for a in bot.command[1:] if a.endswith(".py") and (base / a).exists()]

@@ -67,7 +67,10 @@ def _last_line(path: Path) -> str:
         lines = path.read_text(errors="replace").strip().splitlines()
     except OSError:
         return "no output"
-    return lines[-1][:200] if lines else "no output"
+    if not lines:
+        return "no output"
+    # The bot's words are cut, never the log path that follows them.
+    return lines[-1] if len(lines[-1]) <= 200 else lines[-1][:197] + "..."
 
 
 class Supervisor:
