@@ -12,7 +12,8 @@ an id that is not one of the decision's, a line over ``LINE_MAX`` bytes,
 a closed stdout, no answer in time) loses that game with a reason that
 quotes it, and the program is stopped; a fresh one starts for the next game,
 so nothing of a broken state carries over. Its stderr goes to the bridge's
-own stderr (a launched bot's log).
+own stderr (a launched bot's log), and what it wrote while deciding also goes
+beside its move (``Move.stderr``), for the organizer's replay.
 """
 
 from __future__ import annotations
@@ -233,11 +234,12 @@ class StdioSession(StreamSession):
         return await super().handle(msg, call)
 
     async def reply(self, d: pb.Decision) -> pb.PlayRequest:
-        action, forfeit, _stderr = await self.bot.ask(d)
+        action, forfeit, stderr = await self.bot.ask(d)
         if forfeit:
             print(f"{self.name}[{self.index}]: game {d.game_id}: the program {forfeit}; it is restarted "
                   f"for the next game", file=sys.stderr, flush=True)
-        return pb.PlayRequest(move=pb.Move(game_id=d.game_id, seq=d.seq, action=action, forfeit=forfeit))
+        return pb.PlayRequest(move=pb.Move(game_id=d.game_id, seq=d.seq, action=action, forfeit=forfeit,
+                                           stderr=stderr[:STDERR_MAX]))
 
 
 def program(line: str) -> list[str]:

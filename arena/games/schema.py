@@ -73,6 +73,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         f"UPDATE games SET game_id = {SQL_ID_OF_KEY}",
         "CREATE INDEX games_by_id ON games (game_id)",
     )),
+    Migration(7, "what a bot wrote to stderr while deciding, per decision (the organizer's replay)", (
+        "ALTER TABLE games ADD COLUMN stderr TEXT NOT NULL DEFAULT '[]'",
+    )),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 _OUR_TABLES = frozenset({"meta", "games", "interrupted"})

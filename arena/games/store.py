@@ -77,6 +77,10 @@ class GameRow:
     # The shell-safe id people see and type (schema version 6): the key with
     # '|' and '#' as ':' (gameids.py); filled in from the key when not given.
     game_id: str = ""
+    # (decision index, text): what a bot wrote to stderr while deciding, for
+    # the organizer's replay (schema version 7; () in older rows). The index
+    # counts like ``actions``; one past them: a decision never answered.
+    stderr: tuple[tuple[int, str], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.game_id:
@@ -96,7 +100,8 @@ _COLUMN_OF = {"matchup": "pairing"}
 _SQL_COLUMNS = tuple(_COLUMN_OF.get(c, c) for c in _COLUMNS)
 # Columns that a database of an older schema version lacks, with the value read in their place.
 _ADDED_IN = {"reason": (2, "''"), "version0": (3, "''"), "version1": (3, "''"), "cpu0": (4, "NULL"),
-             "cpu1": (4, "NULL"), "fallbacks0": (5, "0"), "fallbacks1": (5, "0"), "game_id": (6, SQL_ID_OF_KEY)}
+             "cpu1": (4, "NULL"), "fallbacks0": (5, "0"), "fallbacks1": (5, "0"), "game_id": (6, SQL_ID_OF_KEY),
+             "stderr": (7, "'[]'")}
 
 
 class StoreError(DomainError, RuntimeError):
@@ -211,6 +216,7 @@ class ResultsStore:
                 for row in rows:
                     values = dataclasses.asdict(row)
                     values["actions"] = json.dumps(list(row.actions))
+                    values["stderr"] = json.dumps([list(note) for note in row.stderr])
                     values["termination"] = Termination(row.termination).value  # text only in SQL
                     values["finished_at"] = row.finished_at or time.time()
                     try:
@@ -270,6 +276,7 @@ class ResultsStore:
                 row["actions"] = tuple(json.loads(row["actions"]))
             except (ValueError, RecursionError, TypeError):
                 raise StoreError(f"{self.path}: game {row['game_key']}: stored actions are not valid JSON") from None
+            row["stderr"] = _stderr_of(row["stderr"])
             try:
                 row["termination"] = Termination(row["termination"])
             except ValueError:
@@ -279,6 +286,16 @@ class ResultsStore:
 
     def count(self) -> int:
         return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+
+def _stderr_of(text: object) -> tuple[tuple[int, str], ...]:
+    """The stored stderr notes; a value that is not a list of [index, text]
+    (a file edited by hand) reads as none: they are notes, not results."""
+    try:
+        notes = json.loads(str(text))
+        return tuple((int(i), str(t)) for i, t in notes if isinstance(i, int) and isinstance(t, str))
+    except (ValueError, TypeError, RecursionError):
+        return ()
 
 
 def _private_database_file(path: Path) -> tuple[int, int]:

@@ -19,8 +19,10 @@ PROTOCOLS = (GRPC, STDIO)
 LINE_MAX = 4096
 # How much of a bad line a reason quotes.
 QUOTE_MAX = 60
-# What a bot wrote to stderr while deciding, kept per decision (characters).
+# What a bot wrote to stderr while deciding, kept per decision (characters),
+# and at most this much of it per game and seat (a game has ~100 decisions).
 STDERR_MAX = 2000
+STDERR_GAME_MAX = 65536
 
 
 def bridge_command(command: Sequence[str]) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from arena.engine.options import Options
 from arena.engine.outcome import Outcome, Termination
 from arena.errors import DomainError
 from arena.protocol import arena_pb2 as pb
-from arena.protocol.stdio import printable
+from arena.protocol.stdio import STDERR_GAME_MAX, STDERR_MAX, printable
 from arena.referee import BadMoveError, Decision, HandSummary, Referee
 
 from .connection import (
@@ -82,6 +82,8 @@ class GameRun:
         self._interrupted = False
         self.move_times: list[float] = []  # per answered Decision: seconds on its clock (written to Move read)
         self.fallbacks = [0] * len(self.conns)  # per seat: Moves marked Move.fallback
+        self.stderr: list[tuple[int, str]] = []  # (decision index, Move.stderr), bounded per seat
+        self._stderr_left = [STDERR_GAME_MAX] * len(self.conns)
         self.referee: Referee | None = None  # while running: read by the live page (arena.web), never changed
 
     def interrupt(self) -> None:
@@ -145,6 +147,7 @@ class GameRun:
             reason=reason,
             hands=referee.hands_dealt(),
             fallbacks=tuple(self.fallbacks),
+            stderr=tuple(self.stderr),
         )
 
     # ---------------------------------------------------------------- a move
@@ -198,6 +201,10 @@ class GameRun:
             if over > bank:  # late, but it came in before the deadline's timer ran
                 raise SeatFaultError(seat, Termination.TIMEOUT, f"answered after its time ({over - bank:.3f} s over)")
             self._bank[seat] = bank - over
+        if reply.move.stderr and self._stderr_left[seat] > 0:
+            text = reply.move.stderr[: min(STDERR_MAX, self._stderr_left[seat])]
+            self._stderr_left[seat] -= len(text)
+            self.stderr.append((len(self.move_times) - 1, text))
         if reply.move.forfeit:
             raise SeatFaultError(seat, Termination.PROTOCOL_ERROR, f"gave up: {printable(reply.move.forfeit[:REASON_MAX_CHARS])}")
         if reply.move.fallback:

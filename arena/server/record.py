@@ -48,6 +48,11 @@ class PlayedGame:
     # Per seat, the Moves it marked as a fallback (Move.fallback: its code
     # failed and it played a legal action instead); () when not counted.
     fallbacks: tuple[int, ...] = ()
+    # (decision index, text): what a bot wrote to stderr while deciding
+    # (Move.stderr), for the organizer's replay only; the index counts the
+    # game's decisions like ``actions``, one past them for a decision that
+    # was never answered (a forfeit).
+    stderr: tuple[tuple[int, str], ...] = ()
 
     @property
     def termination(self) -> Termination:

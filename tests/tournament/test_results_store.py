@@ -126,7 +126,8 @@ def test_a_version_1_database_is_read_as_it_is_and_migrated_when_opened_to_write
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT * FROM interrupted").fetchall() == [("a|b:1:0", 1700000002.0, "arena stopped")]
         columns = [c[1] for c in db.execute("PRAGMA table_info(games)")]
-        assert columns[18:] == ["reason", "version0", "version1", "cpu0", "cpu1", "fallbacks0", "fallbacks1", "game_id"]
+        assert columns[18:] == ["reason", "version0", "version1", "cpu0", "cpu1", "fallbacks0", "fallbacks1", "game_id",
+                                "stderr"]
         assert [k for (k,) in db.execute("SELECT game_id FROM games ORDER BY seq")][:2] == ["a:b:0:0", "a:b:0:1"]
     with ResultsStore.open_existing(path) as store:
         rows = list(store.games())
