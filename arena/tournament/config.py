@@ -387,7 +387,7 @@ def check_environment(config: TournamentConfig) -> None:
             raise ConfigError(f"bots[{i}].command: program {program!r} not found on PATH (bot {bot.name})")
         script = next((a for a in bot.command[1:] if not a.startswith("-")), None)
         if program in PYTHON_ALIASES and script is not None and script.endswith(".py") and "-m" not in bot.command \
-                and "-c" not in bot.command:
+                and "-c" not in bot.command and config.scale.ray_runtime_env is None:  # Ray uploads its own files
             # Named as the user wrote it, in the folder it is looked for in: a
             # sandboxed bot would otherwise fail naming a path inside its sandbox.
             where = bot.dir or config.base_dir or Path.cwd()

@@ -57,3 +57,18 @@ def test_a_stdio_bot_plays_a_league_and_comes_back_after_a_restart(tmp_path: Pat
                 connect.kill()
                 connect.wait(10)
         league.close()
+
+
+def test_match_and_check_bot_take_a_stdio_bot(tmp_path: Path) -> None:
+    """`match --stdio a` plays it; `check-bot --sandbox --stdio` runs a script
+    given by a relative path in its own folder, shown to its sandbox."""
+    match = subprocess.run([*CLI, "match", f"python {BOT}", "random", "--stdio", "a", "--games", "2",
+                            "--no-sandbox", "--json"], capture_output=True, text=True, env=env(), cwd=REPO,
+                           timeout=120)
+    assert match.returncode == 0, match.stderr
+    assert '"stdio_first"' in match.stdout and "gave up" not in match.stderr
+    check = subprocess.run([*CLI, "check-bot", "--sandbox", "--stdio", "--games", "1", "--log-dir",
+                            str(tmp_path / "logs"), "--", "python", BOT.name], capture_output=True, text=True,
+                           env=env(), cwd=BOT.parent, timeout=240)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "COMPLIANT: 17 passed, 0 failed" in check.stdout
