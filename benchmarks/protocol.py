@@ -6,8 +6,13 @@ grpc.aio bidi echo that moves messages of the same sizes.
 By default the bots run as separate processes, as deployed: this process
 hosts the arena (and the echo server), and child processes dial in. The arena
 plays uruguayo games between two SDK random bots (``sample_bots.random_bot``,
-the full client path: Observation, Bot.choose) and between two raw protocol
-bots (a random legal text straight from the Decision: the arena's own cost).
+the full client path: Observation, Bot.choose), between two stdio bots
+behind the SDK's bridge (``sdk.stdio`` running ``stdio_random_bot.py``: JSON
+lines over pipes, a random action id; always processes, even with
+``--in-process``) and between two raw protocol bots (a random legal text
+straight from the Decision: the arena's own cost). The CPU column is this
+(the server's) process only: a stdio bot's bridge and program spend theirs
+in their own processes.
 The echo is a raw-bytes stream_stream service, server-driven like the arena:
 the server sends a Decision-sized message and the client (its own process)
 answers with a Move-sized one; that is the arena's message pattern without
@@ -50,7 +55,8 @@ from arena.server import Arena, TimeControl  # noqa: E402
 VARIANT = "uruguayo"
 CLOCK = TimeControl(move_time=5.0, bank=60.0)
 STREAMS = 8  # per bot: enough for 8 concurrent games
-PAIRS = ("sdk", "raw")
+PAIRS = ("sdk", "stdio", "raw")
+STDIO_BOT = Path(__file__).resolve().with_name("stdio_random_bot.py")
 
 
 @dataclass
@@ -257,8 +263,8 @@ async def echo_client(address: str, streams: int, move_size: int) -> None:
 # ------------------------------------------------------------------ children
 
 
-def spawn(args: list[str]) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), TRUCO_ARENA_PARENT_PID=str(os.getpid()))
+def spawn(args: list[str], **extra_env: str) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), TRUCO_ARENA_PARENT_PID=str(os.getpid()), **extra_env)
     return subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, stdin=subprocess.DEVNULL)
 
 
@@ -296,7 +302,10 @@ async def main(runs: int, seconds: float, in_process: bool) -> None:
     tasks: list[asyncio.Future[None]] = []
     procs: list[subprocess.Popen[bytes]] = []
     for i, n in enumerate(names):
-        if in_process:
+        if n.startswith("stdio"):
+            procs.append(spawn(["-m", "sdk.stdio", "--run", f"python {STDIO_BOT} {i}", "--address", address,
+                                "--name", n, "--streams", str(STREAMS)], TRUCO_ARENA_TOKEN=tokens[n]))
+        elif in_process:
             bot = run_async(RandomBot(i), address, tokens[n], streams=STREAMS, name=n, threaded=False) \
                 if n.startswith("sdk") else raw_bot(address, n, tokens[n], STREAMS, i)
             tasks.append(asyncio.ensure_future(bot))
@@ -322,9 +331,10 @@ async def main(runs: int, seconds: float, in_process: bool) -> None:
         where = "in this one process" if in_process else "bots and echo client in their own processes"
         print(f"{VARIANT} games, {where}; Decision ~{dec_size} B, Move ~{move_size} B; "
               f"median of {runs} runs of ~{seconds:g} s")
-        print(f"{'case':<50}{'decisions/s':>12}{'p50 ms':>8}{'p99 ms':>8}{'CPU us/dec':>11}{'vs echo':>8}")
+        print(f"{'case':<60}{'decisions/s':>12}{'p50 ms':>8}{'p99 ms':>8}{'CPU us/dec':>11}{'vs echo':>8}")
         rows = (
             ("sdk", "arena + SDK bots"),
+            ("stdio", "arena + stdio bots through the bridge"),
             ("raw", "arena + raw protocol bots"),
             ("tasks", "echo through arena stream plumbing"),
             ("plain", "bare grpc.aio echo"),
@@ -344,7 +354,7 @@ async def main(runs: int, seconds: float, in_process: bool) -> None:
             for key, title in rows:
                 rate, p50, p99 = summary(samples[key])
                 cpu = statistics.median(s.cpu_per_decision for s in samples[key]) * 1e6
-                print(f"{title + ', ' + label:<50}{rate:>12.0f}{p50:>8.3f}{p99:>8.3f}{cpu:>11.0f}{rate / echo_rate:>8.0%}")
+                print(f"{title + ', ' + label:<60}{rate:>12.0f}{p50:>8.3f}{p99:>8.3f}{cpu:>11.0f}{rate / echo_rate:>8.0%}")
         await server.stop(0)
         await arena.stop(grace=0)
     finally:

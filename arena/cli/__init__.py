@@ -28,6 +28,7 @@ from .. import interrupt
 from ..engine import BUILD as ENGINE_BUILD
 from ..errors import ArenaError
 from .check_bot import check_bot
+from .connect import connect
 from .demo import demo
 from .errors import DOMAIN_ERROR, INTERRUPTED, one_line
 from .formatting import guard_terminal
@@ -86,7 +87,7 @@ def main() -> None:
     """
 
 
-for command in (demo, tournament, match, ladder, standings, compare, serve, league, token, rules, check_bot):
+for command in (demo, tournament, match, ladder, standings, compare, serve, league, token, rules, check_bot, connect):
     main.add_command(command)
 from .games import games; main.add_command(games)  # noqa: E402, E702, I001
 from .replay import replay; main.add_command(replay)  # noqa: E402, E702, I001

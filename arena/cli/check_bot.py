@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import shlex
 import shutil
 import tempfile
 from pathlib import Path
@@ -18,7 +19,9 @@ from ..compliance import (
     run_checks,
 )
 from ..compliance.render import as_json, line, summary
+from ..protocol.stdio import bridge_command
 from .errors import DOMAIN_ERROR
+from .match import bot_table
 
 
 @click.command("check-bot", context_settings={"allow_interspersed_args": False})
@@ -40,9 +43,13 @@ from .errors import DOMAIN_ERROR
 @click.option("--sandbox", is_flag=True,
               help="Launch the bot in the sandbox tournaments use (bubblewrap; docs/sandbox.md): checks that it "
                    "runs there too, and keeps code you were handed contained.")
+@click.option("--stdio", is_flag=True,
+              help="COMMAND is a stdio bot, JSON lines on stdin/stdout (docs/protocol.md, \"Stdio bots\"): "
+                   "checked behind the SDK's bridge, as a tournament plays it.")
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 def check_bot(games: int, move_seconds: float, bank_seconds: float, timeout: float, streams: int, name: str,
-              seed: int, log_dir: Path | None, as_json_output: bool, sandbox: bool, command: tuple[str, ...]) -> None:
+              seed: int, log_dir: Path | None, as_json_output: bool, sandbox: bool, stdio: bool,
+              command: tuple[str, ...]) -> None:
     """Check that the bot started by COMMAND speaks the arena protocol.
 
     Starts an arena on 127.0.0.1 (a free port), launches COMMAND as a
@@ -60,12 +67,23 @@ def check_bot(games: int, move_seconds: float, bank_seconds: float, timeout: flo
       truco-arena check-bot -- python -m sample_bots.random_bot
       truco-arena check-bot --games 5 --json -- ./mybot --verbose
       truco-arena check-bot --sandbox -- python -m sample_bots.heuristic
+      truco-arena check-bot --stdio -- ./mybot
     """
+    # A script or program given by its path: its folder is the bot's folder,
+    # which the sandbox shows it, as `match` and `ladder` do.
+    # An interpreter given by its path (a venv's python) is kept as written.
+    interpreter = Path(command[0]).name.startswith("python")
+    table = bot_table(name, shlex.join(("python", *command[1:]) if interpreter else command))
+    folder = Path(table["dir"]) if "dir" in table else None
+    if folder is not None:
+        command = (command[0], *table["command"][1:]) if interpreter else tuple(table["command"])
+    if stdio:
+        command = bridge_command(command)
     temporary = log_dir is None
     log_dir = Path(tempfile.mkdtemp(prefix="truco-check-bot-")) if log_dir is None else log_dir
     settings = CheckSettings(command, log_dir, name=name, games=games, move_seconds=move_seconds,
                              bank_seconds=bank_seconds, timeout=timeout, streams=streams, seed=seed,
-                             sandbox=sandbox)
+                             sandbox=sandbox, dir=folder)
 
     # The arena logs what it refuses (a bad Hello...) as warnings, which
     # Python would print between the report's lines; the checks report it.

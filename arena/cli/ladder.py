@@ -34,8 +34,9 @@ def _variants() -> list[str]:
 
 
 def ladder_config(newcomer: MatchBot, ladder: ReferenceLadder, *, games: int, concurrency: int,
-                  seed: int | None) -> dict[str, Any]:
-    """The gauntlet (as TOML would give it): the newcomer against every reference bot."""
+                  seed: int | None, stdio: bool = False) -> dict[str, Any]:
+    """The gauntlet (as TOML would give it): the newcomer (a stdio bot with
+    ``stdio``) against every reference bot."""
     raw: dict[str, Any] = {
         "name": f"ladder-{newcomer.name}",
         "format": "gauntlet",
@@ -44,7 +45,7 @@ def ladder_config(newcomer: MatchBot, ladder: ReferenceLadder, *, games: int, co
         "games": games,
         "challenger": newcomer.name,
         "concurrency": concurrency,
-        "bots": [bot_table(newcomer.name, newcomer.command)]
+        "bots": [bot_table(newcomer.name, newcomer.command, stdio)]
                 + [{"name": b.name, "command": b.command} for b in ladder.bots],
     }
     if seed is not None:
@@ -96,9 +97,11 @@ def _tables(ladder: ReferenceLadder, newcomer: str) -> Callable[[Sequence[GameRo
               help="Keep the games here (default: a temporary file), for `truco-arena standings` or `games`.")
 @click.option("--no-sandbox", "no_sandbox", is_flag=True,
               help="Run the bots without the sandbox (docs/sandbox.md): only for bot code you trust.")
+@click.option("--stdio", is_flag=True,
+              help="COMMAND is a stdio bot, JSON lines on stdin/stdout (docs/protocol.md, \"Stdio bots\").")
 @output_options
 def ladder(command: tuple[str, ...], games: int, variant: str, concurrency: int, seed: int | None,
-           db: Path | None, no_sandbox: bool, fmt: str, as_json: bool, as_csv: bool) -> None:
+           db: Path | None, no_sandbox: bool, stdio: bool, fmt: str, as_json: bool, as_csv: bool) -> None:
     """Play the bot started by COMMAND against every bot of the reference
     ladder (the sample bots, docs/bots.md) over gRPC, --games games each in
     duplicate pairs (same deal, seats swapped), and print the ladder with
@@ -118,12 +121,13 @@ def ladder(command: tuple[str, ...], games: int, variant: str, concurrency: int,
     Example:
       truco-arena ladder -- python mybot/bot.py
       truco-arena ladder --games 40 --db mybot.sqlite -- python mybot/bot.py --depth 3
+      truco-arena ladder --stdio -- ./mybot
     """
     if games % 2:
         raise click.UsageError(f"--games: must be even (duplicate pairs), got {games}")
     reference = reference_ladder(variant, LADDER_FILE)
     newcomer = newcomer_of(command, reference)
-    raw = ladder_config(newcomer, reference, games=games, concurrency=concurrency, seed=seed)
+    raw = ladder_config(newcomer, reference, games=games, concurrency=concurrency, seed=seed, stdio=stdio)
     if no_sandbox:
         raw["sandbox"] = "none"
     try:

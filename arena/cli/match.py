@@ -19,33 +19,39 @@ from .formatting import output_options, pick_format
 from .tournament import play
 
 
-def bot_table(name: str, command: str) -> dict[str, Any]:
+def bot_table(name: str, command: str, stdio: bool = False) -> dict[str, Any]:
     """A [[bots]] table for a command as typed. A script or program given by
     its path becomes an absolute path, and its folder the bot's ``dir``: the
-    folder its sandbox shows it (docs/sandbox.md)."""
+    folder its sandbox shows it (docs/sandbox.md). ``stdio``: a stdio bot
+    (docs/protocol.md, "Stdio bots"), played behind the SDK's bridge."""
+    table: dict[str, Any] = {"name": name, "command": command}
+    if stdio:
+        table["protocol"] = "stdio"
     try:
         argv = shlex.split(command)
     except ValueError:
-        return {"name": name, "command": command}  # parse_config names the problem
+        return table  # parse_config names the problem
     for i, arg in enumerate(argv[:2]):
         path = Path(arg)
         if (i == 0 and "/" in arg or i == 1 and arg.endswith(".py")) and path.is_file():
             argv[i] = str(path.resolve())
-            return {"name": name, "command": argv, "dir": str(path.resolve().parent)}
-    return {"name": name, "command": command}
+            return table | {"command": argv, "dir": str(path.resolve().parent)}
+    return table
 
 
 def match_config(a: str, b: str, *, games: int | None, sprt: tuple[float, float] | None, alpha: float,
-                 beta: float, max_games: int, variant: str, concurrency: int, seed: int | None) -> dict[str, Any]:
-    """The tournament config (as TOML would give it) of ``truco-arena match``."""
-    bot_a, bot_b = resolve(a, b)
+                 beta: float, max_games: int, variant: str, concurrency: int, seed: int | None,
+                 stdio: tuple[str, ...] = (), names: tuple[str, str] | None = None) -> dict[str, Any]:
+    """The tournament config (as TOML would give it) of ``truco-arena match``;
+    ``stdio`` holds "a" and/or "b", the sides that are stdio bots."""
+    bot_a, bot_b = resolve(a, b, names)
     raw: dict[str, Any] = {
         "name": f"{bot_a.name}-vs-{bot_b.name}",
         "format": "match",
         "variant": variant,
         "pairing": "duplicate",
         "concurrency": concurrency,
-        "bots": [bot_table(bot.name, bot.command) for bot in (bot_a, bot_b)],
+        "bots": [bot_table(bot.name, bot.command, side in stdio) for bot, side in ((bot_a, "a"), (bot_b, "b"))],
     }
     if sprt is not None:
         raw["sprt"] = {"elo0": sprt[0], "elo1": sprt[1], "alpha": alpha, "beta": beta}
@@ -76,15 +82,20 @@ def match_config(a: str, b: str, *, games: int | None, sprt: tuple[float, float]
                    "(default: a temporary file).")
 @click.option("--no-sandbox", "no_sandbox", is_flag=True,
               help="Run both bots without the sandbox (docs/sandbox.md): only for bot code you trust.")
+@click.option("--stdio", type=click.Choice(["a", "b"]), multiple=True,
+              help="Bot A (or B) is a stdio bot, JSON lines on stdin/stdout (docs/protocol.md); repeatable.")
+@click.option("--name", "names", nargs=2, metavar="NAME_A NAME_B",
+              help="The bots' names (default: the sample bot's, else from the command).")
 @output_options
 def match(a: str, b: str, games: int | None, sprt: tuple[float, float] | None, alpha: float, beta: float,
           max_games: int, variant: str, concurrency: int, seed: int | None, db: Path | None, no_sandbox: bool,
-          fmt: str, as_json: bool, as_csv: bool) -> None:
+          stdio: tuple[str, ...], names: tuple[str, str] | None, fmt: str, as_json: bool, as_csv: bool) -> None:
     """Play bot A against bot B in duplicate pairs (same deal, seats swapped)
     for --games N games, or until the SPRT given by --sprt accepts H0 or H1.
 
     A and B are sample bots (SAMPLES) or bot commands, as in a config's
-    `command`. Both run in the sandbox (docs/sandbox.md): a script given by
+    `command`, named after their program (or the folders that tell two
+    same-named ones apart), or --name. Both run in the sandbox (docs/sandbox.md): a script given by
     its path (python mybot/bot.py) sees its own folder and nothing else of
     yours, so keep --db outside it. A live line on stderr shows games, wins-losses, pairs
     2-0/1-1/0-2, Elo +- 95%, nElo and the LLR with its bounds; the verdict
@@ -98,13 +109,14 @@ def match(a: str, b: str, games: int | None, sprt: tuple[float, float] | None, a
       truco-arena match heuristic random --sprt 0 100
       truco-arena match "python mybot/bot.py" heuristic --sprt 0 20 --db mybot.sqlite
       truco-arena match simulation heuristic --games 200 --concurrency 2
+      truco-arena match ./mybot heuristic --stdio a --games 20
     """
     if (games is None) == (sprt is None):
         raise click.UsageError("give exactly one of --games N and --sprt ELO0 ELO1")
     if games is not None and games % 2:
         raise click.UsageError(f"--games: must be even (duplicate pairs), got {games}")
     raw = match_config(a, b, games=games, sprt=sprt, alpha=alpha, beta=beta, max_games=max_games,
-                       variant=variant, concurrency=concurrency, seed=seed)
+                       variant=variant, concurrency=concurrency, seed=seed, stdio=stdio, names=names)
     if no_sandbox:
         raw["sandbox"] = "none"
     try:

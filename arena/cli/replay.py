@@ -40,7 +40,8 @@ def replay(db: Path, game_id: str, as_json: bool, seat: int | None) -> None:
     except GameIdError as exc:
         raise fail(f"{db}: {exc} (see `truco-arena games {db}`)", DOMAIN_ERROR) from None
     try:
-        record = replay_row(row, options_of(raw_config))
+        # The organizer's view: with what each bot wrote to stderr (not in --seat's).
+        record = replay_row(row, options_of(raw_config), with_stderr=True)
     except ReplayError as exc:
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
     if seat is not None:

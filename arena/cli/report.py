@@ -23,7 +23,10 @@ DEFAULT_MAX_GAMES = 1000
 @click.option("--max-games", type=click.IntRange(0), metavar="N", default=DEFAULT_MAX_GAMES, show_default=True,
               help="Carry the replay of at most N games: those a failure ended first, then the latest; "
                    "0: every game. Every game stays in the list.")
-def report(db: Path, out: Path, max_games: int) -> None:
+@click.option("--stderr", "with_stderr", is_flag=True,
+              help="Show in the viewer, beside each move, what its bot wrote to stderr while deciding: "
+                   "for the organizer's own copy, not a report the bots' authors see.")
+def report(db: Path, out: Path, max_games: int, with_stderr: bool) -> None:
     """Write a static HTML report of the results database DB into the
     directory OUTPUT: OUTPUT/index.html with the standings (Elo and its 95%
     interval), the cross table, Elo over the games, the failures and every
@@ -37,6 +40,7 @@ def report(db: Path, out: Path, max_games: int) -> None:
     Example:
       truco-arena report weekly.sqlite -o weekly-report
       truco-arena report league.sqlite -o league-report --max-games 500
+      truco-arena report weekly.sqlite -o weekly-private --stderr
     """
     # Imported here, not above: the other commands start without the templates.
     from ..report import build_report
@@ -49,7 +53,7 @@ def report(db: Path, out: Path, max_games: int) -> None:
         rows = list(store.games())
         _, digest = store.digest()
     try:
-        index = build_report(rows, raw_config, out, max_games or None, digest)
+        index = build_report(rows, raw_config, out, max_games or None, digest, with_stderr=with_stderr)
     except ReplayError as exc:  # the stored config cannot be read, so no game can be replayed
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
     except RecordError as exc:  # rows edited by hand into nonsense (a winner who did not play ...)

@@ -13,6 +13,7 @@ import click
 
 from .. import interrupt
 from ..engine.outcome import Termination
+from ..games.gameids import id_of_key
 from ..games.hooks import ArenaHook
 from ..games.keyfile import key_path
 from ..games.private_files import make_private_dir
@@ -93,7 +94,7 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
         code = interrupt.exit_code(INTERRUPTED)
         raise fail(f"interrupted: {_kept_or_not(db, kept, running=False)}", code) from None
     for key, reason in summary.failures.items():
-        click.echo(f"game {key}: {reason}", err=True)
+        click.echo(f"game {id_of_key(key)}: {reason}", err=True)
     if tables is not None:
         click.echo(render(tables(rows), fmt))
     else:

@@ -29,6 +29,7 @@ class CheckSettings:
     streams: int = 3  # passed to the bot; 6-seat games need 3
     seed: int = 1  # deals and the seeds given to the bots
     sandbox: bool = False  # launch the bot in the tournaments' sandbox (arena/sandbox)
+    dir: Path | None = None  # the bot's folder: its working folder, and what its sandbox shows
 
     def __post_init__(self) -> None:
         if not self.command:

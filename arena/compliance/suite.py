@@ -71,7 +71,7 @@ async def run_checks(
                 raise CheckerError(f"the checker's own opponents did not connect: {exc}") from None
             token = arena.add_token(settings.name)
             try:
-                ctx.bot = await launch(LaunchSpec(settings.name, settings.command), address, token, settings.streams,
+                ctx.bot = await launch(LaunchSpec(settings.name, settings.command, settings.dir), address, token, settings.streams,
                                        settings.log_dir, sandbox=sandbox)
             except BotStartError as exc:  # cannot start, or its log cannot be written
                 raise LaunchError(str(exc)) from None

@@ -27,30 +27,67 @@ class PendingCall:
 
 @dataclass(frozen=True, slots=True)
 class Observation:
+    """Everything one seat may see now (docs/rules.md 9), for the current hand
+    only (finished hands come as ``sdk.HandSummary``). What a Python bot's
+    ``choose`` gets; the gRPC Observation and the stdio bots' JSON carry the
+    same fields (docs/protocol.md, "The observation"). Seats are numbered
+    from 0; seat ``s`` plays for team ``s % 2``."""
+
     seat: int
+    """Your seat."""
     variant: str
+    """``"argentino"``, ``"uruguayo"`` or ``"venezolano"``."""
     seats: int
+    """Seats at the table: 2, 4 or 6."""
     target: int
-    scores: tuple[int, int]  # team scores now
-    hand_number: int  # 0-based, counting finished hands
-    mano: int  # mano of the current hand (or pico-a-pico mini hand)
-    hand_seats: tuple[int, ...]  # seats in this hand, in playing order from the mano
+    """Points that win the game."""
+    scores: tuple[int, int]
+    """Team scores now: (team 0, team 1)."""
+    hand_number: int
+    """Finished hands so far: 0 in the first hand."""
+    mano: int
+    """The mano of the current hand (or of the pico-a-pico mini hand)."""
+    hand_seats: tuple[int, ...]
+    """Seats taking part in this hand, in playing order from the mano (two
+    seats only in a pico-a-pico mini hand)."""
     pico: bool
-    up_card: Card | None  # muestra (uruguayo) or vira (venezolano)
-    hand: tuple[Card, ...]  # own unplayed cards
-    dealt: tuple[Card, ...]  # own three cards as dealt
+    """True in a 1-against-1 pico-a-pico mini hand (argentino, 6 seats)."""
+    up_card: Card | None
+    """The up card: the muestra (uruguayo) or the vira (venezolano); None in
+    argentino, which has none."""
+    hand: tuple[Card, ...]
+    """Your unplayed cards."""
+    dealt: tuple[Card, ...]
+    """Your three cards as dealt this hand."""
     hand_start_scores: tuple[int, int]
-    history: tuple[tuple[int, Action], ...]  # every action of this hand, in order
-    tricks: tuple[tuple[tuple[int, Card], ...], ...]  # cards played per trick of this hand
-    trick_winners: tuple[int | None, ...]  # per finished trick: team, None for parda
-    truco_level: int  # accepted truco level (0 none)
-    truco_value: int  # points the hand's truco is worth now
+    """Team scores when this hand was dealt."""
+    history: tuple[tuple[int, Action], ...]
+    """Every action of this hand, in order: (seat, action)."""
+    tricks: tuple[tuple[tuple[int, Card], ...], ...]
+    """The cards played in each trick of this hand, in playing order: per
+    trick, (seat, card) pairs; the last trick may be unfinished."""
+    trick_winners: tuple[int | None, ...]
+    """One entry per finished trick of this hand: the winning team, or None
+    for a parda (a tie)."""
+    truco_level: int
+    """The accepted truco level: 0 none, 1 truco, 2 retruco, 3 vale cuatro
+    (vale nueve in venezolano)."""
+    truco_value: int
+    """Points the hand's truco is worth now."""
     pending: PendingCall | None
-    announced: tuple[tuple[str, int, int], ...]  # ("envido"|"flor", seat, points)
-    flor_declared: tuple[int, ...]  # seats that declared a flor this hand
+    """The bet waiting for an answer (its chain, calls so far, caller,
+    answerer and stake), or None when no bet waits."""
+    announced: tuple[tuple[str, int, int], ...]
+    """Points said aloud this hand, in order: ("envido" or "flor", seat, points)."""
+    flor_declared: tuple[int, ...]
+    """Seats that declared a flor this hand."""
     to_act: int | None
-    legal: tuple[Action, ...]  # empty unless this seat is to act
-    events: tuple[str, ...]  # the public log of this hand, human-readable
+    """The seat to act (you, when ``choose`` is called); None when nobody can act."""
+    legal: tuple[Action, ...]
+    """Your legal actions: empty unless you are to act; ``choose`` returns one of them."""
+    events: tuple[str, ...]
+    """This hand's public log plus your own private lines ("seat N holds ..."),
+    human-readable and free form: for people, not for parsing."""
 
 
 # The frozen dataclass's __init__ sets each of the 24 fields through

@@ -26,7 +26,7 @@ def played_row(rec: PlayedGame, game: ScheduledGame, seq: int, reason: str, fini
         winner=rec.winner_bot, winner_seat=rec.winner_seat, termination=rec.termination,
         faulty_bot=rec.faulty_bot, hands=rec.hands, duration=rec.duration, actions=rec.actions, reason=reason,
         finished_at=finished_at, version0=versions[0], version1=versions[1], cpu0=cpu[0], cpu1=cpu[1],
-        fallbacks0=fallbacks[0], fallbacks1=fallbacks[1], evidence=fault_evidence(rec, exit_status),
+        fallbacks0=fallbacks[0], fallbacks1=fallbacks[1], evidence=fault_evidence(rec, exit_status), stderr=rec.stderr,
     )
 
 

@@ -83,6 +83,9 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE games ADD COLUMN prev_mac TEXT NOT NULL DEFAULT ''",
         "ALTER TABLE games ADD COLUMN mac TEXT NOT NULL DEFAULT ''",
     )),
+    Migration(8, "what a bot wrote to stderr while deciding, per decision (the organizer's replay)", (
+        "ALTER TABLE games ADD COLUMN stderr TEXT NOT NULL DEFAULT '[]'",
+    )),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 _OUR_TABLES = frozenset({"meta", "games", "interrupted"})

@@ -92,6 +92,10 @@ class GameRow:
     # The schema version the row was written under: rows of version 7 on
     # carry evidence for every fault (a row signed by the migration is 6).
     row_version: int = LATEST_VERSION
+    # (decision index, text): what a bot wrote to stderr while deciding, for
+    # the organizer's replay (schema version 8; () in older rows). The index
+    # counts like ``actions``; one past them: a decision never answered.
+    stderr: tuple[tuple[int, str], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.game_id:
@@ -113,7 +117,8 @@ _SQL_COLUMNS = tuple(_COLUMN_OF.get(c, c) for c in _COLUMNS)
 # Columns that a database of an older schema version lacks, with the value read in their place.
 _ADDED_IN = {"reason": (2, "''"), "version0": (3, "''"), "version1": (3, "''"), "cpu0": (4, "NULL"),
              "cpu1": (4, "NULL"), "fallbacks0": (5, "0"), "fallbacks1": (5, "0"), "game_id": (6, SQL_ID_OF_KEY),
-             "evidence": (7, "NULL"), "row_version": (7, "6"), "prev_mac": (7, "''"), "mac": (7, "''")}
+             "evidence": (7, "NULL"), "row_version": (7, "6"), "prev_mac": (7, "''"), "mac": (7, "''"),
+             "stderr": (8, "'[]'")}
 
 
 @dataclass(frozen=True)
@@ -328,6 +333,7 @@ class ResultsStore:
                 for row in rows:
                     values = dict(zip(_SQL_COLUMNS, (getattr(row, c) for c in _COLUMNS)))
                     values["actions"] = json.dumps(list(row.actions))
+                    values["stderr"] = json.dumps([list(note) for note in row.stderr])
                     values["termination"] = Termination(row.termination).value  # text only in SQL
                     values["finished_at"] = row.finished_at or time.time()
                     values["evidence"] = row.evidence.to_json() if row.evidence is not None else None
@@ -425,6 +431,7 @@ class ResultsStore:
                 if not lenient:
                     raise StoreError(f"{self.path}: game {row['game_key']}: {exc}") from None
                 row["evidence"] = None
+        row["stderr"] = _stderr_of(row["stderr"])
         return GameRow(**row)
 
     def chain(self) -> Iterator[StoredRow]:
@@ -549,6 +556,16 @@ def _keys_of_signed_file(db: sqlite3.Connection, path: Path) -> Keys:
     keys = Keys.fresh()
     write_keys(path, keys)
     return keys
+
+
+def _stderr_of(text: object) -> tuple[tuple[int, str], ...]:
+    """The stored stderr notes; a value that is not a list of [index, text]
+    (a file edited by hand) reads as none: they are notes, not results."""
+    try:
+        notes = json.loads(str(text))
+        return tuple((int(i), str(t)) for i, t in notes if isinstance(i, int) and isinstance(t, str))
+    except (ValueError, TypeError, RecursionError):
+        return ()
 
 
 def _private_database_file(path: Path) -> tuple[int, int]:

@@ -99,16 +99,20 @@ class Proof(_message.Message):
     def __init__(self, client_proof: _Optional[bytes] = ...) -> None: ...
 
 class Move(_message.Message):
-    __slots__ = ("game_id", "seq", "action", "fallback")
+    __slots__ = ("game_id", "seq", "action", "fallback", "forfeit", "stderr")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
     FALLBACK_FIELD_NUMBER: _ClassVar[int]
+    FORFEIT_FIELD_NUMBER: _ClassVar[int]
+    STDERR_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seq: int
     action: str
     fallback: bool
-    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., action: _Optional[str] = ..., fallback: _Optional[bool] = ...) -> None: ...
+    forfeit: str
+    stderr: str
+    def __init__(self, game_id: _Optional[str] = ..., seq: _Optional[int] = ..., action: _Optional[str] = ..., fallback: _Optional[bool] = ..., forfeit: _Optional[str] = ..., stderr: _Optional[str] = ...) -> None: ...
 
 class Welcome(_message.Message):
     __slots__ = ("protocol_version", "bot_name", "stream_id", "arena_version", "server_signature")

@@ -154,10 +154,12 @@ def _decode_dataclass(kind: type, value: Any, where: str, base: int) -> Any:
     unknown = set(value) - set(names) - _DERIVED.get(kind, set())
     if unknown:
         raise ExportError(f"{where}: unknown field {sorted(unknown)[0]!r}")
-    missing = [n for n in names if n not in value]
+    # A field with a default may be absent (an export made before it existed).
+    optional = {f.name for f in dataclasses.fields(kind) if f.default is not dataclasses.MISSING}
+    missing = [n for n in names if n not in value and n not in optional]
     if missing:
         raise ExportError(f"{where}: missing field {missing[0]!r}")
-    fields = {n: _decode(hints[n], value[n], f"{where}.{n}", base) for n in names}
+    fields = {n: _decode(hints[n], value[n], f"{where}.{n}", base) for n in names if n in value}
     if kind in _HAND_NUMBERS:
         fields[_HAND_NUMBERS[kind]] -= base
         if fields[_HAND_NUMBERS[kind]] < 0:

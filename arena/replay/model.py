@@ -123,6 +123,9 @@ class Step:
     scores: tuple[int, int]  # game score after the action
     events: tuple[str, ...]  # the public events the action caused
     views: Views
+    # What the acting bot wrote to stderr while choosing this action: text,
+    # for the organizer only ("" when none, or in a record made for others).
+    stderr: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,3 +176,6 @@ class GameReplay:
     hands: tuple[HandRecord, ...]
     steps: tuple[Step, ...]
     viewer: int | None = None  # None: the full record; a seat: restricted to what that seat saw
+    # What the bot that lost by a fault wrote to stderr while deciding the
+    # move it never made (the organizer's record only; "" when none).
+    stderr_unanswered: str = ""

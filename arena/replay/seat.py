@@ -25,5 +25,6 @@ def restrict_to_seat(replay: GameReplay, seat: int) -> GameReplay:
         return tuple(mine if s == seat else None for s in range(len(hand.deal)))
 
     hands = tuple(replace(h, deal=own_deal(h), start=keep(h.start)) for h in replay.hands)
-    steps = tuple(replace(step, views=keep(step.views)) for step in replay.steps)
-    return replace(replay, hands=hands, steps=steps, viewer=seat)
+    # A bot's stderr is the organizer's alone: a seat's record carries none of it.
+    steps = tuple(replace(step, views=keep(step.views), stderr="") for step in replay.steps)
+    return replace(replay, hands=hands, steps=steps, viewer=seat, stderr_unanswered="")

@@ -3,6 +3,7 @@ tournament config the file was started with."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..engine import Options, OptionsError, make_options
@@ -30,11 +31,19 @@ def options_of(raw_config: Any) -> Options:
         raise ReplayError(f"the stored config is invalid: {exc}") from None
 
 
-def replay_row(row: GameRow, options: Options) -> GameReplay:
-    """Replay one stored game; ReplayError names the game and what does not fit."""
+def replay_row(row: GameRow, options: Options, *, with_stderr: bool = False) -> GameReplay:
+    """Replay one stored game; ReplayError names the game and what does not fit.
+    ``with_stderr``: each step carries what its bot wrote to stderr while
+    deciding: for the organizer's eyes only (``replay``, ``report --stderr``),
+    never for a page others may see."""
     try:
-        return replay(options, row.seed, row.actions, game_id=row.game_id, bots=(row.bot0, row.bot1),
-                      mano=row.mano, termination=row.termination, reason=row.reason,
-                      winner_team=row.winner_seat)
+        record = replay(options, row.seed, row.actions, game_id=row.game_id, bots=(row.bot0, row.bot1),
+                        mano=row.mano, termination=row.termination, reason=row.reason,
+                        winner_team=row.winner_seat)
     except ReplayError as exc:
         raise ReplayError(f"game {row.game_key}: {exc}") from None
+    if not with_stderr or not row.stderr:
+        return record
+    notes = dict(row.stderr)
+    steps = tuple(replace(s, stderr=notes[s.index]) if s.index in notes else s for s in record.steps)
+    return replace(record, steps=steps, stderr_unanswered=notes.get(len(record.steps), ""))

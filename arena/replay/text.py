@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from arena.protocol.stdio import printable
+
 from .model import Category, GameReplay, HandRecord, Trick
 
 
@@ -27,7 +29,15 @@ def render_text(replay: GameReplay) -> str:
         lines.append(f"as seen by {who(replay.viewer)}: other seats' cards are hidden until played or shown")
     for hand in replay.hands:
         lines += [""] + _hand_lines(replay, hand, who, team)
+    if replay.stderr_unanswered:
+        lines += ["", "stderr while deciding the move it never made:", *_stderr_lines(replay.stderr_unanswered)]
     return "\n".join(lines)
+
+
+def _stderr_lines(text: str) -> list[str]:
+    """A bot's stderr under its move, one indented line per line, made
+    printable: what a bot wrote cannot move the cursor or forge lines."""
+    return [f"          stderr| {printable(line)}" for line in text.splitlines()]
 
 
 def _hand_lines(replay: GameReplay, hand: HandRecord, who: Callable[[int], str],
@@ -45,6 +55,7 @@ def _hand_lines(replay: GameReplay, hand: HandRecord, who: Callable[[int], str],
     for step in replay.steps[hand.first_step:hand.last_step + 1]:
         extra = f"   => {'; '.join(scored[step.index])}" if step.index in scored else ""
         out.append(f"  {step.index + 1:>4}. {who(step.seat)}: {step.action}{extra}")
+        out += _stderr_lines(step.stderr)
     for announcement in hand.announced:
         out.append(f"  {announcement.what}: {who(announcement.seat)} says {announcement.points}")
     for i, trick in enumerate(hand.tricks):

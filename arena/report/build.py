@@ -56,10 +56,11 @@ def included(rows: Sequence[GameRow], max_games: int | None) -> set[str]:
 
 
 def build_report(rows: Sequence[GameRow], raw_config: dict[str, Any], out: Path,
-                 max_games: int | None = None, digest: str | None = None) -> Path:
+                 max_games: int | None = None, digest: str | None = None, *, with_stderr: bool = False) -> Path:
     """Write the report of ``rows`` into the directory ``out``; return its index.html.
     A game whose log does not replay gets a viewer saying why, the rest are unaffected.
-    ``digest``: the results file's published digest, shown on the front page."""
+    ``digest``: the results file's published digest, shown on the front page.
+    ``with_stderr``: the viewer shows what each bot wrote to stderr beside its moves."""
     options = options_of(raw_config)
     title = str(raw_config.get("name") or "tournament")
     kept = included(rows, max_games)
@@ -85,7 +86,7 @@ def build_report(rows: Sequence[GameRow], raw_config: dict[str, Any], out: Path,
         if row.game_key not in kept:
             continue
         try:
-            data: Any = to_json(replay_row(row, options))
+            data: Any = to_json(replay_row(row, options, with_stderr=with_stderr))
         except ReplayError as exc:
             data = {"error": str(exc)}
         (out / data_name(row)).write_text(f"trucoGame({embedded_json(data)});\n", encoding="utf-8")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from ..games.gameids import id_of_key
 from ..games.records import to_records
 from ..games.store import GameRow
 from ..league.status import LeagueStatus
@@ -42,7 +43,7 @@ def status_tables(status: LeagueStatus | None, rows: Sequence[GameRow], now: flo
                                    f" (process {status.pid}, status {max(0.0, now - status.updated_at):.0f} s old)"),
              "A bot's versions are those it announced in the games it played; one name is one entrant.")
     running = () if status is None or status.state(now) != "running" else tuple(
-        (g.key, g.bot0, g.bot1, round(max(0.0, now - g.since), 1)) for g in status.games
+        (id_of_key(g.key), g.bot0, g.bot1, round(max(0.0, now - g.since), 1)) for g in status.games
     )
     return [
         Table("bots", "Bots",

@@ -14,6 +14,7 @@ from arena.engine.options import Options
 from arena.engine.outcome import Outcome, Termination
 from arena.errors import DomainError
 from arena.protocol import arena_pb2 as pb
+from arena.protocol.stdio import STDERR_GAME_MAX, STDERR_MAX, printable
 from arena.referee import BadMoveError, Decision, HandSummary, Referee
 
 from .connection import (
@@ -28,6 +29,7 @@ from .connection import (
 )
 from .convert import (
     FAULT_STATUS,
+    REASON_MAX_CHARS,
     decision_pb,
     game_end_pb,
     game_start_pb,
@@ -81,6 +83,8 @@ class GameRun:
         self.move_times: list[float] = []  # per answered Decision: seconds on its clock (written to Move read)
         self.fallbacks = [0] * len(self.conns)  # per seat: Moves marked Move.fallback
         self.waited: float | None = None  # a timeout: the faulty seat's time on its clock (PlayedGame.waited)
+        self.stderr: list[tuple[int, str]] = []  # (decision index, Move.stderr), bounded per seat
+        self._stderr_left = [STDERR_GAME_MAX] * len(self.conns)
         self.referee: Referee | None = None  # while running: read by the live page (arena.web), never changed
 
     def interrupt(self) -> None:
@@ -145,6 +149,7 @@ class GameRun:
             hands=referee.hands_dealt(),
             fallbacks=tuple(self.fallbacks),
             waited=self.waited,
+            stderr=tuple(self.stderr),
         )
 
     # ---------------------------------------------------------------- a move
@@ -201,6 +206,12 @@ class GameRun:
                 self.waited = took
                 raise SeatFaultError(seat, Termination.TIMEOUT, f"answered after its time ({over - bank:.3f} s over)")
             self._bank[seat] = bank - over
+        if reply.move.stderr and self._stderr_left[seat] > 0:
+            text = reply.move.stderr[: min(STDERR_MAX, self._stderr_left[seat])]
+            self._stderr_left[seat] -= len(text)
+            self.stderr.append((len(self.move_times) - 1, text))
+        if reply.move.forfeit:
+            raise SeatFaultError(seat, Termination.PROTOCOL_ERROR, f"gave up: {printable(reply.move.forfeit[:REASON_MAX_CHARS])}")
         if reply.move.fallback:
             self.fallbacks[seat] += 1
         return reply.move.action

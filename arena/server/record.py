@@ -51,6 +51,11 @@ class PlayedGame:
     # A timeout: seconds the seat at fault had been on its clock when the arena
     # gave up on it (the results store keeps it as evidence); None otherwise.
     waited: float | None = None
+    # (decision index, text): what a bot wrote to stderr while deciding
+    # (Move.stderr), for the organizer's replay only; the index counts the
+    # game's decisions like ``actions``, one past them for a decision that
+    # was never answered (a forfeit).
+    stderr: tuple[tuple[int, str], ...] = ()
 
     @property
     def termination(self) -> Termination:

@@ -69,6 +69,7 @@ from ..games.settings import (
     seconds,
     whole,
 )
+from ..protocol.stdio import GRPC, PROTOCOLS
 from ..sandbox import BOUNDS, LIMIT_KEYS, Limits, SandboxMode, SandboxUnavailableError, find_bwrap
 from ..server import TimeControl
 from ..server.tokens import TokenFileError, check_name, load_tokens
@@ -103,6 +104,9 @@ class BotSpec:
     dir: Path | None = None
     env: tuple[tuple[str, str], ...] = ()  # extra environment variables, as given
     limits: Limits = Limits()  # what each of its processes may use in its sandbox
+    # "grpc": the command dials the arena itself; "stdio": it speaks JSON lines
+    # on stdin/stdout and the SDK's bridge dials for it (docs/protocol.md, "Stdio bots")
+    protocol: str = GRPC
 
 
 @dataclass(frozen=True)
@@ -142,7 +146,7 @@ class TournamentConfig:
 _TOP = {"name", "variant", "options", "bots", "games_per_pairing", "pairing", "seed", "concurrency",
         "time_control", "address", "tokens", "tls_cert", "tls_key", "absent_wait_seconds", *MATCH_KEYS, *SWISS_KEYS,
         "workers", "ray", "ray_runtime_env", "batch_pairs", "sandbox", "limits", "start_seconds"}
-_BOT_KEYS = ("name", "command", "args", "dir", "env", *LIMIT_KEYS)
+_BOT_KEYS = ("name", "command", "args", "dir", "env", "protocol", *LIMIT_KEYS)
 
 
 def _limits(table: dict[str, Any], where: str, base: Limits) -> Limits:
@@ -237,14 +241,21 @@ def _bots(data: dict[str, Any], base: Path | None, limits: Limits) -> tuple[BotS
         if any(x.name == name for x in bots):
             raise ConfigError(f"{where}.name: {name!r} appears twice")
         command = _command(b, where)
-        launched_only = [k for k in ("dir", "env", *LIMIT_KEYS) if k in b]
+        launched_only = [k for k in ("dir", "env", "protocol", *LIMIT_KEYS) if k in b]
         if command is None and launched_only:
             raise ConfigError(f"{where}.{launched_only[0]}: only for a bot the arena launches (give a command)")
         bots.append(BotSpec(name, tuple(command) if command else None, _bot_dir(b, where, base), _env(b, where),
-                            _limits(b, f"{where}.", limits)))
+                            _limits(b, f"{where}.", limits), _protocol(b, where)))
     if len(bots) < 2:
         raise ConfigError("bots: a tournament needs at least two bots")
     return tuple(bots)
+
+
+def _protocol(b: dict[str, Any], where: str) -> str:
+    protocol = b.get("protocol", GRPC)
+    if protocol not in PROTOCOLS:
+        raise ConfigError(f"{where}.protocol: expected {' or '.join(map(repr, PROTOCOLS))}, got {protocol!r}")
+    return str(protocol)
 
 
 def _pairing(data: dict[str, Any], bots: tuple[BotSpec, ...], games: int) -> Pairing:
@@ -374,6 +385,15 @@ def check_environment(config: TournamentConfig) -> None:
                                   f"(bot {bot.name})")
         elif program not in PYTHON_ALIASES and shutil.which(program) is None:
             raise ConfigError(f"bots[{i}].command: program {program!r} not found on PATH (bot {bot.name})")
+        script = next((a for a in bot.command[1:] if not a.startswith("-")), None)
+        if program in PYTHON_ALIASES and script is not None and script.endswith(".py") and "-m" not in bot.command \
+                and "-c" not in bot.command and config.scale.ray_runtime_env is None:  # Ray uploads its own files
+            # Named as the user wrote it, in the folder it is looked for in: a
+            # sandboxed bot would otherwise fail naming a path inside its sandbox.
+            where = bot.dir or config.base_dir or Path.cwd()
+            if not (where / script).is_file():
+                home = f"its dir {bot.dir}" if bot.dir is not None else f"{where} (no dir given)"
+                raise ConfigError(f"bots[{i}].command: no script {script!r} in {home} (bot {bot.name})")
         if config.sandbox is SandboxMode.BWRAP and bot.dir is None:
             base = config.base_dir or Path.cwd()
             hidden = [a for a in bot.command[1:] if a.endswith(".py") and (base / a).exists()]

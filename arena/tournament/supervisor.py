@@ -26,6 +26,7 @@ from arena.errors import DomainError
 from ..engine.outcome import Termination
 from ..games.cpu import CpuLedger
 from ..games.forfeits import Forfeit, ForfeitCause
+from ..protocol.stdio import STDIO, bridge_command
 from ..sandbox import Box, Sandbox, SandboxMode
 from ..server import Arena, PlayedGame
 from .config import BotSpec, TournamentConfig
@@ -57,7 +58,8 @@ def open_sandbox(config: TournamentConfig) -> Sandbox | None:
 
 def launch_spec(bot: BotSpec, config: TournamentConfig) -> LaunchSpec:
     assert bot.command is not None
-    return LaunchSpec(bot.name, bot.command, bot.dir, bot.env, bot.limits, config.base_dir)
+    command = bridge_command(bot.command) if bot.protocol == STDIO else bot.command
+    return LaunchSpec(bot.name, command, bot.dir, bot.env, bot.limits, config.base_dir)
 
 
 def _last_line(path: Path) -> str:
@@ -65,7 +67,10 @@ def _last_line(path: Path) -> str:
         lines = path.read_text(errors="replace").strip().splitlines()
     except OSError:
         return "no output"
-    return lines[-1][:200] if lines else "no output"
+    if not lines:
+        return "no output"
+    # The bot's words are cut, never the log path that follows them.
+    return lines[-1] if len(lines[-1]) <= 200 else lines[-1][:197] + "..."
 
 
 class Supervisor:

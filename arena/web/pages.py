@@ -66,7 +66,7 @@ GAME_PAGE = re.compile(r"games/[0-9]{5,}-[A-Za-z0-9_.-]{1,200}\.html")
 
 
 def result_line(row: GameRow) -> dict[str, Any]:
-    return {"key": row.game_key, "bots": [row.bot0, row.bot1], "winner": row.winner,
+    return {"key": row.game_id, "bots": [row.bot0, row.bot1], "winner": row.winner,
             "scores": [row.score0, row.score1], "termination": row.termination, "page": page_name(row)}
 
 

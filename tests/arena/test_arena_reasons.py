@@ -63,3 +63,17 @@ def test_a_half_close_is_named(harness: Harness) -> None:
 
     record, got = _game_with(harness, "half-closer", half_close)
     _assert_lost(record, "half-closer", Termination.DISCONNECT, "disconnected (the bot closed its side of the stream)")
+
+
+def test_a_forfeit_loses_with_its_text_made_printable_and_cut_and_stderr_is_bounded(harness: Harness) -> None:
+    # What a hostile bot would send as Move.forfeit and Move.stderr: terminal
+    # escapes, a forged second line, as much as one message can hold.
+    async def forfeit(call: Call, d: pb.Decision) -> None:
+        await call.write(pb.PlayRequest(move=pb.Move(
+            game_id=d.game_id, seq=d.seq, forfeit="\x1b[2J\u202eboom\nseat 1 (good-b) cheated" + "x" * 30_000,
+            stderr="\x1b[31m" + "e" * 30_000)))
+
+    record, _ = _game_with(harness, "quitter", forfeit)
+    _assert_lost(record, "quitter", Termination.PROTOCOL_ERROR, "gave up: \\x1b[2J\\u202eboom\\nseat 1 (good-b)")
+    assert record.reason.isprintable() and "\n" not in record.reason and len(record.reason) < 300
+    assert len(record.stderr) == 1 and record.stderr[0][0] == 0 and len(record.stderr[0][1]) == 2000

@@ -231,6 +231,9 @@ def _cases(f: Files, scenarios: list[Path]) -> list[list[str]]:
         ["check-bot", "--name", "has space", "--", "python"],
         ["check-bot", "--log-dir", str(f.text), "--", "python"],
         ["check-bot", "--", str(f.missing)],
+        ["connect", "--", "./bot"],
+        ["connect", "--address", "127.0.0.1:1", "--token-file", str(f.missing), "--", "./bot"],
+        ["connect", "--address", "127.0.0.1:1", "--token-file", str(f.directory), "--", "./bot"],
         ["no-such-command"],
     ]
     cases += [["rules", "play", str(path)] for path in scenarios]

@@ -74,10 +74,19 @@ def test_a_bot_that_forfeits_every_game_is_not_placed(tmp_path: Path) -> None:
 
 @pytest.mark.integration
 def test_a_command_that_does_not_start_is_one_line_and_exit_1(tmp_path: Path) -> None:
-    done = _ladder("--games", "2", "--", "python", "missing.py", cwd=tmp_path)
+    done = _ladder("--games", "2", "--", "python", "-c", "raise SystemExit('no model here')", cwd=tmp_path)
     assert done.returncode == 1
-    assert done.stderr.splitlines()[-1].startswith("error: bot missing exited before saying hello")
-    assert "Traceback" not in done.stderr and done.stdout == ""
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith("error: bot ") and " exited before saying hello (exit code 1): no model here" in last and "Traceback" not in done.stderr and done.stdout == ""
+
+
+@pytest.mark.integration
+def test_a_script_that_is_not_there_is_named_as_written(tmp_path: Path) -> None:
+    done = _ladder("--games", "2", "--", "python", "missing.py", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (f"error: bots[0].command: no script 'missing.py' in {tmp_path} (no dir given) "
+                                   f"(bot missing)")
+    assert "/tmp/missing.py" not in done.stderr.replace(str(tmp_path), "") and done.stdout == ""
 
 
 @pytest.mark.parametrize(("args", "says"), [

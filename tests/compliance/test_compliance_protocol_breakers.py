@@ -14,6 +14,7 @@ from arena.compliance import CheckSettings, Verdict, run_checks
 from arena.compliance.checks.hello import HELLO
 from arena.compliance.checks.reading import KEEPS_READING
 from arena.compliance.render import line
+from arena.protocol import PROTOCOL_VERSION
 
 pytestmark = pytest.mark.integration
 
@@ -40,6 +41,9 @@ def test_a_process_that_never_dials_in_fails_hello(tmp_path: Path) -> None:
     assert run.code == 1
     hello = run.check("hello")
     assert hello["verdict"] == "fail" and "no stream said Hello within 5 s" in hello["actual"], hello
+    # What it expects is the protocol of today: version 2, the token proven, never sent.
+    assert f"protocol_version {PROTOCOL_VERSION} and a client_nonce" in hello["expected"], hello
+    assert "the token itself is never sent" in hello["expected"] and "token given," not in hello["expected"]
 
 
 def test_a_bot_that_exits_at_once_fails_hello_with_its_last_words(tmp_path: Path) -> None:

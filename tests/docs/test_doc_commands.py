@@ -244,6 +244,8 @@ def test_every_config_block_is_accepted_by_its_loader(tmp_path: Path) -> None:
                 for bot in config.bots:
                     if bot.dir is not None:
                         bot.dir.mkdir(parents=True, exist_ok=True)
+                        for script in [a for a in bot.command or () if a.endswith(".py")]:
+                            (bot.dir / script).touch()  # the script it names is there, as the docs mean
                 (tmp_path / "tokens.txt").touch()
                 if doc == README:  # refused as written, as the README says (test_readme_config.py)
                     with pytest.raises(ConfigError, match="mybot has no command and the config no tokens"):

@@ -25,6 +25,7 @@ def test_the_readme_sample_config_is_refused_at_once_with_the_reason(tmp_path: P
     path = tmp_path / "weekly.toml"
     path.write_text(_sample())
     (tmp_path / "bots" / "student7").mkdir(parents=True)  # the folder the sample names for a bot
+    (tmp_path / "bots" / "student7" / "bot.py").touch()  # and its script
     started = time.monotonic()
     done = subprocess.run([*CLI, "tournament", "run", str(path), "--no-progress"], capture_output=True, text=True,
                           timeout=60, cwd=tmp_path)
@@ -43,6 +44,7 @@ def test_the_sample_config_with_the_keys_the_readme_names_passes_the_check(tmp_p
     assert minted.returncode == 0, minted.stderr
     data = tomllib.loads(f'tokens = "{tokens}"\naddress = "0.0.0.0:50051"\n' + _sample())
     (tmp_path / "bots" / "student7").mkdir(parents=True)
+    (tmp_path / "bots" / "student7" / "bot.py").touch()
     check_environment(parse_config(data, base=tmp_path))
 
 

@@ -69,7 +69,7 @@ def test_a_version_5_file_gets_its_ids_by_migration_and_is_read_unchanged_before
     old.write_bytes(small_db.read_bytes())
     with sqlite3.connect(old) as db:  # the file as version 5 wrote it: no game_id column, no signatures
         db.execute("DROP INDEX games_by_id")
-        for column in ("game_id", "evidence", "row_version", "prev_mac", "mac"):
+        for column in ("game_id", "evidence", "row_version", "prev_mac", "mac", "stderr"):
             db.execute(f"ALTER TABLE games DROP COLUMN {column}")
         db.execute("PRAGMA user_version = 5")
     with ResultsStore.open_existing(old) as store:  # read-only: ids computed, the file untouched

@@ -127,7 +127,7 @@ def test_a_version_1_database_is_read_as_it_is_and_migrated_when_opened_to_write
         assert db.execute("SELECT * FROM interrupted").fetchall() == [("a|b:1:0", 1700000002.0, "arena stopped")]
         columns = [c[1] for c in db.execute("PRAGMA table_info(games)")]
         assert columns[18:] == ["reason", "version0", "version1", "cpu0", "cpu1", "fallbacks0", "fallbacks1", "game_id",
-                                "evidence", "row_version", "prev_mac", "mac"]
+                                "evidence", "row_version", "prev_mac", "mac", "stderr"]
         assert [k for (k,) in db.execute("SELECT game_id FROM games ORDER BY seq")][:2] == ["a:b:0:0", "a:b:0:1"]
     with ResultsStore.open_existing(path) as store:
         rows = list(store.games())

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+from arena.protocol import PROTOCOL_VERSION
+
 from ..check import Check, Finding, failed, passed
 from ..context import CheckContext
 
@@ -35,7 +37,8 @@ async def _run(ctx: CheckContext) -> Finding:
     s = ctx.settings
     expected = (
         f"a Play stream whose first message is a Hello with bot_name {ctx.name!r}, a bot_version, "
-        f"protocol_version 1 and the token given, within {s.timeout:g} s"
+        f"protocol_version {PROTOCOL_VERSION} and a client_nonce, then a Proof of the token given (the token "
+        f"itself is never sent), within {s.timeout:g} s"
     )
     loop = asyncio.get_running_loop()
     deadline = loop.time() + s.timeout + _GRACE

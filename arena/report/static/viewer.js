@@ -101,6 +101,12 @@
         // What the action caused, as the referee announced it to everybody (tricks, points, shown cards).
         var caused = step.events.filter(function (e) { return e !== step.seat + " " + step.action; });
         if (caused.length) last.appendChild(el("span", { "class": "caused" }, " → " + caused.join(" · ")));
+        // What the bot wrote to stderr while choosing this action (the organizer's
+        // report only): shown as text, never as markup.
+        if (step.stderr) {
+          last.appendChild(el("div", { "class": "stderr-label" }, seatName(step.seat) + " wrote on stderr:"));
+          last.appendChild(el("pre", { "class": "bot-stderr", id: "step-stderr" }, step.stderr));
+        }
       } else {
         last.textContent = "cards dealt, " + seatName(hand.mano) + " is mano";
       }

@@ -79,7 +79,11 @@ async def play_on_workers(
                 started, why = False, exc
             except WorkerFailedError as exc:
                 if first:
-                    raise  # it cannot play at all: the run stops, with this line
+                    # It cannot play at all: the run stops, with this line alone
+                    # (the closed queue keeps the other workers, stopped with
+                    # it, from announcing that they will start again).
+                    queue.close()
+                    raise
                 announce(f"{worker.name} could not start again: {exc}")
                 return
             if started:

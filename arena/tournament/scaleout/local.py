@@ -39,6 +39,10 @@ from .frames import (
 from .session import worker_config
 from .workers import WorkerFailedError, WorkerLostError, check_outcome
 
+# A worker's Failed line holds a bot's words (cut to 200 characters) and the
+# path of its log, which is cut nowhere (PATH_MAX is 4,096 bytes).
+FAILED_MAX = 8192
+
 START_TIMEOUT = 60.0  # seconds for a worker to import, bind its arena and launch its bots
 CLOSE_GRACE = 10.0  # after stdin closes (or SIGTERM), then it is killed
 _PIPE_LIMIT = 2**20
@@ -86,7 +90,8 @@ class LocalWorker:
         except TimeoutError:
             raise WorkerFailedError(f"{self.name} did not start within {START_TIMEOUT:g} s") from None
         if isinstance(reply, Failed):
-            raise WorkerFailedError(printable(reply.message))
+            # Whole: the line ends with the bot's log path, which must not be cut.
+            raise WorkerFailedError(printable(reply.message, FAILED_MAX))
         if not isinstance(reply, Ready):
             raise WorkerLostError(f"sent {type(reply).__name__} instead of Ready")
 
@@ -100,7 +105,7 @@ class LocalWorker:
                     raise WorkerLostError(f"said batch {msg.number} was done while playing batch {batch.number}")
                 return
             if isinstance(msg, Failed):
-                raise WorkerLostError(printable(msg.message))
+                raise WorkerLostError(printable(msg.message, FAILED_MAX))
             if isinstance(msg, Crash):
                 await self._answer(msg)
                 continue

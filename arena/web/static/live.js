@@ -24,7 +24,8 @@
     games.forEach(function (g) {
       var row = el("tr", { "class": "live-game", "data-game": g.id });
       var link = el("td");
-      link.appendChild(el("a", { "class": "live-link", href: "live/" + encodeURIComponent(g.id) }, g.id));
+      link.appendChild(el("a", { "class": "live-link", href: "live/" + encodeURIComponent(g.id) },
+                                 g.id.replace(/[|#]/g, ":")));  // the game id people type (docs/report.md)
       row.appendChild(link);
       row.appendChild(el("td", {}, g.bots[0]));
       row.appendChild(el("td", {}, g.bots[1]));
