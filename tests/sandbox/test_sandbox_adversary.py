@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sandbox_runs import CLI, HERE, RANDOM, needs_bwrap
+from sandbox_runs import CLI, HERE, RANDOM, needs_bwrap, needs_containment
 
 from arena.games.store import ResultsStore
 from arena.replay import options_of, replay_row
@@ -88,6 +88,7 @@ def _replays_cleanly(db: Path) -> int:
     return len(rows)
 
 
+@needs_containment
 def test_a_hostile_launched_bot_is_contained_by_default(inside_checkout: Path) -> None:
     config = _config(inside_checkout, "bwrap", ["--alloc-mb", "10240", "--fork-cap", "5000",
                                                  "--spin-seconds", "12"])

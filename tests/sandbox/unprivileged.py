@@ -68,8 +68,8 @@ def _build(target: Path) -> None:
     subprocess.run([str(SYSTEM_PYTHON), "-m", "venv", "--without-pip", str(target / "venv")], check=True)
     site = next((target / "venv" / "lib").glob("python3*/site-packages"))
     needed: set[str] = set()
-    for dist in ("grpcio", "protobuf", "click", "tabulate", "jinja2"):
-        _requirements(dist, needed)
+    for top in ("grpcio", "protobuf", "click", "tabulate", "jinja2"):
+        _requirements(top, needed)
     for dist in importlib.metadata.distributions():
         key = re.sub(r"[-_.]+", "-", dist.metadata["Name"]).lower()
         if key not in needed:
