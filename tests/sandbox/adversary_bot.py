@@ -305,9 +305,9 @@ def covert_channel() -> None:
         offset = step * 0.05
         slots: list[list[dict[str, float]]] = [[] for _ in _BITS]
         for t, sample in series:
-            i, into = divmod(t - start - offset, _SLOT)
-            if 0 <= i < len(_BITS) and 0.4 * _SLOT <= into <= 0.8 * _SLOT:
-                slots[int(i)].append(sample)
+            index, into = divmod(t - start - offset, _SLOT)
+            if 0 <= index < len(_BITS) and 0.4 * _SLOT <= into <= 0.8 * _SLOT:
+                slots[int(index)].append(sample)
         for key in moved:
             means = []
             for slot in slots:
