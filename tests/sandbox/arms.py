@@ -15,8 +15,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from sandbox_runs import HERE, run_cli
-from unprivileged import ORGANIZER_UID, cli_as_user, delegated_cgroup, needs_root, user_env, user_folder, v1_machine
+from sandbox_runs import CLI, HERE, run_cli
+from unprivileged import (
+    ORGANIZER_UID,
+    cli_as_user,
+    delegated_cgroup,
+    needs_root,
+    user_argv,
+    user_env,
+    user_environment,
+    user_folder,
+    user_python,
+    v1_machine,
+)
 
 ARMS = ("root", "user-delegated", "user-best-effort")
 
@@ -38,6 +49,15 @@ class Arm:
         if self.name == "root":
             return run_cli(*args, cwd=self.folder, timeout=timeout)
         return cli_as_user(*args, cwd=self.folder, env=self.env, timeout=timeout)
+
+    def cli_popen(self, *args: str) -> subprocess.Popen[str]:
+        """The CLI started, not waited for."""
+        if self.name == "root":
+            return subprocess.Popen([*CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    cwd=self.folder)
+        return subprocess.Popen(user_argv([user_python(), "-c", "from arena.cli import main; main()", *args]),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=self.folder,
+                                env=user_environment(self.folder, self.env))
 
     def own(self, path: Path) -> Path:
         """A file the test wrote, handed to the arm's user."""

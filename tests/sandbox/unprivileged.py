@@ -127,12 +127,21 @@ def user_folder(uid: int = ORGANIZER_UID) -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def user_argv(argv: list[str], uid: int = ORGANIZER_UID) -> list[str]:
+    """``argv`` run as ``uid``: no groups, no capabilities."""
+    return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all", "--", *argv]
+
+
+def user_environment(home: Path, env: dict[str, str] | None = None) -> dict[str, str]:
+    """A plain environment, as a login gives an ordinary user."""
+    return {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(home), **(env or {})}
+
+
 def as_user(argv: list[str], *, cwd: Path, uid: int = ORGANIZER_UID, env: dict[str, str] | None = None,
             timeout: float = 240) -> subprocess.CompletedProcess[str]:
-    """``argv`` as ``uid`` (no groups, no capabilities), in a plain environment."""
-    plain = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": str(cwd), **(env or {})}
-    return subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--inh-caps=-all",
-                           "--", *argv], capture_output=True, text=True, timeout=timeout, cwd=cwd, env=plain)
+    """``argv`` as ``uid``, in a plain environment."""
+    return subprocess.run(user_argv(argv, uid), capture_output=True, text=True, timeout=timeout, cwd=cwd,
+                          env=user_environment(cwd, env))
 
 
 def cli_as_user(*args: str, cwd: Path, uid: int = ORGANIZER_UID, env: dict[str, str] | None = None,
