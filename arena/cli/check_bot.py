@@ -17,6 +17,7 @@ from ..compliance import (
     run_checks,
 )
 from ..compliance.render import as_json, line, summary
+from ..sandbox import Containment, SandboxUnavailableError, probe
 from .errors import DOMAIN_ERROR
 
 
@@ -39,9 +40,12 @@ from .errors import DOMAIN_ERROR
 @click.option("--sandbox", is_flag=True,
               help="Launch the bot in the sandbox tournaments use (bubblewrap; docs/sandbox.md): checks that it "
                    "runs there too, and keeps code you were handed contained.")
+@click.option("--dir", "bot_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="With --sandbox: the folder the bot sees (default: the folder of its script or program).")
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 def check_bot(games: int, move_seconds: float, bank_seconds: float, timeout: float, streams: int, name: str,
-              seed: int, log_dir: Path | None, as_json_output: bool, sandbox: bool, command: tuple[str, ...]) -> None:
+              seed: int, log_dir: Path | None, as_json_output: bool, sandbox: bool, bot_dir: Path | None,
+              command: tuple[str, ...]) -> None:
     """Check that the bot started by COMMAND speaks the arena protocol.
 
     Starts an arena on 127.0.0.1 (a free port), launches COMMAND as a
@@ -59,12 +63,19 @@ def check_bot(games: int, move_seconds: float, bank_seconds: float, timeout: flo
       truco-arena check-bot -- python -m sample_bots.random_bot
       truco-arena check-bot --games 5 --json -- ./mybot --verbose
       truco-arena check-bot --sandbox -- python -m sample_bots.heuristic
+      truco-arena check-bot --sandbox -- python bots/mybot.py     (it sees bots/)
+      truco-arena check-bot --sandbox -- ./build/cppbot           (it sees build/)
     """
     temporary = log_dir is None
     log_dir = Path(tempfile.mkdtemp(prefix="truco-check-bot-")) if log_dir is None else log_dir
     settings = CheckSettings(command, log_dir, name=name, games=games, move_seconds=move_seconds,
                              bank_seconds=bank_seconds, timeout=timeout, streams=streams, seed=seed,
-                             sandbox=sandbox)
+                             sandbox=sandbox, dir=bot_dir)
+    if sandbox and not as_json_output:
+        try:
+            click.echo(probe(Containment.BEST_EFFORT), err=True)
+        except SandboxUnavailableError:
+            pass  # the run below says it in one line
 
     # The arena logs what it refuses (a bad Hello...) as warnings, which
     # Python would print between the report's lines; the checks report it.

@@ -94,6 +94,9 @@ async def launch(spec: LaunchSpec, address: str, token: str, streams: int, log_d
     dial = SOCKET_ADDRESS if sandbox is not None else address
     argv = _resolve(spec.command) + ["--address", dial, "--name", spec.name, "--streams", str(streams)]
     parent_read, parent_write = os.pipe()  # both close-on-exec; the read end is passed on below
+    # Readable by the bot's own user too, so that a shell (which cannot redirect
+    # a descriptor above 9) may open it again as /proc/self/fd/N.
+    os.fchmod(parent_read, 0o444)
     ours = {"TRUCO_ARENA_ADDRESS": dial, "TRUCO_ARENA_TOKEN": token, "TRUCO_ARENA_NAME": spec.name,
             "TRUCO_ARENA_PARENT_FD": str(parent_read)}
     box = None
