@@ -71,7 +71,9 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     check_environment(config)
     check_reachable(config, {"results database": db, "logs folder": log_dir})
     containment = _containment(config)
-    if containment is not None:
+    # The level in one line: always where guarantees do not hold; with the
+    # progress display otherwise (a run's quiet stderr keeps only its errors).
+    if containment is not None and (progress or "does not hold" in containment):
         click.echo(containment, err=True)
     live = _live_hook(http, db)
     if live is not None and "workers" not in config.raw and config.scale.ray_address is None:

@@ -202,9 +202,9 @@ def test_a_hostile_launched_bot_is_contained_for_an_ordinary_user(arm_name: str,
         run, found = _with_another_user(a.cli_popen("tournament", "run", str(config), "--no-progress"), shared_tmp)
         assert run.returncode == 0, run.stderr[-3000:]
         assert "Traceback" not in run.stderr
-        level = run.stderr.splitlines()[0]
+        level = run.stderr.splitlines()[0] if run.stderr else ""
         if a.full:
-            assert level.startswith("containment: full (delegated control groups"), level
+            assert "containment" not in run.stderr, run.stderr  # full: said with the progress display only
             _check_contained(a.folder, 12)
         else:
             assert level.startswith("containment: best-effort") and "does not hold: memory" in level, level

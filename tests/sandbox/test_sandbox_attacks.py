@@ -10,14 +10,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from arms import arm, arm_params
 from sandbox_runs import RANDOM, needs_bwrap, write_config
-from unprivileged import ORGANIZER_UID, SYSTEM_PYTHON
+from unprivileged import threads_of_the_organizer
 
 from arena.games.store import ResultsStore
 
@@ -33,27 +31,11 @@ def _json_lines(path: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text(errors="replace").splitlines() if line.startswith("{")]
 
 
-_HOLDER = "import threading, time\nfor _ in range(1000): threading.Thread(target=time.sleep, args=(120,), daemon=True).start()\nprint('holding', flush=True)\ntime.sleep(120)\n"
-
-
-@contextlib.contextmanager
-def _threads_of_the_organizer() -> Iterator[subprocess.Popen[str]]:
-    """The organizer's own program with 1,000 threads (a browser, an editor), running all along."""
-    holder = subprocess.Popen(["setpriv", f"--reuid={ORGANIZER_UID}", f"--regid={ORGANIZER_UID}", "--clear-groups",
-                               str(SYSTEM_PYTHON), "-c", _HOLDER], stdout=subprocess.PIPE, text=True, cwd="/")
-    assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
-    try:
-        yield holder
-    finally:
-        holder.kill()
-        holder.wait()
-
-
 @arm_params
 def test_a_thread_hog_leaves_its_two_bystanders_alone(arm_name: str, tmp_path: Path) -> None:
     """And the organizer already runs 1,000 threads of their own: no shared process count stops anything."""
     with arm(arm_name, tmp_path) as a, \
-            _threads_of_the_organizer() if a.name != "root" else contextlib.nullcontext():
+            threads_of_the_organizer() if a.name != "root" else contextlib.nullcontext():
         config = a.own(write_config(a.folder / "t.toml", [
             ['name = "hog"', 'command = ["python", "hog_bot.py", "--what", "threads", "--threads", "400"]',
              f'dir = "{a.bots}"'],

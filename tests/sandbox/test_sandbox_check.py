@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from arms import arm, arm_params
 from sandbox_runs import RANDOM, needs_bwrap, run_cli, write_config
+from unprivileged import needs_root, threads_of_the_organizer
 
 from arena.games.settings import ConfigError
 from arena.sandbox import Containment, Sandbox
@@ -53,17 +54,16 @@ def test_sandbox_check_says_what_holds_for_this_user(arm_name: str, tmp_path: Pa
             assert "TRUCO_ARENA_CGROUP" in run.stdout and "refused by default" in run.stdout
 
 
-@arm_params
-def test_the_demo_runs_for_an_organizer_with_its_own_threads(arm_name: str, tmp_path: Path) -> None:
-    """The demo runs in every mode, with the containment line; as an ordinary
-    user with nothing delegated it says what does not hold."""
-    if arm_name == "user-delegated":
-        pytest.skip("the demo in the delegated mode is the tournament of the other arms")
-    with arm(arm_name, tmp_path) as a:
-        run = a.cli("demo", "--games", "2", "--no-progress")
+@needs_root
+@pytest.mark.slow
+def test_the_demo_runs_for_an_ordinary_user_with_1000_threads_of_its_own(tmp_path: Path) -> None:
+    """Nothing delegated, and the organizer's own program holds 1,000 threads:
+    the demo (sample bots only) runs, and says what does not hold."""
+    with arm("user-best-effort", tmp_path) as a, threads_of_the_organizer():
+        run = a.cli("demo", "--games", "2", "--no-progress", timeout=400)
         assert run.returncode == 0, run.stderr[-2000:]
         level = next(line for line in run.stderr.splitlines() if line.startswith("containment:"))
-        assert ("does not hold" in level) == (a.name != "root"), level
+        assert level.startswith("containment: best-effort") and "does not hold: memory" in level, level
 
 
 def test_check_bot_shows_a_script_its_folder(tmp_path: Path) -> None:
@@ -133,3 +133,12 @@ def test_a_refused_env_key_is_one_line_from_the_cli(tmp_path: Path) -> None:
     assert run.returncode == 2
     line, = run.stderr.strip().splitlines()
     assert "bots[0].env.LD_PRELOAD: bot mine may not set LD_PRELOAD" in line, line
+
+
+def test_a_run_with_its_progress_display_says_its_containment(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "t.toml", [['name = "a"', f'command = "{RANDOM}"'],
+                                                ['name = "b"', f'command = "{RANDOM}"']], games=2)
+    run = run_cli("tournament", "run", str(config), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    levels = [line for line in run.stderr.splitlines() if line.startswith("containment: ")]
+    assert len(levels) == 1 and levels[0].startswith("containment: full ("), run.stderr

@@ -177,3 +177,21 @@ def delegated_cgroup(uid: int = ORGANIZER_UID) -> Iterator[str]:
 
 def v1_machine() -> bool:
     return all((Path("/sys/fs/cgroup") / c / "cgroup.procs").exists() for c in _V1)
+
+
+_HOLDER = ("import threading, time\n"
+           "for _ in range(1000): threading.Thread(target=time.sleep, args=(120,), daemon=True).start()\n"
+           "print('holding', flush=True)\ntime.sleep(120)\n")
+
+
+@contextlib.contextmanager
+def threads_of_the_organizer() -> Iterator[subprocess.Popen[str]]:
+    """The organizer's own program with 1,000 threads (a browser, an editor), running all along."""
+    holder = subprocess.Popen(user_argv([str(SYSTEM_PYTHON), "-c", _HOLDER]), stdout=subprocess.PIPE, text=True,
+                              cwd="/")
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+    try:
+        yield holder
+    finally:
+        holder.kill()
+        holder.wait()
