@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,10 +42,11 @@ class CheckSettings:
         program: Path | None = None
         for i, arg in enumerate(command):
             if i == 0 and "/" in arg:
-                command[0] = str(Path(arg).resolve())
-                program = Path(command[0]).parent
+                command[0] = os.path.abspath(arg)  # not resolved: a venv's python is a link that must stay one
+                if not Path(arg).name.startswith("python"):  # an interpreter's folder is not the bot's
+                    program = Path(command[0]).parent
             elif i > 0 and arg.endswith(".py") and Path(arg).is_file():
-                command[i] = str(Path(arg).resolve())
+                command[i] = os.path.abspath(arg)
                 script = script or Path(command[i]).parent
         folder = self.dir.resolve() if self.dir is not None else script or program
         return tuple(command), folder

@@ -224,6 +224,7 @@ def _cases(f: Files, scenarios: list[Path]) -> list[list[str]]:
         ["check-bot", "--name", "has space", "--", "python"],
         ["check-bot", "--log-dir", str(f.text), "--", "python"],
         ["check-bot", "--", str(f.missing)],
+        ["sandbox", "check", "--verbose"],
         ["no-such-command"],
     ]
     cases += [["rules", "play", str(path)] for path in scenarios]
