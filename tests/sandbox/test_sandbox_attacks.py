@@ -86,20 +86,27 @@ def test_partners_cannot_signal_through_the_hosts_counters(arm_name: str, tmp_pa
     without it reads them, so the test sees the channel."""
     if arm_name == "user-best-effort" and os.geteuid() != 0:
         pytest.skip("the ordinary-user arm drops from root to another uid")
-    with arm("root" if arm_name == "none" else arm_name, tmp_path) as a:
-        extra = ('sandbox = "none"',) if arm_name == "none" else a.extra
-        config = a.own(write_config(a.folder / "t.toml", [
-            ['name = "adversary"', 'command = ["python", "adversary_bot.py", "--only", "covert_channel"]',
-             f'dir = "{a.bots}"'],
-            ['name = "steady"', f'command = "{RANDOM}"'],
-        ], games=4, seats=4, extra=extra))
-        run = a.cli("tournament", "run", str(config), "--no-progress")
-        assert run.returncode == 0, run.stderr[-2000:]
-        entries = [e for log in (a.folder / "t-logs").glob("adversary*.log") for e in _json_lines(log)
-                   if e.get("attack") == "covert_channel"]
-        assert len(entries) == 1, entries
-        if arm_name == "none":
-            assert entries[0]["ok"], entries
-        else:  # not one counter the receiver reads ever moved: nothing can cross
-            assert not entries[0]["ok"] and str(entries[0]["detail"]).endswith("counters that moved: []"), entries
+    # The control may miss bits when other programs load the machine in bursts:
+    # it only has to show, once in three tries, that the test sees a channel.
+    for attempt in range(3 if arm_name == "none" else 1):
+        with arm("root" if arm_name == "none" else arm_name, tmp_path / str(attempt)) as a:
+            if a.name == "root":
+                a.folder.mkdir()
+            extra = ('sandbox = "none"',) if arm_name == "none" else a.extra
+            config = a.own(write_config(a.folder / "t.toml", [
+                ['name = "adversary"', 'command = ["python", "adversary_bot.py", "--only", "covert_channel"]',
+                 f'dir = "{a.bots}"'],
+                ['name = "steady"', f'command = "{RANDOM}"'],
+            ], games=4, seats=4, extra=extra))
+            run = a.cli("tournament", "run", str(config), "--no-progress")
+            assert run.returncode == 0, run.stderr[-2000:]
+            entries = [e for log in (a.folder / "t-logs").glob("adversary*.log") for e in _json_lines(log)
+                       if e.get("attack") == "covert_channel"]
+            assert len(entries) == 1, entries
+        if arm_name != "none" or entries[0]["ok"]:
+            break
+    if arm_name == "none":
+        assert entries[0]["ok"], entries
+    else:  # not one counter the receiver reads ever moved: nothing can cross
+        assert not entries[0]["ok"] and str(entries[0]["detail"]).endswith("counters that moved: []"), entries
 
