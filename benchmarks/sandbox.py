@@ -1,8 +1,16 @@
 """What the sandbox costs: tournament games per second and bot start-up time,
 with ``sandbox = "bwrap"`` (the default) and ``sandbox = "none"``, side by
-side in one run.
+side in one run, at the containment level this user gets (printed first).
 
     python benchmarks/sandbox.py [--runs 5] [--games 20] [--concurrency 1,4] [--starts 10]
+                                 [--user-python PYTHON [--uid 4242]]
+
+Run as root with ``--user-python`` (an interpreter any user can execute,
+with the arena installed, e.g. Debian's python3.11 in a venv outside /root),
+it then runs itself again as the ordinary ``--uid``: once with a cgroup v1
+subtree delegated to it (made and chowned here, as an administrator would)
+and once with nothing delegated (``containment = "best-effort"``), so every
+mode's figures come out of one run.
 
 Games/s: a round robin of 2 sample random bots (``--games`` games per
 pairing, duplicate pairs, uruguayo to 30) on this process's arena (one
@@ -21,14 +29,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from arena.games.store import ResultsStore
-from arena.sandbox import Sandbox
+from arena.sandbox import Containment, Sandbox, probe
 from arena.server import Arena
 from arena.tournament.config import parse_config
 from arena.tournament.launcher import LaunchSpec, launch, stop
@@ -41,7 +53,7 @@ RANDOM = ("python", "-m", "sample_bots.random_bot")
 def _config(sandbox: str, games: int, concurrency: int) -> dict[str, object]:
     return {
         "name": "bench", "variant": "uruguayo", "games_per_pairing": games, "seed": 1,
-        "concurrency": concurrency, "sandbox": sandbox, "workers": 1,
+        "concurrency": concurrency, "sandbox": sandbox, "workers": 1, "containment": "best-effort",
         "time_control": {"move_seconds": 5.0, "bank_seconds": 60.0},
         "bots": [{"name": f"random{i}", "command": " ".join(RANDOM)} for i in range(2)],
     }
@@ -63,7 +75,7 @@ def games_per_second(sandbox: str, games: int, concurrency: int) -> float:
 
 async def _start_once(sandboxed: bool, log_dir: Path) -> float:
     arena = Arena(None)
-    sandbox = Sandbox.open() if sandboxed else None
+    sandbox = Sandbox.open(Containment.BEST_EFFORT) if sandboxed else None
     port = await arena.start("127.0.0.1:0", unix_socket=sandbox.socket if sandbox is not None else None)
     if sandbox is not None:
         sandbox.socket_ready()
@@ -87,7 +99,10 @@ def main() -> None:
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--concurrency", default="1,4")
     p.add_argument("--starts", type=int, default=10)
+    p.add_argument("--user-python", help="as root: also run as an ordinary uid with this interpreter")
+    p.add_argument("--uid", type=int, default=4242)
     args = p.parse_args()
+    print(f"uid {os.geteuid()}: {probe(Containment.BEST_EFFORT)}")
     levels = [int(x) for x in args.concurrency.split(",")]
     rates: dict[tuple[str, int], list[float]] = {}
     for run in range(args.runs):
@@ -115,6 +130,38 @@ def main() -> None:
         print(f"| {label} | {1000 * statistics.median(times):.0f} | {1000 * p90:.0f} |")
     extra = statistics.median(starts[True]) - statistics.median(starts[False])
     print(f"\nsandbox start-up cost: {1000 * extra:+.0f} ms per bot process (median difference)")
+    if args.user_python and os.geteuid() == 0:
+        own = [a for a in sys.argv[1:] if a not in ("--user-python", args.user_python)]
+        for delegated in (True, False):
+            print(f"\n## as uid {args.uid}, {'a delegated cgroup' if delegated else 'nothing delegated'}", flush=True)
+            with _delegated(args.uid) if delegated else contextlib.nullcontext() as path:
+                env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8"}
+                if path:
+                    env["TRUCO_ARENA_CGROUP"] = path
+                subprocess.run(["setpriv", f"--reuid={args.uid}", f"--regid={args.uid}", "--clear-groups", "--",
+                                args.user_python, os.path.abspath(__file__), *own], env=env, cwd="/tmp", check=False)
+
+
+@contextlib.contextmanager
+def _delegated(uid: int) -> Iterator[str]:
+    name = f"truco-bench-{os.getpid()}"
+    made = []
+    try:
+        for c in ("memory", "pids", "cpu", "cpuacct"):
+            folder = Path("/sys/fs/cgroup") / c / name
+            folder.mkdir()
+            made.append(folder)
+            for path in [folder, *folder.iterdir()]:
+                os.chown(path, uid, uid)
+        yield name
+    finally:
+        for folder in made:
+            for child in folder.iterdir():
+                if child.is_dir():
+                    with contextlib.suppress(OSError):
+                        child.rmdir()
+            with contextlib.suppress(OSError):
+                folder.rmdir()
 
 
 if __name__ == "__main__":

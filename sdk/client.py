@@ -479,6 +479,45 @@ async def _watch_parent(pid: int) -> None:
     raise _ParentGoneError()
 
 
+async def _watch_parent_fd(fd: int) -> None:
+    # TRUCO_ARENA_PARENT_FD: a pipe whose only writer is the arena. It never
+    # writes, so the descriptor turns readable exactly when the arena is gone
+    # (end of file), in a sandbox too, where no pid of the arena can be named.
+    loop = asyncio.get_running_loop()
+    gone: asyncio.Future[None] = loop.create_future()
+
+    def readable() -> None:
+        try:
+            data = os.read(fd, 1)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if data == b"" and not gone.done():
+            gone.set_result(None)
+
+    loop.add_reader(fd, readable)
+    try:
+        await gone
+    finally:
+        loop.remove_reader(fd)
+    raise _ParentGoneError()
+
+
+def _parent_watch() -> asyncio.Task[None] | None:
+    fd, pid = os.environ.get("TRUCO_ARENA_PARENT_FD", ""), os.environ.get("TRUCO_ARENA_PARENT_PID", "")
+    if fd.isdigit():
+        try:
+            os.fstat(int(fd))
+        except OSError:
+            fd = ""  # not inherited (a bot started by hand with a copied environment)
+    if fd.isdigit():
+        return asyncio.create_task(_watch_parent_fd(int(fd)))
+    if pid.isdigit():
+        return asyncio.create_task(_watch_parent(int(pid)))
+    return None
+
+
 async def run_async(
     bot: BotSource,
     address: str = DEFAULT_ADDRESS,
@@ -521,9 +560,9 @@ async def run_async(
             tasks = [
                 asyncio.ensure_future(_keep_stream(dialer, session_maker(i), settings)) for i in range(streams)
             ]
-            parent = os.environ.get("TRUCO_ARENA_PARENT_PID", "")
-            if parent.isdigit():
-                tasks.append(asyncio.ensure_future(_watch_parent(int(parent))))
+            watch = _parent_watch()
+            if watch is not None:
+                tasks.append(watch)
             try:
                 done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
             finally:

@@ -37,6 +37,7 @@ from .league import league
 from .match import match
 from .results import compare, standings
 from .rules import rules
+from .sandbox import sandbox
 from .serve import serve, token
 from .tournament import tournament
 
@@ -87,7 +88,8 @@ def main() -> None:
     """
 
 
-for command in (demo, tournament, match, ladder, standings, compare, serve, league, token, rules, check_bot, connect):
+for command in (demo, tournament, match, ladder, standings, compare, serve, league, token, rules, check_bot, connect,
+                sandbox):
     main.add_command(command)
 from .games import games; main.add_command(games)  # noqa: E402, E702, I001
 from .replay import replay; main.add_command(replay)  # noqa: E402, E702, I001

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import shlex
 import shutil
 import tempfile
 from pathlib import Path
@@ -20,8 +19,8 @@ from ..compliance import (
 )
 from ..compliance.render import as_json, line, summary
 from ..protocol.stdio import bridge_command
+from ..sandbox import Containment, SandboxUnavailableError, probe
 from .errors import DOMAIN_ERROR
-from .match import bot_table
 
 
 @click.command("check-bot", context_settings={"allow_interspersed_args": False})
@@ -43,12 +42,14 @@ from .match import bot_table
 @click.option("--sandbox", is_flag=True,
               help="Launch the bot in the sandbox tournaments use (bubblewrap; docs/sandbox.md): checks that it "
                    "runs there too, and keeps code you were handed contained.")
+@click.option("--dir", "bot_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="With --sandbox: the folder the bot sees (default: the folder of its script or program).")
 @click.option("--stdio", is_flag=True,
               help="COMMAND is a stdio bot, JSON lines on stdin/stdout (docs/protocol.md, \"Stdio bots\"): "
                    "checked behind the SDK's bridge, as a tournament plays it.")
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 def check_bot(games: int, move_seconds: float, bank_seconds: float, timeout: float, streams: int, name: str,
-              seed: int, log_dir: Path | None, as_json_output: bool, sandbox: bool, stdio: bool,
+              seed: int, log_dir: Path | None, as_json_output: bool, sandbox: bool, bot_dir: Path | None, stdio: bool,
               command: tuple[str, ...]) -> None:
     """Check that the bot started by COMMAND speaks the arena protocol.
 
@@ -68,15 +69,13 @@ def check_bot(games: int, move_seconds: float, bank_seconds: float, timeout: flo
       truco-arena check-bot --games 5 --json -- ./mybot --verbose
       truco-arena check-bot --sandbox -- python -m sample_bots.heuristic
       truco-arena check-bot --stdio -- ./mybot
+      truco-arena check-bot --sandbox -- python bots/mybot.py     (it sees bots/)
+      truco-arena check-bot --sandbox -- ./build/cppbot           (it sees build/)
     """
     # A script or program given by its path: its folder is the bot's folder,
-    # which the sandbox shows it, as `match` and `ladder` do.
-    # An interpreter given by its path (a venv's python) is kept as written.
-    interpreter = Path(command[0]).name.startswith("python")
-    table = bot_table(name, shlex.join(("python", *command[1:]) if interpreter else command))
-    folder = Path(table["dir"]) if "dir" in table else None
-    if folder is not None:
-        command = (command[0], *table["command"][1:]) if interpreter else tuple(table["command"])
+    # which the sandbox shows it (--dir: another), as `match` and `ladder` do;
+    # worked out before a stdio bot is put behind the bridge.
+    command, folder = CheckSettings(command, Path(tempfile.gettempdir()), dir=bot_dir).bot_folder()
     if stdio:
         command = bridge_command(command)
     temporary = log_dir is None
@@ -84,6 +83,11 @@ def check_bot(games: int, move_seconds: float, bank_seconds: float, timeout: flo
     settings = CheckSettings(command, log_dir, name=name, games=games, move_seconds=move_seconds,
                              bank_seconds=bank_seconds, timeout=timeout, streams=streams, seed=seed,
                              sandbox=sandbox, dir=folder)
+    if sandbox and not as_json_output:
+        try:
+            click.echo(probe(Containment.BEST_EFFORT), err=True)
+        except SandboxUnavailableError:
+            pass  # the run below says it in one line
 
     # The arena logs what it refuses (a bad Hello...) as warnings, which
     # Python would print between the report's lines; the checks report it.

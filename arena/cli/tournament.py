@@ -28,9 +28,11 @@ from ..match.session import run_match
 from ..match.tally import recorded_games
 from ..results.tables import Table, render, views
 from ..results.verdicts import verdict_table
+from ..sandbox import SandboxUnavailableError
 from ..tournament.config import TournamentConfig, check_environment, check_reachable, load_config, parse_config
 from ..tournament.runner import RunSummary, run_tournament, schedule_of, scheduler_of, stored_secret
 from ..tournament.stopping import StopRequest, TournamentInterruptedError
+from ..tournament.supervisor import containment_line
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail
 from .formatting import output_options, pick_format
@@ -70,6 +72,11 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     log_dir = db.parent / f"{db.stem}-logs"
     check_environment(config)
     check_reachable(config, {"results database": db, "key file": key_path(db), "logs folder": log_dir})
+    containment = _containment(config)
+    # The level in one line: always where guarantees do not hold; with the
+    # progress display otherwise (a run's quiet stderr keeps only its errors).
+    if containment is not None and (progress or "does not hold" in containment):
+        click.echo(containment, err=True)
     live = _live_hook(http, db)
     if live is not None and "workers" not in config.raw and config.scale.ray_address is None:
         # The live page shows the games on the tournament's own arena: with
@@ -95,6 +102,8 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
         raise fail(f"interrupted: {_kept_or_not(db, kept, running=False)}", code) from None
     for key, reason in summary.failures.items():
         click.echo(f"game {id_of_key(key)}: {reason}", err=True)
+    if containment is not None and "does not hold" in containment:
+        click.echo(containment, err=True)  # the weaker guarantees, again beside the results
     if tables is not None:
         click.echo(render(tables(rows), fmt))
     else:
@@ -105,6 +114,13 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     if live is not None:  # the finished page stays up until Ctrl-C (or --http-linger)
         live.wait_and_close(http_linger)
     return summary
+
+
+def _containment(config: TournamentConfig) -> str | None:
+    try:
+        return containment_line(config)
+    except SandboxUnavailableError as exc:
+        raise fail(f"sandbox: {exc}", USAGE_ERROR) from None
 
 
 def _kept_or_not(db: Path, kept: bool, running: bool) -> str:

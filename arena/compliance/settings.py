@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,7 +30,26 @@ class CheckSettings:
     streams: int = 3  # passed to the bot; 6-seat games need 3
     seed: int = 1  # deals and the seeds given to the bots
     sandbox: bool = False  # launch the bot in the tournaments' sandbox (arena/sandbox)
-    dir: Path | None = None  # the bot's folder: its working folder, and what its sandbox shows
+    # The folder the sandbox shows the bot; None: the folder of its script or program (``bot_folder``)
+    dir: Path | None = None
+
+    def bot_folder(self) -> tuple[tuple[str, ...], Path | None]:
+        """The command with its program and script paths made absolute, and
+        the folder the sandbox shows: ``dir``, else the folder of the first
+        script argument (``python bot.py``), else of the program (``./mybot``)."""
+        command = list(self.command)
+        script: Path | None = None
+        program: Path | None = None
+        for i, arg in enumerate(command):
+            if i == 0 and "/" in arg:
+                command[0] = os.path.abspath(arg)  # not resolved: a venv's python is a link that must stay one
+                if not Path(arg).name.startswith("python"):  # an interpreter's folder is not the bot's
+                    program = Path(command[0]).parent
+            elif i > 0 and arg.endswith(".py") and Path(arg).is_file():
+                command[i] = os.path.abspath(arg)
+                script = script or Path(command[i]).parent
+        folder = self.dir.resolve() if self.dir is not None else script or program
+        return tuple(command), folder
 
     def __post_init__(self) -> None:
         if not self.command:

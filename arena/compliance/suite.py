@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 
 from arena.errors import DomainError, UsageError
-from arena.sandbox import Sandbox, SandboxUnavailableError
+from arena.sandbox import Containment, Sandbox, SandboxUnavailableError
 from arena.server import Arena, BotUnavailableError
 from arena.tournament.launcher import BotStartError, LaunchSpec, launch, stop
 
@@ -50,7 +50,8 @@ async def run_checks(
     with RejectionLog() as rejections:
         arena = Arena(hello_timeout=settings.timeout, write_timeout=settings.timeout, close_grace=_CLOSE_GRACE)
         try:
-            sandbox = Sandbox.open() if settings.sandbox else None
+            # The author's own bot on their own machine: whatever containment holds here.
+            sandbox = Sandbox.open(Containment.BEST_EFFORT) if settings.sandbox else None
         except SandboxUnavailableError as exc:
             raise LaunchError(str(exc)) from None
         try:
@@ -71,8 +72,9 @@ async def run_checks(
                 raise CheckerError(f"the checker's own opponents did not connect: {exc}") from None
             token = arena.add_token(settings.name)
             try:
-                ctx.bot = await launch(LaunchSpec(settings.name, settings.command, settings.dir), address, token, settings.streams,
-                                       settings.log_dir, sandbox=sandbox)
+                command, folder = settings.bot_folder() if sandbox is not None else (settings.command, None)
+                ctx.bot = await launch(LaunchSpec(settings.name, command, dir=folder), address, token,
+                                       settings.streams, settings.log_dir, sandbox=sandbox)
             except BotStartError as exc:  # cannot start, or its log cannot be written
                 raise LaunchError(str(exc)) from None
             for check in checks:

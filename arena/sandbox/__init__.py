@@ -12,8 +12,8 @@ only through a Unix socket bound into its sandbox.
 
 from .bwrap import SandboxUnavailableError, find_bwrap
 from .cgroups import Box
-from .limits import BOUNDS, LIMIT_KEYS, Limits, SandboxMode
-from .session import SOCKET_ADDRESS, Sandbox, Wrapped
+from .limits import BOUNDS, LIMIT_KEYS, Containment, Limits, SandboxMode
+from .session import GUARANTEES, SOCKET_ADDRESS, Sandbox, Wrapped, probe
 
-__all__ = ["BOUNDS", "LIMIT_KEYS", "SOCKET_ADDRESS", "Box", "Limits", "Sandbox", "SandboxMode",
-           "SandboxUnavailableError", "Wrapped", "find_bwrap"]
+__all__ = ["BOUNDS", "GUARANTEES", "LIMIT_KEYS", "SOCKET_ADDRESS", "Box", "Containment", "Limits", "Sandbox",
+           "SandboxMode", "SandboxUnavailableError", "Wrapped", "find_bwrap", "probe"]

@@ -9,9 +9,13 @@ What the process sees (everything else of the machine does not exist for it):
   the checkout around them), and the bot's own folder;
 * the arena's Unix socket, at ``SOCKET_IN_SANDBOX``: its only way out (no
   network namespace is shared: not even the host's loopback);
-* a private /tmp of ``scratch_mb`` (also ``HOME``), the only writable place;
-* its own /proc (a new PID namespace: it sees only its own processes) and a
-  minimal /dev.
+* a private /tmp of ``scratch_mb`` (also ``HOME`` and /dev/shm), the only
+  writable place;
+* its own /proc (a new PID namespace: it sees only its own processes, and the
+  bot is its pid 1), the machine-wide counters replaced by neutral ones
+  (``neutral.py``), and a minimal read-only /dev;
+* its environment in a read-only file (``ENV_FILE``), never on bwrap's
+  command line.
 
 It gets new IPC, UTS, network, PID and (where possible) cgroup namespaces, no
 capabilities, a cleared environment, and, when the arena runs as root, a
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shlex
 import shutil
 import sys
 from dataclasses import dataclass
@@ -30,6 +35,7 @@ from pathlib import Path
 from arena.errors import DomainError
 
 SOCKET_IN_SANDBOX = "/run/truco-arena/arena.sock"
+ENV_FILE = "/run/truco-arena/env"  # the bot's environment, read by the sandbox's first program
 SCRATCH = "/tmp"
 # The system folders every program needs; links (merged /usr) are recreated as links.
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -100,14 +106,35 @@ class SandboxSpec:
 
     bot_dir: Path | None  # shown read-only and the working folder; None: the scratch folder
     socket: Path  # the arena's Unix socket on the host
-    env: dict[str, str]  # the whole environment the bot gets
+    env_fd: int  # a descriptor of the arena's, holding the bot's whole environment (``env_file``)
     scratch_mb: int
     uid: int | None  # a user id of its own (the arena runs as root), or None: the arena's
+    proc_binds: tuple[str, ...] = ()  # bwrap arguments for the neutral /proc files (neutral.py)
     hostname: str = "bot"
 
 
+def env_file(env: dict[str, str]) -> bytes:
+    """The environment as a file the sandbox's shell reads (``ENV_FILE``):
+    every value quoted, so nothing in it is ever run."""
+    return "".join(f"{key}={shlex.quote(value)}\n" for key, value in env.items()).encode()
+
+
+# The first program of every sandbox: exports ENV_FILE, then becomes the bot.
+# Secrets (the token, the config's env) are never on a command line: every
+# local user reads command lines (``ps``); a process's environment only its
+# own user and root.
+_ENV_SHIM = 'set -a; . ' + ENV_FILE + '; set +a; exec "$@"'
+# /dev: these devices, links to /proc's descriptors, /dev/shm into the sized
+# /tmp (shared memory counts in scratch_mb), nothing writable.
+_DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+_DEV_LINKS = (("/proc/self/fd", "/dev/fd"), ("/proc/self/fd/0", "/dev/stdin"), ("/proc/self/fd/1", "/dev/stdout"),
+              ("/proc/self/fd/2", "/dev/stderr"), (SCRATCH, "/dev/shm"))
+
+
 def bwrap_argv(bwrap: str, spec: SandboxSpec, command: list[str]) -> list[str]:
-    argv = [bwrap, "--die-with-parent", "--new-session",
+    # --as-pid-1: no bwrap init inside the PID namespace, whose memory a bot of
+    # the organizer's own user could otherwise read or trace.
+    argv = [bwrap, "--die-with-parent", "--new-session", "--as-pid-1",
             "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
             "--hostname", spec.hostname]
     if os.geteuid() != 0:
@@ -128,14 +155,19 @@ def bwrap_argv(bwrap: str, spec: SandboxSpec, command: list[str]) -> list[str]:
     for path in shown:
         argv += _parents(path, made)
         argv += ["--ro-bind", path, path]
-    argv += ["--proc", "/proc", "--dev", "/dev",
+    argv += ["--proc", "/proc", *spec.proc_binds]
+    argv += ["--perms", "0755", "--size", str(64 * 1024), "--tmpfs", "/dev"]
+    for device in _DEVICES:
+        argv += ["--dev-bind-try", f"/dev/{device}", f"/dev/{device}"]
+    for target, link in _DEV_LINKS:
+        argv += ["--symlink", target, link]
+    argv += ["--remount-ro", "/dev",
              "--dir", os.path.dirname(SOCKET_IN_SANDBOX),
              "--ro-bind", str(spec.socket), SOCKET_IN_SANDBOX,
+             "--perms", "0444", "--ro-bind-data", str(spec.env_fd), ENV_FILE,
              "--remount-ro", "/",
-             "--clearenv"]
-    for key, value in spec.env.items():
-        argv += ["--setenv", key, value]
-    argv += ["--chdir", str(spec.bot_dir) if spec.bot_dir is not None else SCRATCH, "--cap-drop", "ALL"]
+             "--clearenv",
+             "--chdir", str(spec.bot_dir) if spec.bot_dir is not None else SCRATCH, "--cap-drop", "ALL"]
     if spec.uid is not None:
         # Root only: keep the two capabilities setpriv needs to become the bot's
         # own user, which then has none at all.
@@ -143,4 +175,4 @@ def bwrap_argv(bwrap: str, spec: SandboxSpec, command: list[str]) -> list[str]:
                  "setpriv", f"--reuid={spec.uid}", f"--regid={spec.uid}", "--clear-groups", "--"]
     else:
         argv.append("--")
-    return argv + command
+    return argv + ["/bin/sh", "-c", _ENV_SHIM, "truco-arena-bot", *command]

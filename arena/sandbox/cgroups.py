@@ -102,6 +102,10 @@ class Box:
     cores: tuple[int, ...] | None
     _removed: bool = field(default=False, repr=False)
 
+    @property
+    def limits_memory(self) -> bool:
+        return self.version == 2 or "memory" in self.dirs
+
     def procs_files(self) -> list[Path]:
         """The files a process writes its pid to, to join every group of the box."""
         return [d / "cgroup.procs" for d in self.dirs.values()]
@@ -174,39 +178,62 @@ class Cgroups:
         self._boxes: list[Box] = []
 
     @classmethod
-    def detect(cls) -> Cgroups | None:
-        """The run's groups, created now; None where they cannot be written."""
+    def detect(cls, delegated: str | None = None) -> Cgroups | None:
+        """The run's groups, created now; None where they cannot be written.
+
+        They go below the groups this process is in or, with ``delegated``
+        (``$TRUCO_ARENA_CGROUP``), below that path of every hierarchy: a
+        subtree an administrator handed to this user (docs/sandbox.md)."""
         mounts, own = _mount_points(), _own_groups()
+        if delegated is not None:
+            own = {c: "/" + delegated.strip("/") for c in mounts}
+            mounts = {c: (m, "/") for c, (m, _) in mounts.items()}
         tag = f"{_RUN_PREFIX}{os.getpid()}-{secrets.token_hex(3)}"
         if all(c in mounts and c in own for c in ("memory", "pids")):
-            dirs: dict[str, Path] = {}
+            made: dict[str, Path] = {}
             for c in V1_CONTROLLERS:
                 if c in mounts and c in own:
                     mount, root = mounts[c]
-                    dirs[c] = _below(mount, root, own[c]) / tag
-            for d in dirs.values():
-                _remove_stale(d.parent)
-            made = cls._make(dirs)
-            if made is not None:
-                if "cpuset" in made:
+                    d = _below(mount, root, own[c]) / tag
+                    _remove_stale(d.parent)
+                    with contextlib.suppress(OSError):
+                        d.mkdir(mode=0o755)
+                        made[c] = d
+            if "cpuset" in made:
+                try:
                     parent = made["cpuset"].parent
                     for knob in ("cpuset.cpus", "cpuset.mems"):
                         _write(made["cpuset"] / knob, _read(parent / knob).strip())
+                except OSError:
+                    _rmdir(made.pop("cpuset"))
+            if "memory" in made and "pids" in made:
                 return cls(1, made)
+            for d in made.values():
+                _rmdir(d)
         if "unified" in mounts and "unified" in own:
             mount, root = mounts["unified"]
             parent = _below(mount, root, own["unified"])
             wanted = {"memory", "pids", "cpu"}
             if wanted <= set(_read(parent / "cgroup.controllers").split()):
-                made = cls._make({"unified": parent / tag})
-                if made is not None:
+                unified = cls._make({"unified": parent / tag})
+                if unified is not None:
                     try:
-                        _write(made["unified"] / "cgroup.subtree_control", "+memory +pids +cpu +cpuset")
+                        _write(unified["unified"] / "cgroup.subtree_control", "+memory +pids +cpu +cpuset")
                     except OSError:
-                        with contextlib.suppress(OSError):
-                            _write(made["unified"] / "cgroup.subtree_control", "+memory +pids +cpu")
-                    return cls(2, made)
+                        try:
+                            _write(unified["unified"] / "cgroup.subtree_control", "+memory +pids +cpu")
+                        except OSError:
+                            _rmdir(unified["unified"])
+                            return None
+                    return cls(2, unified)
         return None
+
+    def holds(self) -> dict[str, bool]:
+        """Which per-bot guarantees these groups give: memory, processes, CPU, CPU accounting."""
+        if self.version == 2:
+            return {"memory": True, "processes": True, "CPU": True, "CPU accounting": True}
+        return {"memory": "memory" in self.run_dirs, "processes": "pids" in self.run_dirs,
+                "CPU": "cpu" in self.run_dirs, "CPU accounting": "cpuacct" in self.run_dirs}
 
     @staticmethod
     def _make(dirs: dict[str, Path]) -> dict[str, Path] | None:

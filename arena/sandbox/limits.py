@@ -12,6 +12,13 @@ class SandboxMode(enum.Enum):
     NONE = "none"  # no sandbox: only for bot code you trust
 
 
+class Containment(enum.Enum):
+    """What a run needs of the sandbox before it starts a bot (docs/sandbox.md)."""
+
+    FULL = "full"  # memory, processes, CPU and CPU accounting per bot, or the run refuses (the default)
+    BEST_EFFORT = "best-effort"  # run with what this machine gives, and say what does not hold
+
+
 @dataclass(frozen=True)
 class Limits:
     """Per bot process. Threads count as processes (the kernel counts tasks)."""

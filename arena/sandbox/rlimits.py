@@ -3,10 +3,12 @@
 
 Open files and the size of any file the bot writes (its log included) are
 limited this way always. Memory and processes are limited by control groups
-where the arena can make them; where it cannot (``contained=False``), the
-address space and the process count are limited here instead: coarser (an
-address space is not resident memory; the process count is per user), but
-still a bound."""
+where the arena can make them; where it cannot (``contained=False``, only
+with ``containment = "best-effort"``), each process's address space is
+limited here instead: coarser (an address space is not resident memory, and
+each child gets its own). Never ``RLIMIT_NPROC``: the kernel counts it over
+every process and thread of the organizer's user, so the organizer's own
+programs, or one bot, would use up every other bot's share."""
 
 from __future__ import annotations
 
@@ -23,5 +25,5 @@ def prlimit_command(limits: Limits, contained: bool) -> list[str]:
     argv = [prlimit, f"--nofile={limits.open_files}", f"--fsize={limits.log_mb * 1024 * 1024}", "--core=0"]
     if not contained:
         address_space = (limits.memory_mb + _ADDRESS_SPACE_SLACK_MB) * 1024 * 1024
-        argv += [f"--as={address_space}", f"--nproc={limits.processes}"]
+        argv.append(f"--as={address_space}")
     return argv + ["--"]

@@ -16,9 +16,18 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .bwrap import SOCKET_IN_SANDBOX, SandboxSpec, bwrap_argv, find_bwrap, python_paths
+from .bwrap import (
+    SOCKET_IN_SANDBOX,
+    SandboxSpec,
+    SandboxUnavailableError,
+    bwrap_argv,
+    env_file,
+    find_bwrap,
+    python_paths,
+)
 from .cgroups import Box, Cgroups, join_command
-from .limits import Limits
+from .limits import Containment, Limits
+from .neutral import NeutralProc
 from .rlimits import prlimit_command
 
 # Bots get user ids from a range no system hands out: random per run, so two
@@ -37,6 +46,72 @@ class Wrapped:
     env: dict[str, str] | None
     box: Box | None
     cwd: Path | None
+    fds: tuple[int, ...] = ()  # descriptors the process inherits (its environment); closed once it started
+
+    def close_fds(self) -> None:
+        for fd in self.fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+# What a sandbox can promise, in the order ``truco-arena sandbox check`` lists them.
+GUARANTEES = ("no network", "own files", "own processes", "memory", "processes", "CPU", "CPU accounting",
+              "no host counters", "a user id per bot process", "nothing secret on a command line")
+# The guarantees that control groups give, and how each fails without them.
+_CGROUP_GUARANTEES = {
+    "memory": "each process's address space only, not its children's, not /tmp",
+    "processes": "no limit on processes and threads",
+    "CPU": "no CPU quota: a bot may use every core",
+    "CPU accounting": "no CPU seconds per game",
+}
+CGROUP_FIX = ("a control group subtree delegated to this user: as root, mkdir and chown one in each of the "
+              "memory, pids, cpu and cpuacct hierarchies (cgroup v1) or delegate one (cgroup v2, "
+              "systemd-run --user --scope -p Delegate=yes), then set TRUCO_ARENA_CGROUP to its path "
+              "(docs/sandbox.md); or run as root")
+UID_FIX = "holds only when the arena runs as root (docs/sandbox.md: a dedicated account set up by an administrator)"
+
+
+def delegated_cgroup() -> str | None:
+    """The subtree an administrator handed to this user ($TRUCO_ARENA_CGROUP), if any."""
+    value = os.environ.get("TRUCO_ARENA_CGROUP", "").strip()
+    return value or None
+
+
+def held(cgroups: Cgroups | None, as_root: bool) -> dict[str, bool]:
+    """Each guarantee of ``GUARANTEES``: does it hold with these groups, as this user?"""
+    by_cgroups = cgroups.holds() if cgroups is not None else dict.fromkeys(_CGROUP_GUARANTEES, False)
+    return {g: by_cgroups.get(g, True) if g in _CGROUP_GUARANTEES else (as_root or g != "a user id per bot process")
+            for g in GUARANTEES}
+
+
+def level_line(holds: dict[str, bool], as_root: bool) -> str:
+    """The one line every run prints about its containment."""
+    missing = [g for g, ok in holds.items() if not ok]
+    if not missing:
+        return "containment: full (root: a user id and control groups of its own per bot process)"
+    cgroup_missing = [g for g in missing if g in _CGROUP_GUARANTEES]
+    if not cgroup_missing:
+        return ("containment: full (delegated control groups: memory, processes and CPU per bot process; "
+                "the bots share the organizer's user id)")
+    what = "; ".join(f"{g} ({_CGROUP_GUARANTEES[g]})" for g in cgroup_missing)
+    return (f"containment: best-effort (containment = \"best-effort\"): does not hold: {what}"
+            + ("; a user id per bot process" if not as_root else ""))
+
+
+def refusal(holds: dict[str, bool]) -> str:
+    missing = ", ".join(g for g in _CGROUP_GUARANTEES if not holds[g])
+    user = _user_name()
+    return (f"the bot sandbox cannot limit {missing} per bot for user {user}: no control group it can write here. "
+            f"Ways out: {CGROUP_FIX}; or containment = \"best-effort\" in the config to run with what holds; "
+            f"or sandbox = \"none\" for bot code you trust (truco-arena sandbox check lists what holds)")
+
+
+def _user_name() -> str:
+    try:
+        import pwd
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except (ImportError, KeyError):
+        return str(os.geteuid())
 
 
 class CoreAllocator:
@@ -63,6 +138,21 @@ class CoreAllocator:
             self.free.extend(cores)
 
 
+def probe(containment: Containment = Containment.FULL) -> str:
+    """The containment line a run would print here (``level_line``), without
+    keeping anything; SandboxUnavailableError as ``Sandbox.open`` raises it."""
+    find_bwrap()
+    cgroups = Cgroups.detect(delegated_cgroup())
+    try:
+        holds = held(cgroups, os.geteuid() == 0)
+    finally:
+        if cgroups is not None:
+            cgroups.close()
+    if containment is Containment.FULL and not all(holds[g] for g in _CGROUP_GUARANTEES):
+        raise SandboxUnavailableError(refusal(holds))
+    return level_line(holds, os.geteuid() == 0)
+
+
 class Sandbox:
     def __init__(self, bwrap: str, folder: Path, cgroups: Cgroups | None, cores: list[int]) -> None:
         self.bwrap = bwrap
@@ -71,23 +161,35 @@ class Sandbox:
         self.cgroups = cgroups
         self.cores = CoreAllocator(cores)
         self._as_root = os.geteuid() == 0
+        self.holds = held(cgroups, self._as_root)
+        self.level = level_line(self.holds, self._as_root)
+        self._neutral = NeutralProc(folder / "proc")
         self._uid_base = _UID_LOW + secrets.randbelow((_UID_HIGH - _UID_LOW) // _UIDS_PER_RUN) * _UIDS_PER_RUN
         self._next_uid = 0
         self._python_path = python_paths()[1]
 
     @classmethod
-    def open(cls) -> Sandbox:
+    def open(cls, containment: Containment = Containment.FULL) -> Sandbox:
+        """The run's sandbox. SandboxUnavailableError (one line) where
+        bubblewrap is missing, or where memory, processes or CPU cannot be
+        limited per bot and ``containment`` is not best-effort."""
         bwrap = find_bwrap()
-        # The socket's folder: fresh, owner-only but crossable (the bots' own
-        # users reach the socket through it; its name is random, so it cannot
-        # be listed or guessed).
+        cgroups = Cgroups.detect(delegated_cgroup())
+        holds = held(cgroups, os.geteuid() == 0)
+        if containment is Containment.FULL and not all(holds[g] for g in _CGROUP_GUARANTEES):
+            if cgroups is not None:
+                cgroups.close()
+            raise SandboxUnavailableError(refusal(holds))
+        # The socket's folder: fresh and owner-only. Only the arena and the
+        # sandboxes (into which the socket itself is bound) reach the socket:
+        # another local user sees its path in /proc/net/unix but cannot cross
+        # the folder to connect. The neutral /proc files live here too.
         folder = Path(tempfile.mkdtemp(prefix="truco-arena-"))
-        folder.chmod(0o711)
         try:
             cores = sorted(os.sched_getaffinity(0))
         except (AttributeError, OSError):
             cores = list(range(os.cpu_count() or 1))
-        return cls(bwrap, folder, Cgroups.detect(), cores)
+        return cls(bwrap, folder, cgroups, cores)
 
     @property
     def contains_cpu(self) -> bool:
@@ -95,7 +197,7 @@ class Sandbox:
 
     def socket_ready(self) -> None:
         """Called once the arena listens on ``self.socket``: every bot's user may connect."""
-        self.socket.chmod(0o666)
+        self.socket.chmod(0o666)  # the bots' own user ids; the folder keeps every other user out
 
     def _uid(self) -> int | None:
         if not self._as_root:
@@ -116,12 +218,16 @@ class Sandbox:
         box = None
         if self.cgroups is not None:
             box = self.cgroups.box(name, limits, self.cores.take(limits.cpus))
-        spec = SandboxSpec(bot_dir, self.socket, full_env, limits.scratch_mb, self._uid())
+        env_fd = os.memfd_create("truco-arena-env")
+        os.write(env_fd, env_file(full_env))
+        os.lseek(env_fd, 0, os.SEEK_SET)
+        spec = SandboxSpec(bot_dir, self.socket, env_fd, limits.scratch_mb, self._uid(),
+                           tuple(self._neutral.binds(limits.memory_mb, limits.cpus)))
         inner = bwrap_argv(self.bwrap, spec, command)
-        argv = prlimit_command(limits, contained=box is not None) + inner
+        argv = prlimit_command(limits, contained=box is not None and box.limits_memory) + inner
         if box is not None:
             argv = join_command(box) + argv
-        return Wrapped(argv, {}, box, None)
+        return Wrapped(argv, {}, box, None, (env_fd,))
 
     def release(self, box: Box | None) -> None:
         """A bot process is gone: remove its groups, free its cores."""
@@ -136,4 +242,4 @@ class Sandbox:
             shutil.rmtree(self.folder)
 
 
-__all__ = ["SOCKET_ADDRESS", "Sandbox", "Wrapped"]
+__all__ = ["GUARANTEES", "SOCKET_ADDRESS", "Sandbox", "Wrapped", "probe"]

@@ -70,7 +70,7 @@ from ..games.settings import (
     whole,
 )
 from ..protocol.stdio import GRPC, PROTOCOLS
-from ..sandbox import BOUNDS, LIMIT_KEYS, Limits, SandboxMode, SandboxUnavailableError, find_bwrap
+from ..sandbox import BOUNDS, LIMIT_KEYS, Containment, Limits, SandboxMode, SandboxUnavailableError, find_bwrap, probe
 from ..server import TimeControl
 from ..server.tokens import TokenFileError, check_name, load_tokens
 from .formats.match_plan import MATCH_KEYS, MatchPlan, parse_match_plan
@@ -130,6 +130,8 @@ class TournamentConfig:
     rounds: int | None = None  # format = "swiss" (arena/tournament/formats/swiss.py)
     scale: ScaleOut = ScaleOut()  # workers, or a Ray cluster (docs/scaling.md)
     sandbox: SandboxMode = SandboxMode.BWRAP  # every launched bot in a sandbox (docs/sandbox.md)
+    # "full": refuse to start where memory, processes or CPU cannot be limited per bot; "best-effort": run anyway
+    containment: Containment = Containment.FULL
     start_seconds: float = DEFAULT_START_SECONDS  # every launched bot says hello within this, or the run stops
     base_dir: Path | None = field(default=None, compare=False)  # the config file's folder: relative paths start here
 
@@ -145,7 +147,8 @@ class TournamentConfig:
 
 _TOP = {"name", "variant", "options", "bots", "games_per_pairing", "pairing", "seed", "concurrency",
         "time_control", "address", "tokens", "tls_cert", "tls_key", "absent_wait_seconds", *MATCH_KEYS, *SWISS_KEYS,
-        "workers", "ray", "ray_runtime_env", "batch_pairs", "sandbox", "limits", "start_seconds"}
+        "workers", "ray", "ray_runtime_env", "batch_pairs", "sandbox", "containment", "limits",
+        "start_seconds"}
 _BOT_KEYS = ("name", "command", "args", "dir", "env", "protocol", *LIMIT_KEYS)
 
 
@@ -167,6 +170,22 @@ def _default_limits(data: dict[str, Any]) -> Limits:
 def _sandbox(data: dict[str, Any]) -> SandboxMode:
     return one_of(data.get("sandbox", SandboxMode.BWRAP.value), SandboxMode, "sandbox",
                   '"bwrap" or "none" (for bot code you trust)')
+
+
+def _containment(data: dict[str, Any]) -> Containment:
+    return one_of(data.get("containment", Containment.FULL.value), Containment, "containment",
+                  '"full" or "best-effort" (run where memory, processes or CPU cannot be limited per bot)')
+
+
+# Variables the sandbox's own start, or the bot's interpreter, depends on: a
+# bot's env may not change them (the sandbox sets PATH, HOME, PYTHONPATH).
+_RESERVED_ENV = ("PATH", "HOME", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONSAFEPATH", "IFS", "ENV",
+                 "BASH_ENV", "SHELL", "TMPDIR", "GCONV_PATH", "LOCPATH", "NLSPATH", "HOSTALIASES")
+_RESERVED_PREFIXES = ("LD_", "MALLOC_", "GLIBC_")
+
+
+def _reserved(key: str) -> bool:
+    return key in _RESERVED_ENV or key.startswith(_RESERVED_PREFIXES)
 
 
 def _command(b: dict[str, Any], where: str) -> list[str] | None:
@@ -200,6 +219,9 @@ def _env(b: dict[str, Any], where: str) -> tuple[tuple[str, str], ...]:
             raise ConfigError(f"{where}.env: {key!r} is not a variable name (letters, digits, _)")
         if key.startswith("TRUCO_ARENA_"):
             raise ConfigError(f"{where}.env.{key}: the TRUCO_ARENA_ variables are set by the arena")
+        if _reserved(key):
+            raise ConfigError(f"{where}.env.{key}: bot {b.get('name', '?')} may not set {key}: the sandbox's "
+                              f"own start depends on it (PATH, HOME, PYTHONPATH and LD_* are the arena's)")
         expect(value, str, f"{where}.env.{key}", "a string")
         if "\0" in value:
             raise ConfigError(f"{where}.env.{key}: contains a NUL character")
@@ -291,6 +313,7 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
     absent_wait = seconds(data, "absent_wait_seconds", DEFAULT_ABSENT_WAIT, 0.0, MAX_ABSENT_WAIT)
     start_seconds = seconds(data, "start_seconds", DEFAULT_START_SECONDS, 0.1, MAX_START_SECONDS)
     sandbox = _sandbox(data)
+    containment = _containment(data)
     bots = _bots(data, base, _default_limits(data))
     # Before anything is built: the schedule's size is known from two numbers.
     total = games_in(len(bots), games)
@@ -326,6 +349,7 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
         rounds=rounds,
         scale=_scale(data),
         sandbox=sandbox,
+        containment=containment,
         start_seconds=start_seconds,
         base_dir=base,
     )
@@ -403,6 +427,7 @@ def check_environment(config: TournamentConfig) -> None:
     if config.sandbox is SandboxMode.BWRAP and any(b.command is not None for b in config.bots):
         try:
             find_bwrap()
+            probe(config.containment)
         except SandboxUnavailableError as exc:
             raise ConfigError(f"sandbox: {exc}") from None
 

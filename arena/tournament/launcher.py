@@ -3,10 +3,16 @@ and a fresh token, in a sandbox (``arena/sandbox``) unless the config says
 ``sandbox = "none"``, stderr kept in a log file, always reaped.
 
 The token goes to the bot in its environment ($TRUCO_ARENA_TOKEN), never on
-its command line: ``/proc/PID/cmdline`` (what ``ps`` shows) is readable by
-every local user. In the sandbox the bot's environment holds nothing else of
-the arena's: only ``TRUCO_ARENA_*``, ``PATH``, ``LANG``, ``HOME`` and what
-the config's ``env`` adds."""
+any command line: ``/proc/PID/cmdline`` (what ``ps`` shows) is readable by
+every local user. In the sandbox the environment reaches the bot through a
+file inside it (``arena/sandbox/bwrap.py``), and holds nothing else of the
+arena's: only ``TRUCO_ARENA_*``, ``PATH``, ``LANG``, ``HOME`` and what the
+config's ``env`` adds.
+
+Every launched bot inherits the read end of a pipe whose write end only the
+arena holds ($TRUCO_ARENA_PARENT_FD): when the arena is gone, however it
+died, the descriptor reads end-of-file. A bot in any language notices that
+with ``poll``/``select`` or a blocking read, sandboxed or not."""
 
 from __future__ import annotations
 
@@ -47,6 +53,7 @@ class LaunchedBot:
     slot: int = 0  # which of the bot's processes: a team game seats each partner from its own
     box: Box | None = None  # its control groups, when sandboxed where cgroups can be written
     _sandbox: Sandbox | None = None
+    _parent_fd: int = -1  # the write end of the bot's parent pipe: closed when the bot is stopped
 
     @property
     def exited(self) -> bool:
@@ -86,17 +93,26 @@ async def launch(spec: LaunchSpec, address: str, token: str, streams: int, log_d
         raise BotStartError(f"bot {spec.name}: cannot write its log: {exc}") from None
     dial = SOCKET_ADDRESS if sandbox is not None else address
     argv = _resolve(spec.command) + ["--address", dial, "--name", spec.name, "--streams", str(streams)]
-    ours = {"TRUCO_ARENA_ADDRESS": dial, "TRUCO_ARENA_TOKEN": token, "TRUCO_ARENA_NAME": spec.name}
+    parent_read, parent_write = os.pipe()  # both close-on-exec; the read end is passed on below
+    # Readable by the bot's own user too, so that a shell (which cannot redirect
+    # a descriptor above 9) may open it again as /proc/self/fd/N.
+    os.fchmod(parent_read, 0o444)
+    ours = {"TRUCO_ARENA_ADDRESS": dial, "TRUCO_ARENA_TOKEN": token, "TRUCO_ARENA_NAME": spec.name,
+            "TRUCO_ARENA_PARENT_FD": str(parent_read)}
     box = None
+    fds: tuple[int, ...] = ()
+    wrapped = None
     if sandbox is not None:
-        # In its own PID namespace the bot's parent is the sandbox's init, pid 1.
-        env = dict(spec.env) | ours | {"TRUCO_ARENA_PARENT_PID": "1"}
+        # No parent pid: in its own PID namespace the bot cannot name the arena.
+        env = dict(spec.env) | ours
         try:
             wrapped = sandbox.wrap(spec.name, argv, env, spec.dir, spec.limits)
         except OSError as exc:
             os.close(log_fd)
+            os.close(parent_read)
+            os.close(parent_write)
             raise BotStartError(f"bot {spec.name}: cannot set up its sandbox: {exc}") from None
-        argv, box, cwd, full_env = wrapped.argv, wrapped.box, None, wrapped.env
+        argv, box, cwd, full_env, fds = wrapped.argv, wrapped.box, None, wrapped.env, wrapped.fds
     else:
         full_env = dict(os.environ) | dict(spec.env) | ours | {"TRUCO_ARENA_PARENT_PID": str(os.getpid())}
         full_env.pop("TRUCO_ARENA_TLS", None)
@@ -108,13 +124,19 @@ async def launch(spec: LaunchSpec, address: str, token: str, streams: int, log_d
         proc = await asyncio.create_subprocess_exec(
             *argv, stdin=asyncio.subprocess.DEVNULL, stdout=log_fd, stderr=log_fd, env=full_env, cwd=cwd,
             start_new_session=True,  # a Ctrl-C to the arena does not hit the bots first
+            pass_fds=(parent_read, *fds),
         )
     except OSError as exc:
         os.close(log_fd)
+        os.close(parent_write)
         if sandbox is not None:
             sandbox.release(box)
         raise BotStartError(f"bot {spec.name}: cannot start {argv[0]!r}: {exc.strerror}") from None
-    return LaunchedBot(spec.name, proc, log_path, log_fd, slot, box, sandbox)
+    finally:
+        os.close(parent_read)
+        if wrapped is not None:
+            wrapped.close_fds()
+    return LaunchedBot(spec.name, proc, log_path, log_fd, slot, box, sandbox, parent_write)
 
 
 async def wait_or_kill(proc: asyncio.subprocess.Process, grace: float) -> None:
@@ -140,5 +162,8 @@ async def stop(bot: LaunchedBot, grace: float = 3.0) -> None:
         if bot._log_fd >= 0:
             os.close(bot._log_fd)
             bot._log_fd = -1
+        if bot._parent_fd >= 0:
+            os.close(bot._parent_fd)
+            bot._parent_fd = -1
         if bot._sandbox is not None:
             bot._sandbox.release(bot.box)

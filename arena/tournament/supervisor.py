@@ -27,7 +27,7 @@ from ..engine.outcome import Termination
 from ..games.cpu import CpuLedger
 from ..games.forfeits import Forfeit, ForfeitCause
 from ..protocol.stdio import STDIO, bridge_command
-from ..sandbox import Box, Sandbox, SandboxMode
+from ..sandbox import Box, Sandbox, SandboxMode, probe
 from ..server import Arena, PlayedGame
 from .config import BotSpec, TournamentConfig
 from .launcher import LaunchedBot, LaunchSpec, launch, stop
@@ -53,7 +53,14 @@ def open_sandbox(config: TournamentConfig) -> Sandbox | None:
     where bubblewrap cannot be used."""
     if config.sandbox is SandboxMode.NONE or all(b.command is None for b in config.bots):
         return None
-    return Sandbox.open()
+    return Sandbox.open(config.containment)
+
+
+def containment_line(config: TournamentConfig) -> str | None:
+    """The one line a run prints about its bots' containment; None when it launches none in a sandbox."""
+    if config.sandbox is SandboxMode.NONE or all(b.command is None for b in config.bots):
+        return None
+    return probe(config.containment)
 
 
 def launch_spec(bot: BotSpec, config: TournamentConfig) -> LaunchSpec:

@@ -234,6 +234,7 @@ def _cases(f: Files, scenarios: list[Path]) -> list[list[str]]:
         ["connect", "--", "./bot"],
         ["connect", "--address", "127.0.0.1:1", "--token-file", str(f.missing), "--", "./bot"],
         ["connect", "--address", "127.0.0.1:1", "--token-file", str(f.directory), "--", "./bot"],
+        ["sandbox", "check", "--verbose"],
         ["no-such-command"],
     ]
     cases += [["rules", "play", str(path)] for path in scenarios]

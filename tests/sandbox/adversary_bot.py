@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -32,6 +33,7 @@ from sdk import Action, Bot, Observation, main
 
 MARKER = "truco-adversary-marker"
 _ATTACKS_DONE = threading.Event()
+_DELAY = [0.2]  # seconds each decision waits while attacks go on
 
 
 def report(attack: str, ok: bool, detail: str = "") -> None:
@@ -97,7 +99,8 @@ def read_environs() -> None:
 def read_memory() -> None:
     read = []
     for pid in _other_pids():
-        if not _is_test_bot(pid):
+        # pid 1 of a sandbox (its init, the organizer's user without root) too; the machine's init has other owners.
+        if not _is_test_bot(pid) and not (pid == 1 and "bwrap" in _cmdline(1)):
             continue
         with contextlib.suppress(OSError, ValueError):
             maps = Path(f"/proc/{pid}/maps").read_text().splitlines()
@@ -226,6 +229,106 @@ def share_with_partner() -> None:
     report("share_with_partner", bool(seen), f"saw markers {seen[:3]}")
 
 
+# The covert channel: one partner (the process of slot 0) sends 96 known bits,
+# a slot each, by filling and emptying 40 MiB of its scratch space and
+# spinning a core (a 1) or resting (a 0); the other reads every host-wide
+# counter it can and decodes each bit against the median of that counter.
+_RNG = random.Random(96)
+_BITS = [_RNG.randrange(2) for _ in range(96)]
+_SLOT = 0.25
+_FIRST_GAME = threading.Event()
+_FIRST_GAME_AT: list[float] = []
+
+
+def _counters() -> dict[str, float]:
+    found: dict[str, float] = {}
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            key, value = line.split(":")
+            if key in ("MemFree", "MemAvailable", "Shmem", "Cached"):
+                found[f"meminfo.{key}"] = float(value.split()[0])
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        found["stat.cpu"] = float(sum(int(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]))
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        found["loadavg"] = float(Path("/proc/loadavg").read_text().split()[0])
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        for line in Path("/proc/vmstat").read_text().splitlines():
+            key, value = line.split()
+            if key in ("nr_shmem", "nr_free_pages"):
+                found[f"vmstat.{key}"] = float(value)
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        found["file-nr"] = float(Path("/proc/sys/fs/file-nr").read_text().split()[0])
+    return found
+
+
+def _slot_index() -> int:
+    """0 or 1: which of the team's processes this is (its log is NAME.log or NAME.1.log)."""
+    with contextlib.suppress(OSError):
+        return 1 if os.readlink("/proc/self/fd/2").endswith(".1.log") else 0
+    return 0
+
+
+def covert_channel() -> None:
+    _DELAY[0] = 0.8  # the games must outlast the channel (about 30 s from the first game)
+    if not _FIRST_GAME.wait(60):
+        report("covert_channel", False, "no game started")
+        return
+    # The partners' first game starts for each at its first decision: up to a
+    # few seconds apart. The receiver records all along and tries every offset.
+    start = _FIRST_GAME_AT[0] + 3.0
+    end = start + len(_BITS) * _SLOT
+    if _slot_index() == 0:
+        where = "/dev/shm" if os.path.isdir("/dev/shm") else "/tmp"
+        for i, bit in enumerate(_BITS):
+            slot_start = start + i * _SLOT
+            while time.time() < slot_start:
+                time.sleep(0.002)
+            if bit:
+                with contextlib.suppress(OSError), open(f"{where}/{MARKER}-channel", "wb") as fh:
+                    fh.write(b"\1" * (40 << 20))
+            while time.time() < slot_start + _SLOT * 0.8:
+                if not bit:
+                    time.sleep(0.005)  # a 1 spins a core meanwhile
+            with contextlib.suppress(OSError):
+                os.unlink(f"{where}/{MARKER}-channel")
+        report("covert_channel_sent", False, f"sent {len(_BITS)} bits")
+        return
+    series: list[tuple[float, dict[str, float]]] = []
+    while time.time() < end + 2.5:
+        if time.time() > start - 2.5:
+            series.append((time.time(), _counters()))
+        time.sleep(0.01)
+    keys = sorted({k for _, sample in series for k in sample})
+    moved = [k for k in keys if len({sample.get(k) for _, sample in series}) > 1]
+    best, best_key, best_offset = 0, "", 0.0
+    for step in range(-40, 41):
+        offset = step * 0.05
+        slots: list[list[dict[str, float]]] = [[] for _ in _BITS]
+        for t, sample in series:
+            index, into = divmod(t - start - offset, _SLOT)
+            if 0 <= index < len(_BITS) and 0.4 * _SLOT <= into <= 0.8 * _SLOT:
+                slots[int(index)].append(sample)
+        for key in moved:
+            means = []
+            for slot in slots:
+                values = [s[key] for s in slot if key in s]
+                means.append(sum(values) / len(values) if values else 0.0)
+            # Against the median of the neighbouring slots: other programs' slow drifts cancel out.
+            baseline = []
+            for i in range(len(means)):
+                window = sorted(means[max(0, i - 8):i + 9])
+                baseline.append((window[len(window) // 2] + window[(len(window) - 1) // 2]) / 2)
+            for sign in (1, -1):
+                right = sum(1 for m, base, b in zip(means, baseline, _BITS, strict=True)
+                            if (sign * (m - base) > 0) == bool(b))
+                if right > best:
+                    best, best_key, best_offset = right, key, offset
+    # A counter that never moves carries nothing. One that moves: chance is 48
+    # of 96 (sd 4.9) at one offset; 64 or more means the bits crossed.
+    report("covert_channel", best >= 64, f"{best}/96 bits right through {best_key or 'no counter'} "
+                                          f"(offset {best_offset:+.2f} s); counters that moved: {moved}")
+
+
 _BOMB = """
 import os, signal, sys, time
 children, refused = [], ""
@@ -305,12 +408,15 @@ class AdversaryBot(Bot):
     name = "adversary"
 
     def on_game_start(self, game_id: str, seat: int, variant: str) -> None:
+        if not _FIRST_GAME.is_set():
+            _FIRST_GAME_AT.append(time.time())
+            _FIRST_GAME.set()
         print(json.dumps({"game": game_id, "seat": seat}), file=sys.stderr, flush=True)
 
     def choose(self, obs: Observation) -> Action:
         # Slow, within its clock, until every attack is over: the tournament
         # must still be running while the bot spins on every core.
-        _ATTACKS_DONE.wait(timeout=0.2)
+        _ATTACKS_DONE.wait(timeout=_DELAY[0])
         return obs.legal[0]
 
 
@@ -319,7 +425,7 @@ def _arguments(p: Any) -> None:
     p.add_argument("--fork-cap", type=int, default=2000)
     p.add_argument("--spin-seconds", type=float, default=20.0)
     p.add_argument("--search-seconds", type=float, default=20.0)
-    p.add_argument("--only", choices=("share_with_partner",), help="this attack alone")
+    p.add_argument("--only", choices=("share_with_partner", "covert_channel"), help="this attack alone")
 
 
 _started = threading.Lock()

@@ -19,6 +19,25 @@ needs_bwrap = pytest.mark.skipif(shutil.which("bwrap") is None and not os.enviro
                                  reason="needs bubblewrap (apt-get install bubblewrap)")
 
 
+def _refusal() -> str | None:
+    """Why this user's runs are refused by default (no writable control group), or None."""
+    from arena.sandbox import SandboxUnavailableError, probe
+    try:
+        probe()
+    except SandboxUnavailableError as exc:
+        return str(exc)
+    return None
+
+
+# Tests of what only full containment gives (memory, process and CPU limits
+# per bot): run as root, or as a user with a delegated control group; for
+# anyone else the run refuses, and the test says why it is skipped. CI runs
+# as root: there a refusal is a failure.
+_REFUSED = _refusal() if shutil.which("bwrap") is not None and os.geteuid() != 0 else None
+needs_containment = pytest.mark.skipif(_REFUSED is not None,
+                                       reason=f"this user's runs are refused by default: {_REFUSED}")
+
+
 def write_config(path: Path, bots: list[list[str]], *, games: int = 4, extra: tuple[str, ...] = (),
                  seats: int = 2, move_seconds: float = 2.0) -> Path:
     """A config of ``bots`` (each the TOML lines of one [[bots]] table)."""

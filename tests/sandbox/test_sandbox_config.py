@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sandbox_runs import RANDOM, needs_bwrap, run_cli, write_config
+from sandbox_runs import RANDOM, needs_bwrap, needs_containment, run_cli, write_config
 
 from arena.cli.demo import demo_bots
 from arena.games.settings import ConfigError
@@ -63,6 +63,7 @@ def test_the_opt_out_runs_trusted_bots_in_their_folder_from_anywhere(tmp_path: P
 
 
 @needs_bwrap
+@needs_containment
 def test_a_sandboxed_bot_dir_is_relative_to_the_config_and_resume_keeps_it(tmp_path: Path) -> None:
     work = tmp_path / "work"
     (work / "mybot").mkdir(parents=True)

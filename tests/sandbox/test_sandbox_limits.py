@@ -9,11 +9,11 @@ import json
 from pathlib import Path
 
 import pytest
-from sandbox_runs import HERE, RANDOM, needs_bwrap, run_cli, write_config
+from sandbox_runs import HERE, RANDOM, needs_bwrap, needs_containment, run_cli, write_config
 
 from arena.games.store import ResultsStore
 
-pytestmark = [pytest.mark.integration, needs_bwrap]
+pytestmark = [pytest.mark.integration, needs_bwrap, needs_containment]
 
 
 def _rows(db: Path) -> list:  # type: ignore[type-arg]
