@@ -26,7 +26,7 @@ BATCHES = 7
 # allocator's pools (measured: about 5 MB over the first 3,500 games, then
 # flat, within 50 KB over the next 3,500).
 WARM_UP = 4
-MAX_BYTES_PER_GAME = 250  # the list of every game it held cost about 13 KB a game
+MAX_BYTES_PER_GAME = 1_000  # the list of every game it held cost about 13 KB a game
 
 
 def _rss(pid: int) -> int:
