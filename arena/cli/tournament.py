@@ -72,12 +72,12 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     log_dir = db.parent / f"{db.stem}-logs"
     check_environment(config)
     check_reachable(config, {"results database": db, "key file": key_path(db), "logs folder": log_dir})
+    live = _live_hook(http, db)  # a bad --http is refused before anything is said or started
     containment = _containment(config)
     # The level in one line: always where guarantees do not hold; with the
     # progress display otherwise (a run's quiet stderr keeps only its errors).
     if containment is not None and (progress or "does not hold" in containment):
         click.echo(containment, err=True)
-    live = _live_hook(http, db)
     if live is not None and "workers" not in config.raw and config.scale.ray_address is None:
         # The live page shows the games on the tournament's own arena: with
         # it, games stay in this process unless workers were asked for.

@@ -379,7 +379,7 @@ def test_an_older_file_migrates_its_secret_out_and_then_verifies(played: Path, t
     assert secret is not None
     key_path(db).unlink()
     with closing(sqlite3.connect(db)) as con, con:
-        for column in ("evidence", "row_version", "prev_mac", "mac"):
+        for column in ("evidence", "row_version", "prev_mac", "mac", "stderr"):  # the columns of versions 7 and 8
             con.execute(f"ALTER TABLE games DROP COLUMN {column}")
         con.execute("DELETE FROM meta WHERE key = 'chain_head'")
         con.execute("INSERT INTO meta (key, value) VALUES ('secret', ?)", (json.dumps(secret.hex),))
