@@ -40,9 +40,11 @@ SCRATCH = "/tmp"
 # The system folders every program needs; links (merged /usr) are recreated as links.
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # Files of /etc that programs read to start: the linker's cache, time zone, the
-# alternatives links (/usr/bin/python3 and friends), name service switch.
+# alternatives links (/usr/bin/java, /usr/bin/python3 and friends), name service
+# switch, OpenSSL's configuration (Node.js will not start without it). Public
+# files of the system, nothing of the organizer's.
 _ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime", "/etc/alternatives",
-        "/etc/nsswitch.conf")
+        "/etc/nsswitch.conf", "/etc/ssl/openssl.cnf")
 # Packages a Python bot imports from the arena's own environment.
 _PACKAGES = ("sdk", "arena", "sample_bots")
 
@@ -144,6 +146,10 @@ def bwrap_argv(bwrap: str, spec: SandboxSpec, command: list[str]) -> list[str]:
             argv += ["--symlink", os.readlink(path), path]
         elif os.path.isdir(path):
             argv += ["--ro-bind", path, path]
+    # /etc itself is made, traversable, before the files in it: bwrap would
+    # make it 0700 as root, which a bot's own user could not cross (the
+    # alternatives links and openssl.cnf would then fail to resolve).
+    argv += ["--perms", "0755", "--dir", "/etc", "--perms", "0755", "--dir", "/etc/ssl"]
     for path in _ETC:
         argv += ["--ro-bind-try", path, path]
     # The scratch folder first: binds below /tmp (a bot folder, an environment) stay visible in it.
