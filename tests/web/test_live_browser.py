@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -19,13 +19,23 @@ WAIT = 180  # seconds: generous, the machine is shared
 
 
 def _recorded(browser: webdriver.Chrome) -> int:
-    found = browser.find_elements(By.ID, "live")
-    return int(found[0].get_attribute("data-recorded") or -1) if found else -1
+    """Games recorded as the live section says; -1 while it is being replaced
+    (the page swaps it in as it polls: the element found may be gone a moment
+    later, which Chromium reports as a stale or foreign node)."""
+    try:
+        found = browser.find_elements(By.ID, "live")
+        return int(found[0].get_attribute("data-recorded") or -1) if found else -1
+    except WebDriverException:
+        return -1
 
 
 def _standings(browser: webdriver.Chrome) -> str:
-    rows = browser.find_elements(By.CSS_SELECTOR, "#standings tbody tr")
-    return "\n".join(r.text for r in rows)
+    """The standings rows' text; '' while the section is being replaced (as ``_recorded``)."""
+    try:
+        rows = browser.find_elements(By.CSS_SELECTOR, "#standings tbody tr")
+        return "\n".join(r.text for r in rows)
+    except WebDriverException:
+        return ""
 
 
 def _same_origin_only(browser: webdriver.Chrome, run: LiveRun) -> None:
