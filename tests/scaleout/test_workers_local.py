@@ -72,8 +72,10 @@ def test_a_worker_killed_mid_run_loses_no_game_and_records_none_twice(tmp_path: 
         _, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
     assert at_kill < total, "the run was over before the kill"
-    assert re.search(r"^worker [01] lost \(killed by SIGKILL\); its \d+ unfinished game\(s\) will be played again$",
-                     err, re.MULTILINE), err
+    # Six games recorded may all be the other worker's: the victim may still
+    # have been starting its bots, which the coordinator says differently.
+    assert re.search(r"^worker [01] lost (\(killed by SIGKILL\); its \d+ unfinished game\(s\) will be played again"
+                     r"|while starting \(killed by SIGKILL\); starting it again)$", err, re.MULTILINE), err
     # Every game once, exactly as one process plays them.
     assert results(db) == results(reference)
     assert count(db) == total
