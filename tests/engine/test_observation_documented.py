@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import inspect
 from pathlib import Path
 
 from arena.engine.observation import Observation
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "protocol.md"
+# Read from the source file, not inspect.getsource: the compiled build's
+# classes carry no source (and this is about the source's docstrings).
+SOURCE = ROOT / "arena" / "engine" / "observation.py"
 
 
 def test_every_observation_field_has_a_docstring_and_a_row_in_the_protocol_doc() -> None:
     names = [f.name for f in dataclasses.fields(Observation)]
-    body = ast.parse(inspect.getsource(Observation)).body[0]
-    assert isinstance(body, ast.ClassDef)
+    body = next(node for node in ast.parse(SOURCE.read_text()).body
+                if isinstance(node, ast.ClassDef) and node.name == "Observation")
     documented = []
     for field, after in zip(body.body, body.body[1:], strict=False):
         if isinstance(field, ast.AnnAssign) and isinstance(field.target, ast.Name):
