@@ -234,6 +234,8 @@ class Sandbox:
         if box is not None:
             box.remove()
             self.cores.give_back(box.cores)
+            if self.cgroups is not None:
+                self.cgroups.reweigh()
 
     def close(self) -> None:
         if self.cgroups is not None:
