@@ -142,3 +142,14 @@ def test_a_run_with_its_progress_display_says_its_containment(tmp_path: Path) ->
     assert run.returncode == 0, run.stderr
     levels = [line for line in run.stderr.splitlines() if line.startswith("containment: ")]
     assert len(levels) == 1 and levels[0].startswith("containment: full ("), run.stderr
+
+
+def test_a_run_without_a_sandbox_says_so_with_its_progress_display(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "t.toml", [['name = "a"', f'command = "{RANDOM}"'],
+                                                ['name = "b"', f'command = "{RANDOM}"']], games=2,
+                          extra=('sandbox = "none"',))
+    run = run_cli("tournament", "run", str(config), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    levels = [line for line in run.stderr.splitlines() if line.startswith("containment: ")]
+    assert levels == ['containment: none (sandbox = "none": launched bots run unconfined, as the organizer; '
+                      'only for bot code you trust)'], run.stderr
