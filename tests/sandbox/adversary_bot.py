@@ -11,6 +11,7 @@ a moment only, forks at most ``--fork-cap`` processes, allocates what
 ``--alloc-mb`` says, and connects outside only where there is no route out.
 
     python adversary_bot.py [--alloc-mb N] [--fork-cap N] [--spin-seconds S] [--search-seconds S] [--only ATTACK]
+                            [--hold-seconds S]
                             (plus the SDK's options)
 """
 
@@ -395,6 +396,7 @@ def spin_everywhere(seconds: float) -> None:
 
 def attack(args: Any) -> None:
     SEARCH_SECONDS[0] = args.search_seconds
+    _DELAY[0] = args.hold_seconds
     if args.only:
         globals()[args.only]()
         report("done", False)
@@ -441,6 +443,7 @@ def _arguments(p: Any) -> None:
     p.add_argument("--spin-seconds", type=float, default=20.0)
     p.add_argument("--search-seconds", type=float, default=20.0)
     p.add_argument("--only", choices=("share_with_partner", "covert_channel"), help="this attack alone")
+    p.add_argument("--hold-seconds", type=float, default=0.2, help="how long each decision waits while attacks go on")
 
 
 _started = threading.Lock()

@@ -229,8 +229,10 @@ def test_an_ordinary_user_with_nothing_delegated_is_refused_in_one_line(tmp_path
 def test_without_the_sandbox_the_same_bot_gets_through(tmp_path: Path) -> None:
     """The control: the attacks are real, and the test sees them succeed."""
     # The host's whole filesystem is searched here: a few seconds of it find the test's own files.
+    # Each decision waits 0.6 s (of its 1 s) while the attacks go on: an ordinary user's search
+    # ends sooner (most folders are closed to it), and the 24 games ended before the last attacks.
     config = _config(tmp_path, "none", ["--alloc-mb", "1536", "--fork-cap", "300", "--spin-seconds", "2",
-                                        "--search-seconds", "3"])
+                                        "--search-seconds", "3", "--hold-seconds", "0.6"])
     run = _run(config)
     assert run.returncode == 0, run.stderr[-3000:]
     attacks = _attacks(tmp_path / "hostile-logs")
