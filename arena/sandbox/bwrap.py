@@ -181,7 +181,7 @@ def args_data(spec: SandboxSpec) -> bytes:
     """bwrap's options as ``--args`` reads them: each followed by a NUL."""
     options = bwrap_options(spec)
     if any("\0" in o for o in options):
-        raise ValueError("an environment value or path holds a NUL character")
+        raise OSError("an environment value or path holds a NUL character")  # the launcher: BotStartError
     return b"".join(o.encode() + b"\0" for o in options)
 
 
