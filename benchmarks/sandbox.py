@@ -20,9 +20,14 @@ end, as ``benchmarks/tournament.py`` does. The arms alternate run by run, so
 the machine's noise is shared; medians are printed with the ratio.
 
 Start-up: from launching one random bot to its Hello being admitted by the
-arena, ``--starts`` times per arm, alternating; median and p90, and the
-difference between the arms. Goal (docs/sandbox.md): under 5% fewer games/s
-and under 100 ms more start-up per bot.
+arena, ``--starts`` times per arm, alternating; the medians and their
+difference. Beside it, the sandbox's own chain (control groups joined,
+limits, bwrap, namespaces, mounts, the bot's user) around ``/bin/true``:
+wall and CPU time. On a loaded machine every wall figure grows with the
+load (each process of the chain waits for a core); the CPU figure does not.
+Every mode's figures are printed in one table at the end. Goal
+(docs/sandbox.md): under 5% fewer games/s and under 100 ms more start-up
+per bot.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import statistics
 import subprocess
@@ -41,6 +47,7 @@ from pathlib import Path
 
 from arena.games.store import ResultsStore
 from arena.sandbox import Containment, Sandbox, probe
+from arena.sandbox.limits import Limits
 from arena.server import Arena
 from arena.tournament.config import parse_config
 from arena.tournament.launcher import LaunchSpec, launch, stop
@@ -93,6 +100,78 @@ async def _start_once(sandboxed: bool, log_dir: Path) -> float:
     return elapsed
 
 
+def _setup_once(sandbox: Sandbox) -> tuple[float, float]:
+    """The sandbox's own share of a start: (wall, CPU) seconds of its whole
+    chain (control groups joined, limits, bwrap, namespaces, mounts, user)
+    around a program that does nothing, without the bot's own start."""
+    wrapped = sandbox.wrap("setup", ["/bin/true"], {"TRUCO_ARENA_TOKEN": "x"}, None, Limits())
+    try:
+        t0 = time.perf_counter()
+        child = subprocess.Popen(wrapped.argv, pass_fds=wrapped.fds)
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        elapsed = time.perf_counter() - t0
+    finally:
+        wrapped.close_fds()
+        sandbox.release(wrapped.box)
+    if child.returncode != 0:
+        raise SystemExit(f"a sandboxed /bin/true failed (exit {child.returncode})")
+    return elapsed, usage.ru_utime + usage.ru_stime
+
+
+def measure(args: argparse.Namespace) -> dict[str, object]:
+    """Every figure of this user's mode, no sandbox beside sandbox, the arms alternating."""
+    levels = [int(x) for x in args.concurrency.split(",")]
+    rates: dict[str, list[float]] = {}
+    for run in range(args.runs):
+        for level in levels:
+            for arm in (("none", "bwrap") if run % 2 == 0 else ("bwrap", "none")):
+                rates.setdefault(f"{arm} {level}", []).append(games_per_second(arm, args.games, level))
+        print(f"  run {run + 1}/{args.runs} done", file=sys.stderr, flush=True)
+    starts: dict[str, list[float]] = {"none": [], "bwrap": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(args.starts):
+            for sandboxed in ((False, True) if i % 2 == 0 else (True, False)):
+                starts["bwrap" if sandboxed else "none"].append(asyncio.run(_start_once(sandboxed, Path(tmp) / "logs")))
+    sandbox = Sandbox.open(Containment.BEST_EFFORT)
+    sandbox.socket.touch()
+    try:
+        setup = [_setup_once(sandbox) for _ in range(args.starts)]
+    finally:
+        sandbox.close()
+    return {"level": probe(Containment.BEST_EFFORT), "levels": levels, "rates": rates, "starts": starts,
+            "setup_wall": [w for w, _ in setup], "setup_cpu": [c for _, c in setup]}
+
+
+def _ms(values: list[float]) -> str:
+    return f"{1000 * statistics.median(values):.0f}"
+
+
+def report(modes: list[tuple[str, dict[str, object]]], args: argparse.Namespace, load: tuple[str, str]) -> None:
+    print(f"\nsandbox cost, medians of {args.runs} runs ({args.games} games per pairing, 2 random bots, one worker)"
+          f" and {args.starts} starts per arm, the arms alternating; load average {load[0]} at the start,"
+          f" {load[1]} at the end, {os.cpu_count()} cores")
+    print("| mode | games at once | games/s, no sandbox | games/s, sandbox | change |")
+    print("|---|---|---|---|---|")
+    for name, m in modes:
+        rates = m["rates"]
+        assert isinstance(rates, dict) and isinstance(m["levels"], list)
+        for level in m["levels"]:
+            plain, boxed = statistics.median(rates[f"none {level}"]), statistics.median(rates[f"bwrap {level}"])
+            print(f"| {name} | {level} | {plain:.1f} | {boxed:.1f} | {100 * (boxed / plain - 1):+.1f}% |")
+    print("\n| mode | start-up ms, no sandbox | start-up ms, sandbox | more | the sandbox's own chain: wall ms | CPU ms |")
+    print("|---|---|---|---|---|---|")
+    for name, m in modes:
+        starts = m["starts"]
+        assert isinstance(starts, dict)
+        extra = statistics.median(starts["bwrap"]) - statistics.median(starts["none"])
+        print(f"| {name} | {_ms(starts['none'])} | {_ms(starts['bwrap'])} | {1000 * extra:+.0f} | "
+              f"{_ms(m['setup_wall'])} | {_ms(m['setup_cpu'])} |")  # type: ignore[arg-type]
+    print("\nGoals (docs/sandbox.md): under 5% fewer games/s; under 100 ms more start-up per bot process.")
+    for name, m in modes:
+        print(f"{name}: {m['level']}")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--runs", type=int, default=5)
@@ -101,45 +180,33 @@ def main() -> None:
     p.add_argument("--starts", type=int, default=10)
     p.add_argument("--user-python", help="as root: also run as an ordinary uid with this interpreter")
     p.add_argument("--uid", type=int, default=4242)
+    p.add_argument("--json", action="store_true", help="print this mode's figures as one JSON line (sub-runs)")
     args = p.parse_args()
-    print(f"uid {os.geteuid()}: {probe(Containment.BEST_EFFORT)}")
-    levels = [int(x) for x in args.concurrency.split(",")]
-    rates: dict[tuple[str, int], list[float]] = {}
-    for run in range(args.runs):
-        for level in levels:
-            for arm in (("none", "bwrap") if run % 2 == 0 else ("bwrap", "none")):
-                rates.setdefault((arm, level), []).append(games_per_second(arm, args.games, level))
-        print(f"run {run + 1}/{args.runs} done", file=sys.stderr)
-    print(f"games/s, 2 random bots, {args.games} games per run, medians of {args.runs} runs")
-    print("| games at once | no sandbox | sandbox | change |")
-    print("|---|---|---|---|")
-    for level in levels:
-        plain, boxed = statistics.median(rates[("none", level)]), statistics.median(rates[("bwrap", level)])
-        print(f"| {level} | {plain:.1f} | {boxed:.1f} | {100 * (boxed / plain - 1):+.1f}% |")
-    starts: dict[bool, list[float]] = {False: [], True: []}
-    with tempfile.TemporaryDirectory() as tmp:
-        for i in range(args.starts):
-            for sandboxed in ((False, True) if i % 2 == 0 else (True, False)):
-                starts[sandboxed].append(asyncio.run(_start_once(sandboxed, Path(tmp) / "logs")))
-    print(f"\nbot start-up (launch to admitted Hello), {args.starts} starts per arm")
-    print("| arm | median ms | p90 ms |")
-    print("|---|---|---|")
-    for sandboxed, label in ((False, "no sandbox"), (True, "sandbox")):
-        times = sorted(starts[sandboxed])
-        p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
-        print(f"| {label} | {1000 * statistics.median(times):.0f} | {1000 * p90:.0f} |")
-    extra = statistics.median(starts[True]) - statistics.median(starts[False])
-    print(f"\nsandbox start-up cost: {1000 * extra:+.0f} ms per bot process (median difference)")
+    if args.json:
+        print(json.dumps(measure(args)))
+        return
+    load_start = Path("/proc/loadavg").read_text().split()[0]
+    name = "root" if os.geteuid() == 0 else ("ordinary user, delegated cgroup" if os.environ.get("TRUCO_ARENA_CGROUP")
+                                            else "ordinary user, nothing delegated")
+    print(f"{name}: measuring", file=sys.stderr, flush=True)
+    modes = [(name, measure(args))]
     if args.user_python and os.geteuid() == 0:
         own = [a for a in sys.argv[1:] if a not in ("--user-python", args.user_python)]
         for delegated in (True, False):
-            print(f"\n## as uid {args.uid}, {'a delegated cgroup' if delegated else 'nothing delegated'}", flush=True)
+            label = f"uid {args.uid}, {'delegated cgroup' if delegated else 'nothing delegated'}"
+            print(f"{label}: measuring", file=sys.stderr, flush=True)
             with _delegated(args.uid) if delegated else contextlib.nullcontext() as path:
                 env = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8"}
                 if path:
                     env["TRUCO_ARENA_CGROUP"] = path
-                subprocess.run(["setpriv", f"--reuid={args.uid}", f"--regid={args.uid}", "--clear-groups", "--",
-                                args.user_python, os.path.abspath(__file__), *own], env=env, cwd="/tmp", check=False)
+                sub = subprocess.run(["setpriv", f"--reuid={args.uid}", f"--regid={args.uid}", "--clear-groups", "--",
+                                      args.user_python, os.path.abspath(__file__), *own, "--json"],
+                                     env=env, cwd="/tmp", check=False, stdout=subprocess.PIPE, text=True)
+            lines = sub.stdout.strip().splitlines()
+            if sub.returncode != 0 or not lines:
+                raise SystemExit(f"{label}: the sub-run failed (exit {sub.returncode})")
+            modes.append((label, json.loads(lines[-1])))
+    report(modes, args, (load_start, Path("/proc/loadavg").read_text().split()[0]))
 
 
 @contextlib.contextmanager

@@ -14,8 +14,8 @@ What the process sees (everything else of the machine does not exist for it):
 * its own /proc (a new PID namespace: it sees only its own processes, and the
   bot is its pid 1), the machine-wide counters replaced by neutral ones
   (``neutral.py``), and a minimal read-only /dev;
-* its environment in a read-only file (``ENV_FILE``), never on bwrap's
-  command line.
+* its environment, set by bwrap from options it reads from a descriptor
+  (``--args``), never from its command line.
 
 It gets new IPC, UTS, network, PID and (where possible) cgroup namespaces, no
 capabilities, a cleared environment, and, when the arena runs as root, a
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import shlex
 import shutil
 import sys
 from dataclasses import dataclass
@@ -35,7 +34,6 @@ from pathlib import Path
 from arena.errors import DomainError
 
 SOCKET_IN_SANDBOX = "/run/truco-arena/arena.sock"
-ENV_FILE = "/run/truco-arena/env"  # the bot's environment, read by the sandbox's first program
 SCRATCH = "/tmp"
 # The system folders every program needs; links (merged /usr) are recreated as links.
 _SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -108,24 +106,20 @@ class SandboxSpec:
 
     bot_dir: Path | None  # shown read-only and the working folder; None: the scratch folder
     socket: Path  # the arena's Unix socket on the host
-    env_fd: int  # a descriptor of the arena's, holding the bot's whole environment (``env_file``)
+    env: dict[str, str]  # the bot's whole environment (set by bwrap, from ``args_fd``)
     scratch_mb: int
     uid: int | None  # a user id of its own (the arena runs as root), or None: the arena's
     proc_binds: tuple[str, ...] = ()  # bwrap arguments for the neutral /proc files (neutral.py)
     hostname: str = "bot"
 
 
-def env_file(env: dict[str, str]) -> bytes:
-    """The environment as a file the sandbox's shell reads (``ENV_FILE``):
-    every value quoted, so nothing in it is ever run."""
-    return "".join(f"{key}={shlex.quote(value)}\n" for key, value in env.items()).encode()
-
-
-# The first program of every sandbox: exports ENV_FILE, then becomes the bot.
 # Secrets (the token, the config's env) are never on a command line: every
 # local user reads command lines (``ps``); a process's environment only its
-# own user and root.
-_ENV_SHIM = 'set -a; . ' + ENV_FILE + '; set +a; exec "$@"'
+# own user and root. bwrap reads every option from a descriptor (``--args``),
+# ``--setenv`` among them: its own command line shows only ``--args N`` and
+# the bot's command, and no shell runs between bwrap and the bot.
+
+
 # /dev: these devices, links to /proc's descriptors, /dev/shm into the sized
 # /tmp (shared memory counts in scratch_mb), nothing writable.
 _DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
@@ -133,10 +127,11 @@ _DEV_LINKS = (("/proc/self/fd", "/dev/fd"), ("/proc/self/fd/0", "/dev/stdin"), (
               ("/proc/self/fd/2", "/dev/stderr"), (SCRATCH, "/dev/shm"))
 
 
-def bwrap_argv(bwrap: str, spec: SandboxSpec, command: list[str]) -> list[str]:
+def bwrap_options(spec: SandboxSpec) -> list[str]:
+    """Every option of bwrap for ``spec`` (read from a descriptor, ``args_data``)."""
     # --as-pid-1: no bwrap init inside the PID namespace, whose memory a bot of
     # the organizer's own user could otherwise read or trace.
-    argv = [bwrap, "--die-with-parent", "--new-session", "--as-pid-1",
+    argv = ["--die-with-parent", "--new-session", "--as-pid-1",
             "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts", "--unshare-cgroup-try",
             "--hostname", spec.hostname]
     if os.geteuid() != 0:
@@ -170,15 +165,29 @@ def bwrap_argv(bwrap: str, spec: SandboxSpec, command: list[str]) -> list[str]:
     argv += ["--remount-ro", "/dev",
              "--dir", os.path.dirname(SOCKET_IN_SANDBOX),
              "--ro-bind", str(spec.socket), SOCKET_IN_SANDBOX,
-             "--perms", "0444", "--ro-bind-data", str(spec.env_fd), ENV_FILE,
              "--remount-ro", "/",
-             "--clearenv",
-             "--chdir", str(spec.bot_dir) if spec.bot_dir is not None else SCRATCH, "--cap-drop", "ALL"]
+             "--clearenv"]
+    for key, value in spec.env.items():
+        argv += ["--setenv", key, value]
+    argv += ["--chdir", str(spec.bot_dir) if spec.bot_dir is not None else SCRATCH, "--cap-drop", "ALL"]
     if spec.uid is not None:
         # Root only: keep the two capabilities setpriv needs to become the bot's
         # own user, which then has none at all.
-        argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--",
-                 "setpriv", f"--reuid={spec.uid}", f"--regid={spec.uid}", "--clear-groups", "--"]
-    else:
-        argv.append("--")
-    return argv + ["/bin/sh", "-c", _ENV_SHIM, "truco-arena-bot", *command]
+        argv += ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    return argv
+
+
+def args_data(spec: SandboxSpec) -> bytes:
+    """bwrap's options as ``--args`` reads them: each followed by a NUL."""
+    options = bwrap_options(spec)
+    if any("\0" in o for o in options):
+        raise OSError("an environment value or path holds a NUL character")  # the launcher: BotStartError
+    return b"".join(o.encode() + b"\0" for o in options)
+
+
+def bwrap_argv(bwrap: str, args_fd: int, uid: int | None, command: list[str]) -> list[str]:
+    """The command line: bwrap reads its options from ``args_fd`` (``args_data``)."""
+    argv = [bwrap, "--args", str(args_fd), "--"]
+    if uid is not None:
+        argv += ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--"]
+    return argv + command

@@ -257,6 +257,7 @@ class Cgroups:
             d.mkdir(mode=0o755)
         box = Box(self.version, dirs, limits, cores)
         self._boxes.append(box)
+        self.reweigh()
         memory = limits.memory_mb * 1024 * 1024
         quota = str(limits.cpus * CFS_PERIOD_US)
         if self.version == 1:
@@ -285,6 +286,19 @@ class Cgroups:
                 with contextlib.suppress(OSError):
                     _write(d / "cpuset.cpus", ",".join(map(str, cores)))
         return box
+
+    def reweigh(self) -> None:
+        """The run's group weighs what its live bot processes would weigh
+        outside it (each its ``cpus`` of ordinary processes): nested in one
+        group, the bots would otherwise share one process's share of a busy
+        machine between them, and run slower than without a sandbox."""
+        self._boxes = [b for b in self._boxes if not b._removed]
+        cpus = max(1, sum(b.limits.cpus for b in self._boxes))
+        with contextlib.suppress(OSError):  # a weight is an optimization, never a reason to fail
+            if self.version == 1 and "cpu" in self.run_dirs:
+                _write(self.run_dirs["cpu"] / "cpu.shares", str(1024 * cpus))
+            elif self.version == 2:
+                _write(self.run_dirs["unified"] / "cpu.weight", str(min(10_000, 100 * cpus)))
 
     def close(self) -> None:
         """Remove every box left (waiting a moment for processes still

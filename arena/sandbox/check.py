@@ -110,7 +110,7 @@ def check() -> list[Finding]:
         "no host counters": (seen.get("meminfo", "").strip() != host_meminfo.strip(),
                              "/proc/meminfo, stat, loadavg, uptime, vmstat, pressure... are neutral stand-ins"),
         "nothing secret on a command line": (not on_command_line and seen["secret_ok"] == "yes",
-                                             "the environment reaches the bot through a file inside its sandbox"),
+                                             "bwrap reads the environment from a descriptor (--args), not its command line"),
     }
     findings = []
     for g in GUARANTEES:

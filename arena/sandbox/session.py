@@ -20,8 +20,8 @@ from .bwrap import (
     SOCKET_IN_SANDBOX,
     SandboxSpec,
     SandboxUnavailableError,
+    args_data,
     bwrap_argv,
-    env_file,
     find_bwrap,
     python_paths,
 )
@@ -46,7 +46,7 @@ class Wrapped:
     env: dict[str, str] | None
     box: Box | None
     cwd: Path | None
-    fds: tuple[int, ...] = ()  # descriptors the process inherits (its environment); closed once it started
+    fds: tuple[int, ...] = ()  # descriptors the process inherits (bwrap's options); closed once it started
 
     def close_fds(self) -> None:
         for fd in self.fds:
@@ -218,22 +218,24 @@ class Sandbox:
         box = None
         if self.cgroups is not None:
             box = self.cgroups.box(name, limits, self.cores.take(limits.cpus))
-        env_fd = os.memfd_create("truco-arena-env")
-        os.write(env_fd, env_file(full_env))
-        os.lseek(env_fd, 0, os.SEEK_SET)
-        spec = SandboxSpec(bot_dir, self.socket, env_fd, limits.scratch_mb, self._uid(),
+        spec = SandboxSpec(bot_dir, self.socket, full_env, limits.scratch_mb, self._uid(),
                            tuple(self._neutral.binds(limits.memory_mb, limits.cpus)))
-        inner = bwrap_argv(self.bwrap, spec, command)
-        argv = prlimit_command(limits, contained=box is not None and box.limits_memory) + inner
+        args_fd = os.memfd_create("truco-arena-bwrap")
+        os.write(args_fd, args_data(spec))
+        os.lseek(args_fd, 0, os.SEEK_SET)
+        argv = prlimit_command(limits, contained=box is not None and box.limits_memory)
+        argv += bwrap_argv(self.bwrap, args_fd, spec.uid, command)
         if box is not None:
             argv = join_command(box) + argv
-        return Wrapped(argv, {}, box, None, (env_fd,))
+        return Wrapped(argv, {}, box, None, (args_fd,))
 
     def release(self, box: Box | None) -> None:
         """A bot process is gone: remove its groups, free its cores."""
         if box is not None:
             box.remove()
             self.cores.give_back(box.cores)
+            if self.cgroups is not None:
+                self.cgroups.reweigh()
 
     def close(self) -> None:
         if self.cgroups is not None:

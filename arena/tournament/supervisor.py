@@ -56,10 +56,17 @@ def open_sandbox(config: TournamentConfig) -> Sandbox | None:
     return Sandbox.open(config.containment)
 
 
+NO_SANDBOX_LINE = ('containment: none (sandbox = "none": launched bots run unconfined, as the organizer; '
+                   'only for bot code you trust)')
+
+
 def containment_line(config: TournamentConfig) -> str | None:
-    """The one line a run prints about its bots' containment; None when it launches none in a sandbox."""
-    if config.sandbox is SandboxMode.NONE or all(b.command is None for b in config.bots):
+    """The one line a run prints about its bots' containment, at every level;
+    None when it launches no bot (every bot connects by itself)."""
+    if all(b.command is None for b in config.bots):
         return None
+    if config.sandbox is SandboxMode.NONE:
+        return NO_SANDBOX_LINE
     return probe(config.containment)
 
 

@@ -11,6 +11,7 @@ a moment only, forks at most ``--fork-cap`` processes, allocates what
 ``--alloc-mb`` says, and connects outside only where there is no route out.
 
     python adversary_bot.py [--alloc-mb N] [--fork-cap N] [--spin-seconds S] [--search-seconds S] [--only ATTACK]
+                            [--hold-seconds S]
                             (plus the SDK's options)
 """
 
@@ -29,11 +30,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sdk import Action, Bot, Observation, main
+from sdk import Action, Bot, Kind, Observation, main
 
 MARKER = "truco-adversary-marker"
 _ATTACKS_DONE = threading.Event()
 _DELAY = [0.2]  # seconds each decision waits while attacks go on
+_PROLONG = threading.Event()  # set: play for long games (cards, declined calls), never end one early
 
 
 def report(attack: str, ok: bool, detail: str = "") -> None:
@@ -233,9 +235,12 @@ def share_with_partner() -> None:
 # a slot each, by filling and emptying 40 MiB of its scratch space and
 # spinning a core (a 1) or resting (a 0); the other reads every host-wide
 # counter it can and decodes each bit against the median of that counter.
+# 0.15 s a slot: writing 40 MiB takes a few ms, and the receiver still takes
+# several samples in each slot's middle.
 _RNG = random.Random(96)
 _BITS = [_RNG.randrange(2) for _ in range(96)]
-_SLOT = 0.25
+_SLOT = 0.15
+_LEAD = 2.0  # seconds from the first game to the first bit
 _FIRST_GAME = threading.Event()
 _FIRST_GAME_AT: list[float] = []
 
@@ -269,13 +274,19 @@ def _slot_index() -> int:
 
 
 def covert_channel() -> None:
-    _DELAY[0] = 0.8  # the games must outlast the channel (about 30 s from the first game)
+    # The games must outlast the channel (about 19 s from the first game),
+    # however short the deals would make them: each decision waits up to 4 s
+    # (the test's clock allows 6) while this process's part goes on, and the
+    # team plays its cards and declines calls (a falta envido accepted could
+    # end a game in one hand). Once its part is done, it plays at once.
+    _DELAY[0] = 4.0
+    _PROLONG.set()
     if not _FIRST_GAME.wait(60):
         report("covert_channel", False, "no game started")
         return
     # The partners' first game starts for each at its first decision: up to a
     # few seconds apart. The receiver records all along and tries every offset.
-    start = _FIRST_GAME_AT[0] + 3.0
+    start = _FIRST_GAME_AT[0] + _LEAD
     end = start + len(_BITS) * _SLOT
     if _slot_index() == 0:
         where = "/dev/shm" if os.path.isdir("/dev/shm") else "/tmp"
@@ -385,6 +396,7 @@ def spin_everywhere(seconds: float) -> None:
 
 def attack(args: Any) -> None:
     SEARCH_SECONDS[0] = args.search_seconds
+    _DELAY[0] = args.hold_seconds
     if args.only:
         globals()[args.only]()
         report("done", False)
@@ -417,6 +429,11 @@ class AdversaryBot(Bot):
         # Slow, within its clock, until every attack is over: the tournament
         # must still be running while the bot spins on every core.
         _ATTACKS_DONE.wait(timeout=_DELAY[0])
+        if _PROLONG.is_set():
+            for kind in (Kind.PLAY, Kind.NO_QUIERO):
+                for action in obs.legal:
+                    if action.kind is kind:
+                        return action
         return obs.legal[0]
 
 
@@ -426,6 +443,7 @@ def _arguments(p: Any) -> None:
     p.add_argument("--spin-seconds", type=float, default=20.0)
     p.add_argument("--search-seconds", type=float, default=20.0)
     p.add_argument("--only", choices=("share_with_partner", "covert_channel"), help="this attack alone")
+    p.add_argument("--hold-seconds", type=float, default=0.2, help="how long each decision waits while attacks go on")
 
 
 _started = threading.Lock()

@@ -50,6 +50,10 @@ def inside_checkout() -> Iterator[Path]:
 
 
 SECRET = "bot-env-secret-7f3a"  # a bot's env value no other user may read
+# Each of the adversary's decisions waits this long (of its 1 s) while its attacks go on, so
+# the games outlast them: at 0.2 s, the games of a loaded machine (or of an ordinary user,
+# whose search ends sooner) ended before its last attacks (allocating, then "done").
+HOLD = "0.6"
 
 
 def _config(folder: Path, sandbox: str, adversary_args: list[str], games: int = 24, bots: Path = HERE,
@@ -178,7 +182,7 @@ def _check_contained(folder: Path, games: int, worked_ok: frozenset[str] = froze
 @needs_root
 def test_a_hostile_launched_bot_is_contained_by_default(inside_checkout: Path, shared_tmp: Path) -> None:
     config = _config(inside_checkout, "bwrap", ["--alloc-mb", "10240", "--fork-cap", "5000",
-                                                 "--spin-seconds", "12"])
+                                                 "--spin-seconds", "12", "--hold-seconds", HOLD])
     run, found = _with_another_user(_run(config, wait=False, tmpdir=shared_tmp), shared_tmp)
     assert run.returncode == 0, run.stderr[-3000:]
     assert "Traceback" not in run.stderr
@@ -197,7 +201,8 @@ def test_a_hostile_launched_bot_is_contained_for_an_ordinary_user(arm_name: str,
         a.env.update(TMPDIR=str(shared_tmp), ADVERSARY_CANARY="organizer-secret-variable")
         fork_cap = "5000" if a.full else "300"  # no process limit there: the bot stops itself
         config = a.own(_config(a.folder, "bwrap", ["--alloc-mb", "10240", "--fork-cap", fork_cap,
-                                                   "--spin-seconds", "6", "--search-seconds", "5"], games=12, bots=a.bots,
+                                                   "--spin-seconds", "6", "--search-seconds", "5",
+                                                   "--hold-seconds", HOLD], games=12, bots=a.bots,
                                        extra=a.extra))
         run, found = _with_another_user(a.cli_popen("tournament", "run", str(config), "--no-progress"), shared_tmp)
         assert run.returncode == 0, run.stderr[-3000:]
@@ -230,7 +235,7 @@ def test_without_the_sandbox_the_same_bot_gets_through(tmp_path: Path) -> None:
     """The control: the attacks are real, and the test sees them succeed."""
     # The host's whole filesystem is searched here: a few seconds of it find the test's own files.
     config = _config(tmp_path, "none", ["--alloc-mb", "1536", "--fork-cap", "300", "--spin-seconds", "2",
-                                        "--search-seconds", "3"])
+                                        "--search-seconds", "3", "--hold-seconds", HOLD])
     run = _run(config)
     assert run.returncode == 0, run.stderr[-3000:]
     attacks = _attacks(tmp_path / "hostile-logs")

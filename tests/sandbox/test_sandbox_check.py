@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from arms import arm, arm_params
-from sandbox_runs import RANDOM, needs_bwrap, run_cli, write_config
+from sandbox_runs import RANDOM, needs_bwrap, needs_containment, run_cli, write_config
 from unprivileged import needs_root, threads_of_the_organizer
 
 from arena.games.settings import ConfigError
@@ -135,6 +135,7 @@ def test_a_refused_env_key_is_one_line_from_the_cli(tmp_path: Path) -> None:
     assert "bots[0].env.LD_PRELOAD: bot mine may not set LD_PRELOAD" in line, line
 
 
+@needs_containment  # elsewhere the default refuses the run (the best-effort line: test_the_demo_runs_for_...)
 def test_a_run_with_its_progress_display_says_its_containment(tmp_path: Path) -> None:
     config = write_config(tmp_path / "t.toml", [['name = "a"', f'command = "{RANDOM}"'],
                                                 ['name = "b"', f'command = "{RANDOM}"']], games=2)
@@ -142,3 +143,14 @@ def test_a_run_with_its_progress_display_says_its_containment(tmp_path: Path) ->
     assert run.returncode == 0, run.stderr
     levels = [line for line in run.stderr.splitlines() if line.startswith("containment: ")]
     assert len(levels) == 1 and levels[0].startswith("containment: full ("), run.stderr
+
+
+def test_a_run_without_a_sandbox_says_so_with_its_progress_display(tmp_path: Path) -> None:
+    config = write_config(tmp_path / "t.toml", [['name = "a"', f'command = "{RANDOM}"'],
+                                                ['name = "b"', f'command = "{RANDOM}"']], games=2,
+                          extra=('sandbox = "none"',))
+    run = run_cli("tournament", "run", str(config), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    levels = [line for line in run.stderr.splitlines() if line.startswith("containment: ")]
+    assert levels == ['containment: none (sandbox = "none": launched bots run unconfined, as the organizer; '
+                      'only for bot code you trust)'], run.stderr
