@@ -7,8 +7,8 @@ A stream of protocol version 3 gets what its seat learns between two of its
 Decisions (the GameStart, HandEnds) in one Batch with the next Decision, and
 the rest of the game (the last HandEnd, a Status, the GameEnd) in one Batch
 at its end: one write per Decision plus one per game, where version 2 takes
-a write per message. The bytes a write costs the arena's loop, not their
-size, are what a message costs it."""
+a write per message. A message costs the arena's loop mostly its write (a
+sendmsg and gRPC's completion), whatever its size."""
 
 from __future__ import annotations
 
