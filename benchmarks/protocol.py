@@ -20,9 +20,19 @@ the engine, protobuf, GameStart/HandEnd/GameEnd messages or bots.
 ``--in-process`` runs every bot and the echo client in this process too, on
 the one event loop (both sides' costs then add up on one core).
 
+A server's CPU per message grows when its peers are slow: each message then
+wakes an idle loop (gRPC's poller thread, a futex, epoll, a context switch)
+instead of being picked up by a busy one. The "paced echo" row is the bare
+echo with its client waiting, before each answer, as long as it takes to
+bring the echo down to the decisions/s of the arena with SDK bots in the
+same run: the gRPC cost per decision at the pace SDK bots set. The arena's
+"vs paced" column compares its CPU per decision with that row.
+
 Each figure is the median of ``--runs`` interleaved runs; latency is the
 server-side time from sending a Decision to receiving its answer.
-Goal: the arena reaches >= 60% of the echo's decisions/s.
+Goals: the arena reaches >= 60% of the echo's decisions/s; the arena's server
+CPU per decision with SDK bots at 8 concurrent games is at most 2x the bare
+echo's (issue 33).
 """
 
 from __future__ import annotations
@@ -146,10 +156,11 @@ class EchoServer:
     a writer task draining an outbox, a timer per round. That row shows what
     the required stream structure costs before any Truco happens."""
 
-    MODES = ("plain", "tasks")
+    MODES = ("plain", "tasks", "paced")
 
     def __init__(self, decision: bytes) -> None:
         self.decision = decision
+        self.pace = 0.0  # the paced streams' client waits this long (s) before each answer
         self.waiting: dict[str, asyncio.Queue[asyncio.Future[int]]] = {m: asyncio.Queue() for m in self.MODES}
         self.done: asyncio.Queue[int] = asyncio.Queue()
         self.connected = 0
@@ -160,26 +171,28 @@ class EchoServer:
         async def play(requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> None:
             if await context.read() is grpc.aio.EOF:  # the client's opening message
                 return
-            mode = self.MODES[min(1, self.connected // STREAMS)]
+            mode = self.MODES[min(len(self.MODES) - 1, self.connected // STREAMS)]
             self.connected += 1
-            if mode == "plain":
-                await self._plain(context)
+            if mode != "tasks":
+                await self._plain(context, mode)
             else:
                 await self._tasks(context)
 
         handler = grpc.stream_stream_rpc_method_handler(play)  # raw bytes both ways
         return grpc.method_handlers_generic_handler("bench.Echo", {"Play": handler})
 
-    async def _plain(self, context: grpc.aio.ServicerContext) -> None:
+    async def _plain(self, context: grpc.aio.ServicerContext, mode: str) -> None:
         loop = asyncio.get_running_loop()
         while True:
             go: asyncio.Future[int] = loop.create_future()
-            await self.waiting["plain"].put(go)
+            await self.waiting[mode].put(go)
             await go  # a run picked this stream
             n = 0
+            # The paced client reads its wait, in microseconds, off the message's first bytes.
+            decision = self.decision if mode == "plain" else b"%08d" % int(self.pace * 1e6) + self.decision[8:]
             while time.perf_counter() < self.stop_at:
                 t0 = time.perf_counter()
-                await context.write(self.decision)
+                await context.write(decision)
                 if await context.read() is grpc.aio.EOF:
                     return
                 self.latencies.append(time.perf_counter() - t0)
@@ -253,11 +266,14 @@ async def echo_client(address: str, streams: int, move_size: int) -> None:
             msg = await call.read()
             if msg is grpc.aio.EOF:
                 return
+            if msg[:1].isdigit():  # paced: wait as told first
+                await asyncio.sleep(int(msg[:8]) / 1e6)
             await call.write(move)
 
     async with grpc.aio.insecure_channel(address) as channel:
         # One set of streams per echo mode; the server tells them apart by order.
-        await asyncio.gather(*(stream(channel) for _ in range(2 * streams)), return_exceptions=True)
+        await asyncio.gather(*(stream(channel) for _ in range(len(EchoServer.MODES) * streams)),
+                             return_exceptions=True)
 
 
 # ------------------------------------------------------------------ children
@@ -331,30 +347,43 @@ async def main(runs: int, seconds: float, in_process: bool) -> None:
         where = "in this one process" if in_process else "bots and echo client in their own processes"
         print(f"{VARIANT} games, {where}; Decision ~{dec_size} B, Move ~{move_size} B; "
               f"median of {runs} runs of ~{seconds:g} s")
-        print(f"{'case':<60}{'decisions/s':>12}{'p50 ms':>8}{'p99 ms':>8}{'CPU us/dec':>11}{'vs echo':>8}")
+        print(f"{'case':<60}{'decisions/s':>12}{'p50 ms':>8}{'p99 ms':>8}{'CPU us/dec':>11}{'vs echo':>8}"
+              f"{'CPU vs echo':>12}{'CPU vs paced':>13}")
         rows = (
             ("sdk", "arena + SDK bots"),
             ("stdio", "arena + stdio bots through the bridge"),
             ("raw", "arena + raw protocol bots"),
             ("tasks", "echo through arena stream plumbing"),
             ("plain", "bare grpc.aio echo"),
+            ("paced", "bare grpc.aio echo, paced to the SDK bots' rate"),
         )
         for games in (1, 8):
             samples: dict[str, list[Sample]] = {key: [] for key, _ in rows}
+            correction = 1.0
             for run in range(runs):  # interleaved, so drift in machine load hits all alike
                 seed = 1000 * run + 10 * games
                 for pair in PAIRS:
                     gc.collect()
                     samples[pair].append(await arena_run(arena, games, seconds, seed, pair))
-                for mode in EchoServer.MODES:
+                for mode in ("plain", "tasks"):
                     gc.collect()
                     samples[mode].append(await echo.run(mode, games, seconds))
+                # Each paced stream's round takes games / rate: the client waits what the bare echo does not
+                # take, times a correction learnt run by run (a sleep costs more than it says).
+                sdk_rate, plain_rate = samples["sdk"][-1].rate, samples["plain"][-1].rate
+                echo.pace = max(0.0, correction * (games / sdk_rate - games / plain_rate))
+                gc.collect()
+                samples["paced"].append(await echo.run("paced", games, seconds))
+                correction = min(2.0, max(0.1, correction * samples["paced"][-1].rate / sdk_rate))
             label = "1 game" if games == 1 else f"{games} concurrent games"
             echo_rate = summary(samples["plain"])[0]
+            echo_cpu, paced_cpu = (statistics.median(s.cpu_per_decision for s in samples[k]) * 1e6
+                                   for k in ("plain", "paced"))
             for key, title in rows:
                 rate, p50, p99 = summary(samples[key])
                 cpu = statistics.median(s.cpu_per_decision for s in samples[key]) * 1e6
-                print(f"{title + ', ' + label:<60}{rate:>12.0f}{p50:>8.3f}{p99:>8.3f}{cpu:>11.0f}{rate / echo_rate:>8.0%}")
+                print(f"{title + ', ' + label:<60}{rate:>12.0f}{p50:>8.3f}{p99:>8.3f}{cpu:>11.0f}{rate / echo_rate:>8.0%}"
+                      f"{cpu / echo_cpu:>11.2f}x{cpu / paced_cpu:>12.2f}x")
         await server.stop(0)
         await arena.stop(grace=0)
     finally:

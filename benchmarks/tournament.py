@@ -3,7 +3,7 @@ bots (separate processes over loopback gRPC), by number of worker processes
 and games at once in each, with the CPU each game costs the arena and the bots.
 
     python benchmarks/tournament.py [--bots 4] [--games 12] [--runs 3] [--workers 1,2] [--levels 1,4]
-                                    [--ray-cpus 2]
+                                    [--ray-cpus 2] [--baseline DIR]
 
 Each run is a full ``run_tournament`` (arena start, bot launch, games, shutdown)
 into a fresh SQLite file; the games/s figure counts only the time from the
@@ -23,14 +23,25 @@ sampler reads each process's CPU time from /proc every 0.1 s, and only what
 was used between the first game's start and the last game's end counts
 (start-up and shutdown are left out, as they are from games/s). Medians over the runs, the settings interleaved run by
 run so machine noise is shared.
+
+``--baseline DIR``: a checkout of another commit (``git worktree add /tmp/parent
+HEAD~1``), measured in the same run: each of its runs is a child process of
+this script with DIR first on ``PYTHONPATH`` (so the arena, the SDK and the
+bots it launches are DIR's), interleaved with this checkout's runs, and its
+rows are printed under this checkout's, with the ratio of games/s and of CPU
+per game. Goal (issue 33): games/s of the local 1-worker rows at least 1.5x
+the parent commit's.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
+import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -164,7 +175,28 @@ def one_run(raw: dict[str, object], tmp: Path, scale: ScaleOut | None) -> Run:
                sampler.used("bot", first, last))
 
 
+def baseline_run(root: Path, raw: dict[str, object], tmp: Path, workers: int) -> Run:
+    """``one_run`` with the code of the checkout ``root``, in a child process."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+    out = subprocess.run([sys.executable, __file__, "--child", json.dumps([raw, str(tmp), workers])], cwd=root,
+                         env=env, check=True, capture_output=True, text=True)
+    return Run(**json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def child(arg: str) -> None:
+    raw, tmp, workers = json.loads(arg)
+    import arena
+
+    if not Path(arena.__file__).resolve().is_relative_to(Path.cwd().resolve()):
+        raise SystemExit(f"the baseline imports {arena.__file__}, not the checkout in {Path.cwd()}")
+    scale = ScaleOut(workers=workers) if workers > 1 else None
+    print(json.dumps(dataclasses.asdict(one_run(raw, Path(tmp), scale))))
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--child"]:
+        child(sys.argv[2])
+        return
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--bots", type=int, default=4)
     ap.add_argument("--games", type=int, default=12, help="games per pairing (even)")
@@ -174,6 +206,7 @@ def main() -> None:
     ap.add_argument("--variant", default="uruguayo")
     ap.add_argument("--ray-cpus", type=int, default=0, help="also run on a local Ray cluster of this many CPUs")
     ap.add_argument("--batch-pairs", type=int, default=6, help="duplicate pairs per Ray task")
+    ap.add_argument("--baseline", type=Path, help="a checkout of another commit to measure alongside (local rows)")
     args = ap.parse_args()
     settings: list[tuple[str, int, int]] = [
         ("local", w, c) for w in (int(x) for x in args.workers.split(",")) for c in
@@ -185,6 +218,7 @@ def main() -> None:
         cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": args.ray_cpus})
         settings += [("ray", args.ray_cpus, c) for c in (int(x) for x in args.levels.split(","))]
     runs: dict[tuple[str, int, int], list[Run]] = {s: [] for s in settings}
+    base: dict[tuple[str, int, int], list[Run]] = {s: [] for s in settings if s[0] == "local" and args.baseline}
     try:
         with tempfile.TemporaryDirectory() as tmp:
             for _ in range(args.runs):
@@ -195,7 +229,10 @@ def main() -> None:
                                                           batch_pairs=args.batch_pairs)
                     else:
                         scale = ScaleOut(workers=w) if w > 1 else None
-                    runs[(kind, w, c)].append(one_run(config(args.bots, args.games, c, args.variant), Path(tmp), scale))
+                    raw = config(args.bots, args.games, c, args.variant)
+                    if (kind, w, c) in base:  # interleaved: the baseline first, then this checkout
+                        base[(kind, w, c)].append(baseline_run(args.baseline.resolve(), raw, Path(tmp), w))
+                    runs[(kind, w, c)].append(one_run(raw, Path(tmp), scale))
     finally:
         if cluster is not None:
             cluster.shutdown()  # type: ignore[no-untyped-call]
@@ -204,15 +241,23 @@ def main() -> None:
           f"run ({args.variant}, target preset), {args.runs} runs, medians")
     print(f"{'workers':>7}  {'at once':>7}  {'games/s':>8}  {'min..max':>13}  {'start+stop s':>12}  "
           f"{'CPU ms/game: arena':>18}  {'(coordinator)':>13}  {'bots':>6}")
-    for kind, w, c in settings:
-        rs = runs[(kind, w, c)]
+    def row(label: str, c: int, rs: list[Run]) -> tuple[float, float]:
         rates = [r.played / r.play_s for r in rs]
         arena = statistics.median(1000 * (r.coordinator_cpu + r.workers_cpu) / r.played for r in rs)
         coordinator = statistics.median(1000 * r.coordinator_cpu / r.played for r in rs)
         bots = statistics.median(1000 * r.bots_cpu / r.played for r in rs)
-        label = f"{w}" if kind == "local" else f"ray {w}"
-        print(f"{label:>7}  {w * c:>7}  {statistics.median(rates):>8.1f}  {min(rates):>6.1f}..{max(rates):<6.1f}  "
+        print(f"{label:>7}  {c:>7}  {statistics.median(rates):>8.1f}  {min(rates):>6.1f}..{max(rates):<6.1f}  "
               f"{statistics.median(r.other_s for r in rs):>12.2f}  {arena:>18.1f}  {coordinator:>13.1f}  {bots:>6.1f}")
+        return statistics.median(rates), arena + bots
+
+    for kind, w, c in settings:
+        rate, cpu = row(f"{w}" if kind == "local" else f"ray {w}", w * c, runs[(kind, w, c)])
+        if (kind, w, c) in base:
+            base_rate, base_cpu = row("base", w * c, base[(kind, w, c)])
+            print(f"{'':>7}  {'':>7}  {rate / base_rate:>7.2f}x  games/s of this checkout over the baseline; "
+                  f"CPU per game (arena + bots) {cpu / base_cpu:.2f}x")
+    if base:
+        print(f"baseline: {args.baseline}")
 
 
 if __name__ == "__main__":

@@ -302,12 +302,14 @@ class StreamSession:
                 if msg is grpc.aio.EOF:
                     raise TransientError("the arena closed the stream without a closing Status")
                 assert isinstance(msg, pb.PlayResponse)
-                if self.recorder is not None:
-                    self.recorder.write(self.index, msg)
-                said = await self.handle(msg, call)
-                if said in ("shutdown", "restarting"):
-                    await self._close(call)
-                    return said
+                # A Batch (protocol 3) is its messages, one after another.
+                for one in msg.batch.messages if msg.WhichOneof("kind") == "batch" else (msg,):
+                    if self.recorder is not None:
+                        self.recorder.write(self.index, one)
+                    said = await self.handle(one, call)
+                    if said in ("shutdown", "restarting"):
+                        await self._close(call)
+                        return said
         finally:
             call.cancel()
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections import deque
 from typing import Any
 
 import grpc
@@ -80,6 +81,7 @@ class MemoryCall:
         self._context = context
         self._play = play
         self._half_closed = False
+        self._unread: deque[pb.PlayResponse] = deque()  # the rest of a Batch, read one by one
 
     async def write(self, msg: pb.PlayRequest) -> None:
         await self.write_bytes(msg.SerializeToString())
@@ -90,11 +92,16 @@ class MemoryCall:
         self._context.requests.put_nowait(data)
 
     async def read(self) -> pb.PlayResponse | None:
+        if self._unread:
+            return self._unread.popleft()
         msg = await self._context.responses.get()
         if msg is _END:
             self._context.responses.put_nowait(_END)  # every later read is EOF too
             return None
         assert isinstance(msg, pb.PlayResponse)
+        if msg.WhichOneof("kind") == "batch" and msg.batch.messages:
+            self._unread.extend(msg.batch.messages)
+            return self._unread.popleft()
         return msg
 
     async def done_writing(self) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Protocol
@@ -51,10 +52,13 @@ class Call(Protocol):
 class RawCall:
     """One ``Play`` stream over gRPC. ``write`` sends a PlayRequest, ``write_bytes``
     anything at all; ``read`` gives the next PlayResponse, or None once the
-    arena has ended the stream."""
+    arena has ended the stream. A Batch (protocol 3) is read as its messages,
+    one by one; ``batches`` counts the Batches read."""
 
     def __init__(self, call: Any) -> None:
         self.call = call
+        self.batches = 0
+        self._unread: deque[pb.PlayResponse] = deque()
 
     async def write(self, msg: pb.PlayRequest) -> None:
         await self.call.write(msg.SerializeToString())
@@ -63,10 +67,16 @@ class RawCall:
         await self.call.write(data)
 
     async def read(self) -> pb.PlayResponse | None:
+        if self._unread:
+            return self._unread.popleft()
         msg = await self.call.read()
         if msg is grpc.aio.EOF:
             return None
         assert isinstance(msg, pb.PlayResponse)
+        if msg.WhichOneof("kind") == "batch":
+            self.batches += 1
+            self._unread.extend(msg.batch.messages)
+            return self._unread.popleft() if self._unread else pb.PlayResponse()
         return msg
 
     async def done_writing(self) -> None:
@@ -99,9 +109,12 @@ async def open_stream(address: str, options: Sequence[tuple[str, Any]] = ()) -> 
         yield play_call(channel)
 
 
-async def hello(call: Call, name: str, token: str, version: str = "") -> pb.PlayResponse | None:
-    """The whole handshake; the arena's answer (a Welcome or a closing Status)."""
-    reply: pb.PlayResponse | None = await say_hello(call, name, token, version)
+async def hello(
+    call: Call, name: str, token: str, version: str = "", protocol: int | None = None
+) -> pb.PlayResponse | None:
+    """The whole handshake (in ``protocol``, default the current version);
+    the arena's answer (a Welcome or a closing Status)."""
+    reply: pb.PlayResponse | None = await say_hello(call, name, token, version, protocol)
     return reply
 
 
@@ -162,13 +175,15 @@ async def converse(
             return
 
 
-async def run_bot(address: str, name: str, token: str, streams: int, on_decision: OnDecision) -> None:
+async def run_bot(
+    address: str, name: str, token: str, streams: int, on_decision: OnDecision, protocol: int | None = None
+) -> None:
     """``streams`` streams on one channel, each answering with ``on_decision``,
     until the arena closes them (an error on one stream ends only that one)."""
 
     async def stream(channel: grpc.aio.Channel) -> None:
         call = play_call(channel)
-        await hello(call, name, token)
+        await hello(call, name, token, protocol=protocol)
         await converse(call, on_decision)
 
     async with grpc.aio.insecure_channel(address) as channel:

@@ -6,4 +6,9 @@ nothing generated, so regeneration works even when they are missing.
 """
 
 # The protocol version these files speak (Hello.protocol_version).
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
+# Every version the arena still speaks. Version 2 has no Batch: each message
+# is its own write (docs/protocol.md, "Versions and changes").
+SUPPORTED_VERSIONS = (2, 3)
+# The first version whose streams get Batches.
+BATCH_VERSION = 3

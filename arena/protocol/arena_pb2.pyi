@@ -57,7 +57,7 @@ class PlayRequest(_message.Message):
     def __init__(self, hello: _Optional[_Union[Hello, _Mapping]] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., proof: _Optional[_Union[Proof, _Mapping]] = ...) -> None: ...
 
 class PlayResponse(_message.Message):
-    __slots__ = ("welcome", "game_start", "decision", "hand_end", "game_end", "status", "challenge")
+    __slots__ = ("welcome", "game_start", "decision", "hand_end", "game_end", "status", "challenge", "batch")
     WELCOME_FIELD_NUMBER: _ClassVar[int]
     GAME_START_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
@@ -65,6 +65,7 @@ class PlayResponse(_message.Message):
     GAME_END_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     CHALLENGE_FIELD_NUMBER: _ClassVar[int]
+    BATCH_FIELD_NUMBER: _ClassVar[int]
     welcome: Welcome
     game_start: GameStart
     decision: Decision
@@ -72,7 +73,14 @@ class PlayResponse(_message.Message):
     game_end: GameEnd
     status: Status
     challenge: Challenge
-    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., game_start: _Optional[_Union[GameStart, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., hand_end: _Optional[_Union[HandEnd, _Mapping]] = ..., game_end: _Optional[_Union[GameEnd, _Mapping]] = ..., status: _Optional[_Union[Status, _Mapping]] = ..., challenge: _Optional[_Union[Challenge, _Mapping]] = ...) -> None: ...
+    batch: Batch
+    def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., game_start: _Optional[_Union[GameStart, _Mapping]] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., hand_end: _Optional[_Union[HandEnd, _Mapping]] = ..., game_end: _Optional[_Union[GameEnd, _Mapping]] = ..., status: _Optional[_Union[Status, _Mapping]] = ..., challenge: _Optional[_Union[Challenge, _Mapping]] = ..., batch: _Optional[_Union[Batch, _Mapping]] = ...) -> None: ...
+
+class Batch(_message.Message):
+    __slots__ = ("messages",)
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    messages: _containers.RepeatedCompositeFieldContainer[PlayResponse]
+    def __init__(self, messages: _Optional[_Iterable[_Union[PlayResponse, _Mapping]]] = ...) -> None: ...
 
 class Hello(_message.Message):
     __slots__ = ("bot_name", "bot_version", "protocol_version", "client_nonce")

@@ -51,7 +51,8 @@ class ArenaServiceServicer:
         """Play carries one seat-slot: the bot sends a Hello, answers the arena's
         Challenge with a Proof, then sends one Move per Decision; the arena sends
         Challenge, Welcome (or a closing Status), then GameStart, Decision,
-        HandEnd, GameEnd and Status messages.
+        HandEnd, GameEnd and Status messages (in version 3, several of them in
+        one Batch).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -42,6 +42,7 @@ class Referee:
         self.actions: list[str] = []  # "SEAT ACTION" per applied action: replays the game
         self._hand_begin = 0  # index in state.events where the open hand's events begin
         self._scanned = 0  # events already scanned for HandEnded
+        self._hands_ended = 0  # state.hands_played when they were last scanned
         self._pending: Decision | None = None
 
     # ------------------------------------------------------------- the loop
@@ -131,14 +132,19 @@ class Referee:
         return action  # legal, in a tolerated spelling (case, spaces)
 
     def _hand_ends(self) -> tuple[HandSummary, ...]:
-        events = self.state.events
+        # The engine counts a hand in hands_played as it logs its HandEnded:
+        # most actions end no hand, and the log need not be read for them.
+        if self.state.hands_played == self._hands_ended:
+            return ()
+        self._hands_ended = self.state.hands_played
+        events = self.state.events[self._scanned:]  # one read of the log (a tuple)
         out: tuple[HandSummary, ...] = ()
-        for i in range(self._scanned, len(events)):
-            e = events[i]
+        for k, e in enumerate(events):
             if isinstance(e, ev.HandEnded):
+                i = self._scanned + k
                 begin, self._hand_begin = self._hand_begin, i + 1
                 out += self._summaries(begin, i + 1, e.hand, e.scores, cut_short=False)
-        self._scanned = len(events)
+        self._scanned += len(events)
         return out
 
     def _summaries(

@@ -29,6 +29,7 @@ from collections.abc import Callable
 import grpc
 
 from arena.errors import DomainError
+from arena.protocol import PROTOCOL_VERSION
 from arena.protocol import arena_pb2 as pb
 from arena.protocol.handshake import Verifier
 
@@ -100,7 +101,7 @@ Written = Callable[[float], None]
 
 class Connection:
     """A stream that said Hello. Attributes set by the servicer once admitted:
-    ``name``, ``version``, ``token``."""
+    ``name``, ``version``, ``token``, ``protocol``."""
 
     def __init__(self, context: grpc.aio.ServicerContext, stream_id: str, write_timeout: float) -> None:
         self.context = context
@@ -109,6 +110,7 @@ class Connection:
         self.name = ""
         self.version = ""
         self.token = ""
+        self.protocol = PROTOCOL_VERSION  # the Hello's protocol_version once admitted
         self.peer = context.peer()
         self.alive = True
         self.close_reason = ""

@@ -231,6 +231,18 @@ def hand_end_pb(game_id: str, h: HandSummary) -> pb.PlayResponse:
     return msg
 
 
+def batch_pb(held: Sequence[pb.PlayResponse], last: pb.PlayResponse) -> pb.PlayResponse:
+    """``held`` then ``last`` in one Batch (protocol 3). Each message keeps its
+    own padding, and a Batch adds to each only its tag and length, which
+    depend on the message's size alone: a Batch's size says no more about
+    hidden cards than its messages' sizes would."""
+    out = pb.PlayResponse()
+    messages = out.batch.messages
+    messages.extend(held)
+    messages.append(last)
+    return out
+
+
 def game_end_pb(game_id: str, end: GameEnd, reason: str) -> pb.PlayResponse:
     outcome = end.outcome
     return pb.PlayResponse(

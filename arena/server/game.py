@@ -1,7 +1,14 @@
 """One game over the network. The referee (``arena.referee``) decides what
 each seat is told; this module delivers it as protocol messages, runs the
 clocks and turns a seat's failure (timeout, disconnect, bad message) into
-the end of the game, which its side loses."""
+the end of the game, which its side loses.
+
+A stream of protocol version 3 gets what its seat learns between two of its
+Decisions (the GameStart, HandEnds) in one Batch with the next Decision, and
+the rest of the game (the last HandEnd, a Status, the GameEnd) in one Batch
+at its end: one write per Decision plus one per game, where version 2 takes
+a write per message. A message costs the arena's loop mostly its write (a
+sendmsg and gRPC's completion), whatever its size."""
 
 from __future__ import annotations
 
@@ -13,6 +20,7 @@ from collections.abc import Sequence
 from arena.engine.options import Options
 from arena.engine.outcome import Outcome, Termination
 from arena.errors import DomainError
+from arena.protocol import BATCH_VERSION
 from arena.protocol import arena_pb2 as pb
 from arena.protocol.stdio import STDERR_GAME_MAX, STDERR_MAX, printable
 from arena.referee import BadMoveError, Decision, HandSummary, Referee
@@ -30,6 +38,7 @@ from .connection import (
 from .convert import (
     FAULT_STATUS,
     REASON_MAX_CHARS,
+    batch_pb,
     decision_pb,
     game_end_pb,
     game_start_pb,
@@ -86,6 +95,11 @@ class GameRun:
         self.stderr: list[tuple[int, str]] = []  # (decision index, Move.stderr), bounded per seat
         self._stderr_left = [STDERR_GAME_MAX] * len(self.conns)
         self.referee: Referee | None = None  # while running: read by the live page (arena.web), never changed
+        # Per seat: None when its stream takes every message as it comes
+        # (version 2), else what it has not been sent yet, for its next Batch.
+        self._held: list[list[pb.PlayResponse] | None] = [
+            [] if c.protocol >= BATCH_VERSION else None for c in self.conns
+        ]
 
     def interrupt(self) -> None:
         """End the game as INTERRUPTED at the next opportunity (arena shutdown)."""
@@ -122,7 +136,7 @@ class GameRun:
                 reason = f"seat {f.seat} ({self.bots[f.seat]}) {f.detail}"
                 code = FAULT_STATUS.get(f.termination)
                 if code is not None:
-                    self.conns[f.seat].post_quietly(status_pb(code, reason, game_id=self.game_id))
+                    self._tell_quietly(f.seat, status_pb(code, reason, game_id=self.game_id))
             except _InterruptedError:
                 outcome = referee.interrupted()
                 reason = "the arena shut down"
@@ -169,7 +183,7 @@ class GameRun:
         loop = asyncio.get_running_loop()
         clock = _MoveClock(loop, self.inbox, conn, seq, move_time + bank, loop.time())
         try:
-            conn.post(msg, written=clock.written)
+            conn.post(self._with_held(seat, msg), written=clock.written)
         except ConnectionLostError as exc:
             raise SeatFaultError(seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
         try:
@@ -218,34 +232,58 @@ class GameRun:
 
     # --------------------------------------------------------------- telling
 
+    def _tell(self, seat: int, msg: pb.PlayResponse) -> None:
+        """Tell seat ``seat`` something that needs no answer: held for its
+        next Batch, or posted at once (version 2; the streams' writers send
+        it, the game does not wait)."""
+        held = self._held[seat]
+        if held is not None:
+            held.append(msg)
+            return
+        try:
+            self.conns[seat].post(msg)
+        except ConnectionLostError as exc:
+            raise SeatFaultError(seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
+
+    def _tell_quietly(self, seat: int, msg: pb.PlayResponse) -> bool:
+        """``_tell`` when the stream may already be gone; False if it is."""
+        try:
+            self._tell(seat, msg)
+            return True
+        except SeatFaultError:
+            return False
+
+    def _with_held(self, seat: int, msg: pb.PlayResponse) -> pb.PlayResponse:
+        """``msg``, after whatever is held for ``seat``: one Batch if anything is."""
+        held = self._held[seat]
+        if not held:
+            return msg
+        out = batch_pb(held, msg)
+        held.clear()
+        return out
+
     def _broadcast(self, msgs: Sequence[pb.PlayResponse]) -> None:
-        """Post ``msgs[s]`` to seat ``s`` for every seat (the streams' writers
-        send them; the game does not wait)."""
+        """Tell ``msgs[s]`` to seat ``s`` for every seat."""
         for seat, msg in enumerate(msgs):
-            try:
-                self.conns[seat].post(msg)
-            except ConnectionLostError as exc:
-                raise SeatFaultError(seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
+            self._tell(seat, msg)
 
     def _tell_hand_ends(self, summaries: Sequence[HandSummary], first: int | None) -> None:
-        """Post each seat its summaries. Seat ``first`` (the next to act), if
-        any, is posted to first: its writer then runs first, and its next
-        Decision is the one the game will wait on."""
+        """Tell each seat its summaries. Seat ``first`` (the next to act), if
+        any, is told first: posted (version 2), its writer then runs first,
+        and its next Decision is the one the game will wait on."""
         for h in summaries if first is None else sorted(summaries, key=lambda h: h.seat != first):
-            try:
-                self.conns[h.seat].post(hand_end_pb(self.game_id, h))
-            except ConnectionLostError as exc:
-                raise SeatFaultError(h.seat, Termination.DISCONNECT, f"disconnected ({exc})") from None
+            self._tell(h.seat, hand_end_pb(self.game_id, h))
 
     def _finish(self, referee: Referee, outcome: Outcome, reason: str) -> None:
         """The summary of the hand the end cut short (if any), then GameEnd, to
-        every seat still connected."""
+        every seat still connected (in version 3 one Batch with all it was
+        not told yet)."""
         cut_short = referee.cut_short(outcome)
         for end in referee.end(outcome):
-            conn = self.conns[end.seat]
-            if cut_short is not None and not conn.post_quietly(hand_end_pb(self.game_id, cut_short[end.seat])):
+            seat = end.seat
+            if cut_short is not None and not self._tell_quietly(seat, hand_end_pb(self.game_id, cut_short[seat])):
                 continue
-            conn.post_quietly(game_end_pb(self.game_id, end, reason))
+            self.conns[seat].post_quietly(self._with_held(seat, game_end_pb(self.game_id, end, reason)))
 
 
 class _MoveClock:

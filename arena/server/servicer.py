@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import grpc
 
 import arena
-from arena.protocol import PROTOCOL_VERSION
+from arena.protocol import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 from arena.protocol import arena_pb2 as pb
 from arena.protocol import arena_pb2_grpc as pb_grpc
 from arena.protocol.handshake import MAX_NONCE_BYTES, MIN_NONCE_BYTES, auth_message, new_nonce
@@ -180,6 +180,7 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
             return await self._reject(conn, pb.STATUS_CODE_SHUTDOWN, "the arena is shutting down")
         self.throttle.forgive(peer_host(conn.peer))
         conn.name, conn.version, conn.token = hello.bot_name, hello.bot_version, digest
+        conn.protocol = hello.protocol_version
         if conn.peer.startswith("unix:"):
             # A Unix socket has no client address: a launched bot's processes
             # are told apart by their tokens, one per process.
@@ -188,7 +189,7 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
         # above still holds; the stream's write lock keeps Welcome first on the wire.
         self.arena.pool.add(conn)
         welcome = pb.Welcome(
-            protocol_version=PROTOCOL_VERSION,
+            protocol_version=conn.protocol,
             bot_name=conn.name,
             stream_id=conn.stream_id,
             arena_version=arena.__version__,
@@ -198,10 +199,12 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
 
     def _judge(self, hello: pb.Hello) -> tuple[pb.StatusCode, str] | None:
         """Why this Hello is refused, or None to admit it."""
-        if hello.protocol_version != PROTOCOL_VERSION:
+        if hello.protocol_version not in SUPPORTED_VERSIONS:
+            spoken = " and ".join(str(v) for v in SUPPORTED_VERSIONS)
             return (
                 pb.STATUS_CODE_PROTOCOL_VERSION,
-                f"protocol version {hello.protocol_version} is not supported: this arena speaks {PROTOCOL_VERSION}",
+                f"protocol version {hello.protocol_version} is not supported: this arena speaks {spoken} "
+                f"({PROTOCOL_VERSION} is current)",
             )
         if not NAME_RE.fullmatch(hello.bot_name):
             return pb.STATUS_CODE_BAD_HELLO, (

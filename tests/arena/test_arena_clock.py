@@ -16,6 +16,7 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+import pytest
 from rawbot import ONE_BYTE_WINDOW, converse, first_legal, hello, never, open_stream
 
 from arena.engine.options import make_options
@@ -28,13 +29,16 @@ PAUSE = 2 * (CLOCK.move_time + CLOCK.bank)
 
 
 async def raw_bot(
-    address: str, name: str, token: str, asked: asyncio.Event, pause_before: frozenset[str], window: bool
+    address: str, name: str, token: str, asked: asyncio.Event, pause_before: frozenset[str], window: bool,
+    protocol: int | None = None,
 ) -> None:
     """Answers every Decision at once with its first legal action. With
     "game_start" in ``pause_before`` it sleeps ``PAUSE`` once the game has
     been asked for (``asked``) before its first read, so the GameStart and
     the first Decision wait in the arena; with "hand_end", it sleeps after
-    reading its first HandEnd, so the next hand's first Decision waits."""
+    reading its first HandEnd, so the next hand's first Decision waits
+    (protocol 2 only: in 3 the HandEnd comes in one Batch with that Decision,
+    whose clock then runs)."""
     paused_on_hand_end = "hand_end" not in pause_before
 
     async def after(msg: pb.PlayResponse) -> None:
@@ -44,7 +48,7 @@ async def raw_bot(
             await asyncio.sleep(PAUSE)
 
     async with open_stream(address, ONE_BYTE_WINDOW if window else ()) as call:
-        await hello(call, name, token)
+        await hello(call, name, token, protocol=protocol)
         if "game_start" in pause_before:
             await asked.wait()
             await asyncio.sleep(PAUSE)
@@ -61,13 +65,14 @@ async def silent_bot(address: str, name: str, token: str) -> None:
 async def trickling_bot(address: str, name: str, token: str, pause: float) -> None:
     """One-byte receive window, and a pause before every read: each single
     write of the arena completes within ``pause``, yet a Decision behind a
-    GameStart waits about twice as long."""
+    GameStart waits about twice as long. Protocol 2, where the two are
+    separate writes (in 3 they are one Batch)."""
 
     async def wait() -> None:
         await asyncio.sleep(pause)
 
     async with open_stream(address, ONE_BYTE_WINDOW) as call:
-        await hello(call, name, token)
+        await hello(call, name, token, protocol=2)
         await converse(call, first_legal, stop=never, before_read=wait)
 
 
@@ -96,9 +101,14 @@ async def play(
         await asyncio.wait_for(asyncio.gather(*bots, return_exceptions=True), 20.0)
 
 
-def test_a_backlog_ahead_of_the_decision_is_not_the_bots_time() -> None:
+@pytest.mark.parametrize("protocol", [2, 3])
+def test_a_backlog_ahead_of_the_decision_is_not_the_bots_time(protocol: int) -> None:
+    """Version 2: the GameStart and a HandEnd are separate writes ahead of a
+    Decision; version 3: the first Decision's Batch waits unread."""
+    pauses = frozenset({"game_start", "hand_end"} if protocol == 2 else {"game_start"})
+
     async def pausing(address: str, name: str, token: str, asked: asyncio.Event) -> None:
-        await raw_bot(address, name, token, asked, frozenset({"game_start", "hand_end"}), window=True)
+        await raw_bot(address, name, token, asked, pauses, window=True, protocol=protocol)
 
     r = asyncio.run(play(pausing))
     assert r.termination is Termination.TARGET_REACHED, r.reason

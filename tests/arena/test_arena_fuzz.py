@@ -34,7 +34,7 @@ hellos = st.builds(
     pb.Hello,
     bot_name=st.one_of(st.just(FUZZ_NAME), texts),
     bot_version=texts,
-    protocol_version=st.one_of(st.just(2), st.integers(0, 2**32 - 1)),
+    protocol_version=st.one_of(st.sampled_from([2, 3]), st.integers(0, 2**32 - 1)),
     client_nonce=st.binary(max_size=80),
 )
 proofs = st.builds(pb.Proof, client_proof=st.binary(max_size=40))

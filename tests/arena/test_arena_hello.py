@@ -10,6 +10,7 @@ import grpc
 from arena_harness import Harness
 from rawbot import hello, open_stream
 
+from arena.protocol import PROTOCOL_VERSION
 from arena.protocol import arena_pb2 as pb
 from arena.protocol import arena_pb2_grpc as pb_grpc
 from arena.protocol.handshake import say_hello
@@ -40,7 +41,7 @@ def test_wrong_protocol_version_is_rejected(harness: Harness) -> None:
     proc = harness.spawn("sample_bots.misbehaving", "old-timer", "--mode", "bad_version", *UNSIGNED)
     assert proc.wait() == 2
     err = proc.stderr().strip().splitlines()
-    assert "rejected by the arena: protocol version 99 is not supported: this arena speaks 2" in err[-1], err
+    assert "rejected by the arena: protocol version 99 is not supported: this arena speaks 2 and 3 (3 is current)" in err[-1], err
 
 
 def test_name_taken_by_another_token(harness: Harness) -> None:
@@ -86,7 +87,7 @@ def test_unsolicited_move_outside_a_game_is_only_a_warning(harness: Harness) -> 
             return welcome, warning
 
     welcome, warning = asyncio.run(talk())
-    assert welcome.welcome.bot_name == "chatty" and welcome.welcome.protocol_version == 2
+    assert welcome.welcome.bot_name == "chatty" and welcome.welcome.protocol_version == PROTOCOL_VERSION
     assert warning.status.code == pb.STATUS_CODE_PROTOCOL_ERROR and not warning.status.closing
     assert "no game in progress" in warning.status.message
 

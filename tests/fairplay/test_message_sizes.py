@@ -16,7 +16,7 @@ import pytest
 from arena.engine import Action, Game, Kind, make_options
 from arena.protocol import arena_pb2 as pb
 from arena.referee import Referee
-from arena.server.convert import decision_pb, hand_end_pb
+from arena.server.convert import batch_pb, decision_pb, hand_end_pb
 
 CONFIGS = [("argentino", 2), ("argentino", 4), ("uruguayo", 2), ("venezolano", 2)]
 LONG = ("10", "11", "12")
@@ -96,3 +96,28 @@ def test_a_hand_summary_is_the_same_size_whatever_the_seat_held() -> None:
     for seat, by_long in sizes.items():
         assert len(by_long) > 1
         assert len(set().union(*by_long.values())) == 1, f"seat {seat}: sizes by 10/11/12 held: {dict(by_long)}"
+
+
+def test_a_batch_is_the_same_size_whatever_the_seat_held() -> None:
+    """Protocol 3 sends a HandEnd in one Batch with the seat's next Decision:
+    the Batch's size depends on the public state alone, as each message's does."""
+    options = make_options("argentino", {"seats": 2})
+    sizes: dict[bytes, dict[int, set[int]]] = defaultdict(lambda: defaultdict(set))
+    for seed in range(300):
+        referee = Referee(options, seed)
+        referee.start()
+        d = referee.decision()
+        assert d is not None
+        ends = {h.seat: h for h in referee.play(next(a for a in d.legal if a.kind is Kind.MAZO))}
+        d = referee.decision()  # the next hand's first Decision
+        assert d is not None
+        h = ends[d.seat]
+        decision = decision_pb("0" * 24, 7, d.observation, d.legal_texts, 1.0, 30.0, options)
+        batch = batch_pb([hand_end_pb("0" * 24, h)], decision)
+        held = next(e for e in h.events if e.startswith(f"seat {h.seat} holds ")).split()[3:]
+        long_held = sum(c[:2] in LONG for c in held) + 10 * long_cards(decision)
+        sizes[public_key(decision)][long_held].add(len(batch.SerializeToString()))
+    shared = [g for g in sizes.values() if len(g) > 1]
+    assert shared, "no public state seen with different hands"
+    for g in shared:
+        assert len(set().union(*g.values())) == 1, f"Batch sizes by 10/11/12 held: {dict(g)}"
