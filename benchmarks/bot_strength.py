@@ -30,12 +30,16 @@ At ``--time-ms`` the bots compete for the same wall-clock time per
 decision, the time a tournament gives:
 
     PYTHONPATH=.build-compiled python -P benchmarks/bot_strength.py \
-        --matchup yardstick-simulation --time-ms 8 --games 2000 --jobs 2
+        --matchup yardstick-simulation --time-ms 10 --min-worlds 3 --games 2000 --jobs 4
 
 Fair under a machine's load: the two bots of a game run in one process and
 take turns, so a burst of load elsewhere falls on both alike (and each deal
 is played twice, seats swapped, in the same worker, one game after the
-other). The first line says which build runs (``.build-compiled`` is made
+other). A wall-clock budget also bounds the run's duration whatever the
+load (a game takes about its searched decisions times ``--time-ms``), where
+a budget counted in worlds or CPU time would stretch with it. On a loaded
+machine lower ``--min-worlds``, the worlds a bot searches even past its
+clock: at the default 8 the floor, not the clock, would set the time. The first line says which build runs (``.build-compiled`` is made
 by ``TRUCO_ARENA_COMPILE=1 pip install --no-deps --target .build-compiled .``).
 """
 
