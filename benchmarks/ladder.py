@@ -38,7 +38,9 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+# Appended, not put first: a compiled build on PYTHONPATH
+# (``PYTHONPATH=.build-compiled python -P benchmarks/ladder.py``) wins.
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from arena.engine.outcome import Termination  # noqa: E402
 from arena.match.ladder import ANCHOR, ANCHOR_ELO, LADDER_FILE, reference_ladder  # noqa: E402
