@@ -50,7 +50,7 @@ import math
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 # Appended, not put first: a compiled build on PYTHONPATH
@@ -155,8 +155,14 @@ def run(matchup: str, variant: str, games: int, cfg: dict[str, Any], jobs: int, 
     work = [(matchup, variant, c, cfg) for c in chunks if c]
     t0 = time.perf_counter()
     if jobs > 1:
+        parts = []
         with ProcessPoolExecutor(jobs) as ex:
-            parts = list(ex.map(_chunk, work))
+            # A long run says how far it got (on stderr), chunk by chunk.
+            for done in as_completed([ex.submit(_chunk, w) for w in work]):
+                parts.append(done.result())
+                played, won = sum(x["games"] for x in parts), sum(x["wins"] for x in parts)
+                print(f"  {matchup} {variant}: {played} of {2 * pairs} games, win rate so far {won / played:.3f}, "
+                      f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
     else:
         parts = [_chunk(w) for w in work]
     out: dict[str, Any] = {"games": 0, "wins": 0, "pairs": [], "pf": 0, "pa": 0, "cpu": 0.0,
