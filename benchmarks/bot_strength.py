@@ -9,8 +9,8 @@ seats swapped, and the 95% interval is taken over those pairs. Matchups:
 ``heuristic-random``, ``simulation-random``, ``simulation-heuristic``,
 ``ismcts-random``, ``ismcts-heuristic``, ``ismcts-simulation``,
 ``inference-heuristic``, ``inference-simulation``, ``pruning-heuristic``,
-``pruning-simulation``, ``tuned-heuristic``,
-``tuned-simulation`` (the first bot's win rate is reported). ``tuned`` is
+``pruning-simulation``, ``yardstick-heuristic``, ``yardstick-simulation``,
+``tuned-heuristic``, ``tuned-simulation`` (the first bot's win rate is reported). ``tuned`` is
 simulation (the inference bot with ``play_soft`` 1) at ``--worlds`` with any
 constructor argument changed by ``--tuned NAME=VALUE`` (``worlds=36``,
 ``margin=0.5``, ``mismatch=0.3``, ``play_soft=0.5``, ``early=true``...): one
@@ -25,6 +25,22 @@ tuning. For each search bot the table
 gives its mean thinking time per searched decision, in CPU ms (what it costs
 on an idle core, whatever the load) and wall ms, and its worlds (simulation)
 or iterations (ismcts) per search.
+
+At ``--time-ms`` the bots compete for the same wall-clock time per
+decision, the time a tournament gives:
+
+    PYTHONPATH=.build-compiled python -P benchmarks/bot_strength.py \
+        --matchup yardstick-simulation --time-ms 10 --min-worlds 3 --games 2000 --jobs 4
+
+Fair under a machine's load: the two bots of a game run in one process and
+take turns, so a burst of load elsewhere falls on both alike (and each deal
+is played twice, seats swapped, in the same worker, one game after the
+other). A wall-clock budget also bounds the run's duration whatever the
+load (a game takes about its searched decisions times ``--time-ms``), where
+a budget counted in worlds or CPU time would stretch with it. On a loaded
+machine lower ``--min-worlds``, the worlds a bot searches even past its
+clock: at the default 8 the floor, not the clock, would set the time. The first line says which build runs (``.build-compiled`` is made
+by ``TRUCO_ARENA_COMPILE=1 pip install --no-deps --target .build-compiled .``).
 """
 
 from __future__ import annotations
@@ -34,11 +50,14 @@ import math
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+# Appended, not put first: a compiled build on PYTHONPATH
+# (``PYTHONPATH=.build-compiled python -P benchmarks/bot_strength.py``) wins.
+sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from arena.engine import BUILD  # noqa: E402
 from arena.engine.actions import Action  # noqa: E402
 from arena.engine.observation import Observation  # noqa: E402
 from sample_bots._play import duplicate_match  # noqa: E402
@@ -49,11 +68,13 @@ from sample_bots.pruning import DEFAULT_WORLDS as PRUNING_WORLDS  # noqa: E402
 from sample_bots.pruning import PruningBot  # noqa: E402
 from sample_bots.random_bot import RandomBot  # noqa: E402
 from sample_bots.simulation import DEFAULT_WORLDS, SimulationBot  # noqa: E402
+from sample_bots.yardstick import YardstickBot  # noqa: E402
 
 MATCHUPS = ("heuristic-random", "simulation-random", "simulation-heuristic", "ismcts-random",
             "ismcts-heuristic", "ismcts-simulation", "inference-heuristic", "inference-simulation",
-            "tuned-heuristic", "tuned-simulation", "pruning-heuristic", "pruning-simulation")
-SEARCHERS = ("simulation", "ismcts", "inference", "tuned", "pruning")
+            "tuned-heuristic", "tuned-simulation", "pruning-heuristic", "pruning-simulation",
+            "yardstick-heuristic", "yardstick-simulation")
+SEARCHERS = ("simulation", "ismcts", "inference", "tuned", "pruning", "yardstick")
 
 
 class _Metered:
@@ -66,22 +87,26 @@ class _Metered:
         self.cpu = 0.0
         self.wall = 0.0
 
-    def wrap(self, bot: SimulationBot, unit: str) -> SimulationBot:
-        inner = bot.choose
+    def make(self, cls: type[SimulationBot], unit: str, *args: Any, **kwargs: Any) -> SimulationBot:
+        """A ``cls`` whose searches are counted here: an instance of a
+        subclass of it (the compiled build's classes take no per-instance
+        method, but may be subclassed)."""
+        meter = self
 
-        def choose(obs: Observation) -> Action:
-            before, units = bot.stats["searched"], bot.stats[unit]
-            c0, w0 = time.process_time(), time.perf_counter()
-            action = inner(obs)
-            if bot.stats["searched"] > before:
-                self.searched += 1
-                self.units += bot.stats[unit] - units
-                self.cpu += time.process_time() - c0
-                self.wall += time.perf_counter() - w0
-            return action
+        class Metered(cls):  # type: ignore[valid-type,misc]
+            def choose(self, obs: Observation) -> Action:
+                before, units = self.stats["searched"], self.stats[unit]
+                c0, w0 = time.process_time(), time.perf_counter()
+                action = super().choose(obs)
+                if self.stats["searched"] > before:
+                    meter.searched += 1
+                    meter.units += self.stats[unit] - units
+                    meter.cpu += time.process_time() - c0
+                    meter.wall += time.perf_counter() - w0
+                return action  # type: ignore[no-any-return]
 
-        bot.choose = choose  # type: ignore[method-assign]
-        return bot
+        Metered.__name__ = cls.__name__
+        return Metered(*args, **kwargs)
 
 
 def _factory(kind: str, cfg: dict[str, Any], meters: dict[str, _Metered]) -> Any:
@@ -91,21 +116,21 @@ def _factory(kind: str, cfg: dict[str, Any], meters: dict[str, _Metered]) -> Any
         if kind == "heuristic":
             return HeuristicBot(k)
         if kind == "simulation":
-            sim = SimulationBot(k, worlds=cfg["worlds"], time_ms=cfg["time_ms"])
-            return meters["simulation"].wrap(sim, "worlds")
+            return meters["simulation"].make(SimulationBot, "worlds", k, worlds=cfg["worlds"], time_ms=cfg["time_ms"],
+                                             min_worlds=cfg["min_worlds"])
         if kind == "inference":
-            inf = InferenceBot(k, worlds=cfg["inference_worlds"], time_ms=cfg["time_ms"], play_soft=cfg["play_soft"])
-            return meters["inference"].wrap(inf, "worlds")
+            return meters["inference"].make(InferenceBot, "worlds", k, worlds=cfg["inference_worlds"],
+                                            time_ms=cfg["time_ms"], play_soft=cfg["play_soft"])
         if kind == "pruning":
-            pr = PruningBot(k, worlds=cfg["pruning_worlds"], time_ms=cfg["time_ms"])
-            return meters["pruning"].wrap(pr, "worlds")
+            return meters["pruning"].make(PruningBot, "worlds", k, worlds=cfg["pruning_worlds"], time_ms=cfg["time_ms"])
+        if kind == "yardstick":
+            return meters["yardstick"].make(YardstickBot, "worlds", k, worlds=cfg["pruning_worlds"],
+                                            time_ms=cfg["time_ms"], min_worlds=cfg["min_worlds"])
         if kind == "tuned":
-            tuned = InferenceBot(k, **{"worlds": cfg["worlds"], "time_ms": cfg["time_ms"], "play_soft": 1.0,
-                                       **cfg["tuned"]})
-            return meters["tuned"].wrap(tuned, "worlds")
-        ism = ISMCTSBot(k, iterations=cfg["iterations"], time_ms=cfg["time_ms"], rollout=cfg["rollout"],
-                        **cfg["ismcts"])
-        return meters["ismcts"].wrap(ism, "iterations")
+            return meters["tuned"].make(InferenceBot, "worlds", k, **{
+                "worlds": cfg["worlds"], "time_ms": cfg["time_ms"], "play_soft": 1.0, **cfg["tuned"]})
+        return meters["ismcts"].make(ISMCTSBot, "iterations", k, iterations=cfg["iterations"], time_ms=cfg["time_ms"],
+                                     rollout=cfg["rollout"], **cfg["ismcts"])
 
     return make
 
@@ -130,8 +155,14 @@ def run(matchup: str, variant: str, games: int, cfg: dict[str, Any], jobs: int, 
     work = [(matchup, variant, c, cfg) for c in chunks if c]
     t0 = time.perf_counter()
     if jobs > 1:
+        parts = []
         with ProcessPoolExecutor(jobs) as ex:
-            parts = list(ex.map(_chunk, work))
+            # A long run says how far it got (on stderr), chunk by chunk.
+            for done in as_completed([ex.submit(_chunk, w) for w in work]):
+                parts.append(done.result())
+                played, won = sum(x["games"] for x in parts), sum(x["wins"] for x in parts)
+                print(f"  {matchup} {variant}: {played} of {2 * pairs} games, win rate so far {won / played:.3f}, "
+                      f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
     else:
         parts = [_chunk(w) for w in work]
     out: dict[str, Any] = {"games": 0, "wins": 0, "pairs": [], "pf": 0, "pa": 0, "cpu": 0.0,
@@ -151,6 +182,13 @@ def run(matchup: str, variant: str, games: int, cfg: dict[str, Any], jobs: int, 
     half = 1.96 * math.sqrt(var / m)
     out["rate"], out["lo"], out["hi"] = out["wins"] / out["games"], max(0.0, mean - half), min(1.0, mean + half)
     return out
+
+
+def bots_build() -> str:
+    """``"compiled"`` when the sample bots' search modules are C extensions."""
+    import sample_bots.simulation as module
+
+    return "compiled" if not (module.__file__ or "").endswith(".py") else "pure Python"
 
 
 def _thinking(meters: dict[str, list[float]]) -> str:
@@ -213,6 +251,9 @@ def main(argv: list[str] | None = None) -> None:
                         "repeatable")
     p.add_argument("--time-ms", type=float, default=None,
                    help="a time budget per decision for both search bots instead (not reproducible)")
+    p.add_argument("--min-worlds", type=int, default=8,
+                   help="simulation and yardstick at --time-ms: the worlds searched even past the clock (default "
+                        "%(default)s; lower it on a loaded machine, where the clock would otherwise not bind)")
     p.add_argument("--target", type=int, default=None, help="override the variant's target score")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     p.add_argument("--seed", type=int, default=0, help="first deal seed")
@@ -222,17 +263,17 @@ def main(argv: list[str] | None = None) -> None:
            "tuned": _options(p, "--tuned", args.tuned, InferenceBot), "worlds": args.worlds, "iterations": args.iterations, "time_ms": args.time_ms,
            "rollout": args.rollout, "options": options, "play_soft": args.play_soft,
            "inference_worlds": args.inference_worlds or args.worlds,
-           "pruning_worlds": args.pruning_worlds}
+           "pruning_worlds": args.pruning_worlds, "min_worlds": args.min_worlds}
     if args.time_ms is not None:
-        budget = f"{args.time_ms:g} ms per decision for both search bots"
+        budget = f"{args.time_ms:g} wall ms per decision for both search bots (at least {args.min_worlds} worlds)"
     else:
         budget = (f"simulation {args.worlds} worlds, inference {cfg['inference_worlds']} worlds "
-                  f"(play_soft {args.play_soft:g}), pruning {cfg['pruning_worlds']} worlds, ismcts {args.iterations} iterations ({args.rollout} rollouts)")
+                  f"(play_soft {args.play_soft:g}), pruning and yardstick {cfg['pruning_worlds']} worlds, ismcts {args.iterations} iterations ({args.rollout} rollouts)")
         if args.ismcts:
             budget += f", ismcts {' '.join(args.ismcts)}"
         if args.tuned:
             budget += f", tuned {' '.join(args.tuned)}"
-    print(f"budget: {budget}; {args.jobs} worker(s)")
+    print(f"budget: {budget}; {args.jobs} worker(s); engine {BUILD}, sample bots {bots_build()}")
     header = (f"{'matchup':<22} {'variant':<11} {'games':>5} {'win rate':>8}  {'95% CI':<15} "
               f"{'pts for-against':>15} {'wall s':>7}  thinking per searched decision")
     print(header)

@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from math import comb
 
+from mypy_extensions import mypyc_attr
+
 from arena.engine import hierarchy
 from arena.engine.actions import ENVIDO_CALLS, Action, Kind
 from arena.engine.cards import DECK, RANKS, Card
@@ -51,6 +53,7 @@ _TRUCO_VALUES = {"venezolano": (1, 3, 6, 9)}
 _ENV_VALUE = {"envido": 2, "real_envido": 3}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class Params:
     """Thresholds of the heuristic policy (probabilities in [0, 1])."""
@@ -187,12 +190,17 @@ def _base_i(variant: str, up_index: int) -> tuple[hierarchy.Table, tuple[int, ..
     return t, tuple(hist), n
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Ctx:
     """Facts about one observation used by the policy."""
 
     def __init__(self, obs: Observation, flor_on: bool = True, falta_mode: str = "leader",
-                 team_play: bool = True) -> None:
+                 team_play: bool = True, memo: dict[tuple[object, ...], float] | None = None) -> None:
         self.obs = obs
+        # Equities already worked out, by everything they depend on (2 seats;
+        # a search that asks the policy thousands of times per decision
+        # meets the same few situations again and again).
+        self.memo = memo
         self.variant = obs.variant
         self.flor_on = flor_on
         self.falta_mode = falta_mode
@@ -270,6 +278,27 @@ class Ctx:
 
     def equity(self) -> float:
         """Estimated probability that our side wins the hand's truco."""
+        if self._eq is None and self.memo is not None and self.two:
+            key = self._equity_key()
+            eq = self.memo.get(key)
+            if eq is None:
+                eq = self.memo[key] = self._equity()
+            self._eq = eq
+        return self._equity()
+
+    def _equity_key(self) -> tuple[object, ...]:
+        """Everything the 2-seat equity depends on: the rank histogram of the
+        unseen cards (from the up card, the dealt cards and the rival's
+        played ones), this seat's ranks, the trick results and the cards on
+        the table."""
+        obs, rank, me = self.obs, self.rank, self.seat
+        up = obs.up_card.index if obs.up_card is not None else -1
+        dealt = tuple(sorted(rank[c.index] for c in obs.dealt))
+        theirs = tuple(sorted(rank[c.index] for trick in obs.tricks for s, c in trick if s != me))
+        table = tuple((s == me, rank[c.index]) for s, c in self.current)
+        return (self.variant, up, dealt, theirs, tuple(self.mine_r), tuple(self.results), table, self.mano_mine)
+
+    def _equity(self) -> float:
         if self._eq is None:
             if self._hist is None:
                 self._unseen()
@@ -411,12 +440,14 @@ def _venezolano_envido_values(calls: Sequence[str]) -> tuple[int, int]:
 
 
 def decide(obs: Observation, rng: random.Random, p: Params = DEFAULT_PARAMS,
-           flor_on: bool = True, falta_mode: str = "leader") -> Action:
-    """The heuristic policy: one of ``obs.legal``."""
+           flor_on: bool = True, falta_mode: str = "leader",
+           memo: dict[tuple[object, ...], float] | None = None) -> Action:
+    """The heuristic policy: one of ``obs.legal``. ``memo``: a dict the
+    truco equities are kept in between calls (the same choices, cheaper)."""
     legal = obs.legal
     if len(legal) == 1:
         return legal[0]
-    ctx = Ctx(obs, flor_on, falta_mode, p.team_play)
+    ctx = Ctx(obs, flor_on, falta_mode, p.team_play, memo)
     pend = obs.pending
     if pend is not None:
         if pend.chain == "flor":
@@ -659,6 +690,7 @@ def _answer_flor(ctx: Ctx, rng: random.Random, p: Params) -> Action:
 # ------------------------------------------------------------------------ bot
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class HeuristicBot(Bot):
     """Rule-based bot; ``seed`` fixes its bluffs. ``options`` (variant option
     overrides, e.g. ``{"flor": False}``) tells it rules the observation does not

@@ -56,6 +56,8 @@ import time
 from collections.abc import Sequence
 from functools import lru_cache
 
+from mypy_extensions import mypyc_attr
+
 from arena.engine import Deal, Game, IllegalActionError, State, hierarchy
 from arena.engine.actions import Action, Kind
 from arena.engine.cards import Card
@@ -154,6 +156,7 @@ def candidates(legal: Sequence[Action], rank: Sequence[int]) -> list[Action]:
     return out or list(legal)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SimulationBot(Bot):
     """Determinized Monte Carlo over the heuristic policy.
 
@@ -368,7 +371,7 @@ class SimulationBot(Bot):
             return rollouts < rollout_limit and n < self.max_worlds and len(alive) > 1
 
         while more() and tries < max_tries:
-            if budget < float("inf") and tries & 3 == 0:
+            if budget < float("inf"):
                 spent = (time.perf_counter() - start) * 1000
                 if (n >= self.min_worlds and spent >= budget) or spent >= 4 * budget:
                     break

@@ -18,7 +18,9 @@ same worlds every run.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from mypy_extensions import mypyc_attr
 
 from arena.engine import Deal, Game, IllegalActionError, State, hierarchy, make_options
 from arena.engine.actions import Action, Kind
@@ -28,6 +30,7 @@ from arena.engine.observation import Observation
 from .heuristic import DEFAULT_PARAMS, Params, decide
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class RivalModel:
     """The policy the rival's past decisions are compared with."""
@@ -35,11 +38,15 @@ class RivalModel:
     params: Params = DEFAULT_PARAMS
     flor_on: bool = True
     falta_mode: str = "leader"
+    # Where the policy keeps the truco equities it works out (the same
+    # choices, cheaper when the same situations come back); None: nowhere.
+    memo: dict[tuple[object, ...], float] | None = field(default=None, compare=False, hash=False)
 
     def decide(self, obs: Observation, rng: random.Random) -> Action:
-        return decide(obs, rng, self.params, self.flor_on, self.falta_mode)
+        return decide(obs, rng, self.params, self.flor_on, self.falta_mode, self.memo)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
 class World:
     """One consistent deal and the hand replayed on it up to the observer's

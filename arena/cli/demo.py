@@ -13,15 +13,19 @@ from ..tournament.config import parse_config
 from .formatting import output_options, pick_format
 from .tournament import play
 
-DEMO_BOTS = 3  # the top of the reference ladder (docs/bots.md)
+DEMO_BOTS = 3  # the reference bot and the top of the reference ladder (docs/bots.md)
+REFERENCE_BOT = "yardstick"  # the bot to measure against (docs/bots.md)
 
 
 def demo_bots(variant: str) -> tuple[tuple[str, str], ...]:
-    """Name and command of the top ``DEMO_BOTS`` bots of the variant's ladder
-    (the uruguayo one where the variant was not measured)."""
+    """Name and command of ``DEMO_BOTS`` bots of the variant's ladder (the
+    uruguayo one where the variant was not measured): the reference bot,
+    where the ladder has it, and the strongest of the others."""
     measured = ladder_variants()
-    top = reference_ladder(variant if variant in measured else "uruguayo").top(DEMO_BOTS)
-    return tuple((b.name, b.command) for b in top)
+    bots = reference_ladder(variant if variant in measured else "uruguayo").bots
+    chosen = [b for b in bots if b.name == REFERENCE_BOT][:1]
+    chosen += [b for b in bots if b.name != REFERENCE_BOT][: DEMO_BOTS - len(chosen)]
+    return tuple((b.name, b.command) for b in chosen)
 
 
 @click.command()
@@ -40,8 +44,9 @@ def demo_bots(variant: str) -> tuple[tuple[str, str], ...]:
 @output_options
 def demo(variant: str, games: int, concurrency: int, seed: int, db: Path | None, progress: bool,
          fmt: str, as_json: bool, as_csv: bool) -> None:
-    """Run a round robin of the three strongest sample bots (the top of the
-    reference ladder, docs/bots.md) over real gRPC and print the standings.
+    """Run a round robin of three sample bots (the reference bot, yardstick,
+    and the top of the reference ladder, docs/bots.md) over real gRPC and
+    print the standings.
 
     \b
     Example:
@@ -72,7 +77,8 @@ def demo(variant: str, games: int, concurrency: int, seed: int, db: Path | None,
     fmt = pick_format(fmt, as_json, as_csv)
     pairings = len(bots) * (len(bots) - 1) // 2
     click.echo(f"demo: {variant}, {pairings * config.games_per_pairing} games, seed {seed}", err=True)
-    click.echo(f"demo: {', '.join(name for name, _ in bots)}, the top of the ladder (docs/bots.md)", err=True)
+    click.echo(f"demo: {', '.join(name for name, _ in bots)}, the reference bot and the top of the ladder "
+               f"(docs/bots.md)", err=True)
     if db is not None:
         play(config, db, progress, fmt, new=True)
         return

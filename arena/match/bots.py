@@ -1,7 +1,7 @@
 """The bots of ``truco-arena match A B``: a sample bot's name or a command.
 
 Every sample bot has a short name (``random``, ``heuristic``, ``simulation``,
-``inference``, ``ismcts``, ``pruning``: those installed here); anything else
+``inference``, ``ismcts``, ``pruning``, ``yardstick``: those installed here); anything else
 is a command line as in a config's ``command``. A command's bot is named
 after its program or module (``python mybot.py`` -> ``mybot``); when both
 get the same name, each is named after the folder that tells them apart
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from ..games.settings import ConfigError
 
-_SAMPLES = ("random", "heuristic", "simulation", "inference", "ismcts", "pruning")
+_SAMPLES = ("random", "heuristic", "simulation", "inference", "ismcts", "pruning", "yardstick")
 _MODULES = {"random": "sample_bots.random_bot"}
 _NOT_NAME = re.compile(r"[^A-Za-z0-9_.\-]+")
 _MAX_NAME = 60  # check_name allows 64; room for the -a/-b suffix

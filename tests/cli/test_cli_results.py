@@ -89,4 +89,4 @@ def test_demo_says_what_it_runs_before_it_starts(tmp_path: Path) -> None:
     first, bots, last = result.stderr.splitlines()
     assert first == "demo: argentino, 12 games, seed 9" and last.startswith("error: ")
     top = ", ".join(name for name, _ in demo_bots("argentino"))
-    assert bots == f"demo: {top}, the top of the ladder (docs/bots.md)"
+    assert bots == f"demo: {top}, the reference bot and the top of the ladder (docs/bots.md)"

@@ -9,14 +9,14 @@ from arena.cli import main
 from arena.cli.match import match_config
 from arena.match.bots import resolve, sample_bots
 
-SAMPLE_MODULES = ("random_bot", "heuristic", "simulation", "inference", "ismcts", "pruning")
+SAMPLE_MODULES = ("random_bot", "heuristic", "simulation", "inference", "ismcts", "pruning", "yardstick")
 
 
 def test_every_sample_bot_has_a_short_name_and_the_help_lists_them() -> None:
     modules = {command.rsplit(".", 1)[-1] for command in sample_bots().values()}
     assert modules == set(SAMPLE_MODULES)
     help_text = " ".join(CliRunner().invoke(main, ["match", "--help"]).output.split())
-    assert "random, heuristic, simulation, inference, ismcts, pruning" in help_text
+    assert "random, heuristic, simulation, inference, ismcts, pruning, yardstick" in help_text
     a, b = resolve("inference", "pruning")
     assert (a.name, a.command) == ("inference", "python -m sample_bots.inference")
     assert (b.name, b.command) == ("pruning", "python -m sample_bots.pruning")
