@@ -111,9 +111,12 @@ def _measure(mode: str, folder: Path) -> dict[str, float]:
 def test_one_familys_flood_costs_the_arena_nothing_on_its_own_socket(tmp_path: Path) -> None:
     figures = {mode: _measure(mode, tmp_path / mode) for mode in ("shared", "family")}
     print(json.dumps(figures, indent=1))
-    # The attack is real: on the one shared socket the flood takes a third
-    # of the arena's core or more, and the others' games with it.
-    assert figures["shared"]["flood share of a core"] > 0.3, figures
-    # On the family's own socket it takes under a tenth: the others'
+    # The attack is real: on the one shared socket the flood takes a share
+    # of the arena's core (a third or more on a quiet machine; less when the
+    # flooder, at nice 19, gets little CPU itself) and the others' games with it.
+    shared, family = figures["shared"]["flood share of a core"], figures["family"]["flood share of a core"]
+    assert shared > 0.05, figures
+    # On the family's own socket it takes under a tenth of the core, and a
+    # fifth of what the same flood takes on the shared socket: the others'
     # games/s stay within 10% of what they are without it.
-    assert figures["family"]["flood share of a core"] < 0.1, figures
+    assert family < 0.1 and family < shared / 5, figures
