@@ -26,16 +26,18 @@ from .errors import DOMAIN_ERROR
 @click.command("check-bot", context_settings={"allow_interspersed_args": False})
 @click.option("--games", type=click.IntRange(1), default=3, show_default=True,
               help="Games in a row for the 'series' check.")
-@click.option("--move-seconds", type=click.FloatRange(0, min_open=True), default=1.0, show_default=True,
-              help="Time per move.")
-@click.option("--bank-seconds", type=click.FloatRange(0), default=5.0, show_default=True,
+@click.option("--move-seconds", type=click.FloatRange(0, min_open=True), default=2.0, show_default=True,
+              help="Time per move (the tournaments' default).")
+@click.option("--bank-seconds", type=click.FloatRange(0), default=30.0, show_default=True,
               help="Time bank per game, used when a move takes longer than --move-seconds.")
 @click.option("--timeout", type=click.FloatRange(0, min_open=True), default=10.0, show_default=True,
               help="Seconds the bot gets to connect, to reconnect, and to read what the arena sends.")
 @click.option("--streams", type=click.IntRange(1), default=3, show_default=True,
               help="Streams the bot is asked to open (--streams N); 4- and 6-seat games need 2 and 3.")
-@click.option("--name", default="checked-bot", show_default=True, help="The bot name the token is issued for.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the deals.")
+@click.option("--name", default="",
+              help="The bot name the token is issued for (default: its module, script or program's name).")
+@click.option("--seed", type=int, default=None,
+              help="Seed of the deals, game ids and opponents' names (default: fresh each run).")
 @click.option("--log-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Where the bot's stderr goes (default: a new temporary directory, kept).")
 @click.option("--json", "as_json_output", is_flag=True, help="Print one JSON object instead of lines.")
@@ -49,7 +51,7 @@ from .errors import DOMAIN_ERROR
                    "checked behind the SDK's bridge, as a tournament plays it.")
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 def check_bot(games: int, move_seconds: float, bank_seconds: float, timeout: float, streams: int, name: str,
-              seed: int, log_dir: Path | None, as_json_output: bool, sandbox: bool, bot_dir: Path | None, stdio: bool,
+              seed: int | None, log_dir: Path | None, as_json_output: bool, sandbox: bool, bot_dir: Path | None, stdio: bool,
               command: tuple[str, ...]) -> None:
     """Check that the bot started by COMMAND speaks the arena protocol.
 

@@ -14,7 +14,7 @@ from ..games.settings import ConfigError
 from ..league import load_league_config, serve_league
 from ..server import Arena, load_tokens, mint_token
 from ..server.tokens import read_entries, revoke_token, set_owner
-from ..web.option import missing_extra, split_address
+from ..web.option import missing_extra, read_login, split_address
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 
 
@@ -31,8 +31,11 @@ from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 @click.option("--tls-key", type=click.Path(dir_okay=False, path_type=Path), help="PEM private key of --tls-cert.")
 @click.option("-v", "--verbose", is_flag=True, help="Log connections, and each game's start and end.")
 @click.option("--http", metavar="HOST:PORT", help="Also serve the live page (standings, games in progress) here.")
+@click.option("--http-login", "http_login", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --http: only who logs in (HTTP Basic) sees the live page; FILE holds one line "
+                   "USER:PASSWORD and only its owner may read it.")
 def serve(address: str, tokens_path: Path, db_path: Path, config_path: Path | None, tls_cert: Path | None,
-          tls_key: Path | None, verbose: bool, http: str | None) -> None:
+          tls_key: Path | None, verbose: bool, http: str | None, http_login: Path | None) -> None:
     """Run a league that bots join by connecting, until Ctrl-C or SIGTERM.
 
     Every bot that dials in with a name and a token from the token file
@@ -58,25 +61,29 @@ def serve(address: str, tokens_path: Path, db_path: Path, config_path: Path | No
     except ConfigError as exc:
         raise fail(f"{config_path}: {exc}", USAGE_ERROR) from None
     _check_http(http)
+    if http_login is not None and http is None:
+        raise fail("--http-login goes with --http", USAGE_ERROR)
+    login = read_login(http_login) if http_login is not None else None
     if not tokens_path.exists():
         raise fail(f"--tokens {tokens_path}: no such file (nobody could join); mint a token first: "
                    f"truco-arena token mint NAME --tokens {tokens_path}", USAGE_ERROR)
     load_tokens(tokens_path)
     recorded = asyncio.run(
         serve_league(address, tokens_path, db_path, config, tls_cert=tls_cert, tls_key=tls_key,
-                     on_arena=_live_page(http, db_path)))
+                     on_arena=_live_page(http, db_path, login)))
     click.echo(f"league stopped: {recorded} game(s) recorded this run in {db_path}", err=True)
 
 
-def _live_page(http: str | None, db_path: Path) -> ArenaHook | None:
-    """The hook that starts the live page on ``http`` once the arena is up, if asked for."""
+def _live_page(http: str | None, db_path: Path, login: str | None = None) -> ArenaHook | None:
+    """The hook that starts the live page on ``http`` once the arena is up,
+    if asked for; with ``login`` (a ``login_digest``) behind that login."""
     if http is None:
         return None
 
     async def start(arena: Arena) -> Callable[[], Awaitable[None]]:
         from ..web.server import start_live  # the report extra, checked by _check_http
 
-        live = await start_live(arena, db_path, http)
+        live = await start_live(arena, db_path, http, login)
         click.echo(f"live page on {live.url}", err=True)
         return live.stop
     return start

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from arena.engine.options import make_options
 from arena.errors import DomainError
+from arena.games.seeds import GAME_ID_HEX_DIGITS
 from arena.server import (
     Arena,
     ArenaClosedError,
@@ -22,7 +24,7 @@ from arena.tournament.launcher import LaunchedBot
 
 from .faults import Fault, fault_of
 from .rejections import RejectionLog
-from .settings import OPPONENT_NAME, CheckSettings
+from .settings import CheckSettings, opponent_names
 
 _ACQUIRE_SLICE = 0.5  # seconds
 
@@ -40,7 +42,18 @@ class CheckContext:
     bot: LaunchedBot | None = None
     connected: bool = False  # set by the hello check
     games: list[PlayedGame] = field(default_factory=list)  # every game played, in order
+    # Deals, game ids, seeds and the opponents' names: drawn like a
+    # tournament's (fresh, 63-bit, opaque), from ``settings.seed`` when given.
+    rng: random.Random = field(default_factory=random.SystemRandom)
+    opponent: str = ""  # the name of the ordinary opponent (a launched sample bot)
+    staller: str = ""  # the name of the in-process opponent that times out on purpose
     _game_numbers: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    def __post_init__(self) -> None:
+        if self.settings.seed is not None:
+            self.rng = random.Random(self.settings.seed)
+        if not self.opponent:
+            self.opponent, self.staller = opponent_names(self.rng, self.settings.name)
 
     @property
     def name(self) -> str:
@@ -62,7 +75,7 @@ class CheckContext:
 
     def seats_for(self, seats: int, bot_team: int) -> list[str]:
         """Seat names: the bot in every seat of ``bot_team``, the opponent elsewhere."""
-        return [self.name if s % 2 == bot_team else OPPONENT_NAME for s in range(seats)]
+        return [self.name if s % 2 == bot_team else self.opponent for s in range(seats)]
 
     async def play(
         self, check: str, seat_names: Sequence[str], variant: str, time_control: TimeControl | None = None
@@ -71,8 +84,11 @@ class CheckContext:
         note = self.exit_note()
         if note is not None:
             raise CannotPlayError(note)
-        number = next(self._game_numbers)
-        seed = self.settings.seed * 1000 + number
+        next(self._game_numbers)
+        # As a tournament draws them (arena/games/seeds.py): nothing in the
+        # GameStart names the check or repeats from one run to the next.
+        seed = self.rng.getrandbits(63)
+        game_id = f"{self.rng.getrandbits(4 * GAME_ID_HEX_DIGITS):0{GAME_ID_HEX_DIGITS}x}"
         options = make_options(variant, {"seats": len(seat_names)})
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.settings.timeout
@@ -84,8 +100,8 @@ class CheckContext:
                 record = await self.arena.play_seats(
                     seat_names, options, seed, time_control or self.settings.time_control,
                     acquire_timeout=slice_,
-                    game_id=f"{check}-{number}",  # names the check in the bot's own logs
-                    rng_seeds=[seed * 10 + s for s in range(len(seat_names))],
+                    game_id=game_id,
+                    rng_seeds=[self.rng.getrandbits(63) for _ in seat_names],
                 )
                 break
             except BotUnavailableError:

@@ -1,7 +1,7 @@
-"""The checker's own opponents, in process, over the same gRPC arena the bot
-under test dials into: one that plays uniformly random legal actions, and
-one that stops answering at a chosen Decision so that the bot under test
-sees a game end by the other side's fault (a timeout)."""
+"""The checker's opponent in process, over the same gRPC arena the bot under
+test dials into: it stops answering at a chosen Decision so that the bot
+under test sees a game end by the other side's fault (a timeout). (The
+ordinary opponent is a launched sample bot: suite.py.)"""
 
 from __future__ import annotations
 
@@ -16,12 +16,10 @@ from arena.protocol import arena_pb2 as pb
 from sdk.bot import Bot
 from sdk.client import StreamSession, run_async
 
-from .settings import OPPONENT_NAME
-
 
 class RandomOpponent(Bot):
-    name = OPPONENT_NAME  # each connection announces the name it is given
-    version = "1"
+    name = "opponent"  # each connection announces the name it is given
+    version = "1.0"
 
     def __init__(self) -> None:
         self.rng = random.Random(0)  # the SDK reseeds it from each GameStart's rng_seed

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,25 +12,72 @@ from arena.games.settings import ConfigError
 from arena.server import TimeControl
 from arena.server.tokens import check_name
 
-# In-process opponents; the bot under test may not take these names.
-OPPONENT_NAME = "compliance-opponent"
-STALLER_NAME = "compliance-staller"
-RESERVED_NAMES = (OPPONENT_NAME, STALLER_NAME)
+# Former names of the checker's opponents, still refused for the bot under
+# test. The opponents' names are now drawn for each run (``opponent_names``).
+RESERVED_NAMES = ("compliance-opponent", "compliance-staller")
+# The opponents' names are drawn from these, as bot authors name their bots
+# (a word, sometimes a second one, a suffix or a number), so that a name
+# says nothing about the check.
+_WORDS = ("ancho", "basto", "espada", "copa", "oro", "siete", "mano", "pie", "envido", "truco", "retruco",
+          "vale", "flor", "mazo", "quiero", "pampa", "gaucho", "mate", "pardo", "tero", "zorro", "puma",
+          "carpincho", "rio", "sur", "norte", "luna", "sol", "viento", "rayo", "nacho", "pepe", "tano",
+          "negro", "flaco", "chino", "ruso", "alpha", "beta", "deep", "mcts", "greedy", "smart", "lucky")
+_SUFFIXES = ("", "", "", "bot", "ai", "v2", "pro", "x")
+_SEPARATORS = ("-", "_", "")
+
+
+def opponent_names(rng: random.Random, avoid: str, count: int = 2) -> tuple[str, ...]:
+    """``count`` distinct bot names drawn like a league's entrants' (none ``avoid``)."""
+    names: list[str] = []
+    while len(names) < count:
+        parts = [rng.choice(_WORDS)]
+        if rng.random() < 0.4:
+            parts.append(rng.choice(_WORDS))
+        suffix = rng.choice(_SUFFIXES) if rng.random() < 0.6 else str(rng.randrange(1, 100))
+        if suffix:
+            parts.append(suffix)
+        name = rng.choice(_SEPARATORS).join(parts)
+        if name != avoid and name not in names and name not in RESERVED_NAMES:
+            names.append(name)
+    return tuple(names)
+
+
+def default_name(command: tuple[str, ...]) -> str:
+    """The name a bot is checked under when none is given: its module,
+    script or program's name (``python -m pkg.mybot``, ``python mybot.py``,
+    ``./mybot``: "mybot"), as a tournament config would name it, not a name
+    that says "check"; "bot" when none is usable."""
+    stem = ""
+    for i, arg in enumerate(command):
+        if i > 0 and command[i - 1] == "-m":
+            stem = arg.rsplit(".", 1)[-1]
+            break
+        if i > 0 and arg.endswith(".py"):
+            stem = Path(arg).stem
+            break
+    if not stem and command:
+        stem = Path(command[0]).name
+    stem = re.sub(r"[^A-Za-z0-9_.-]", "-", stem).lstrip("._-")[:64]
+    return stem if stem and stem not in RESERVED_NAMES else "bot"
 
 
 @dataclass(frozen=True, slots=True)
 class CheckSettings:
     command: tuple[str, ...]  # the bot's command line, as a tournament config gives it
     log_dir: Path  # the bot's stderr goes to LOG_DIR/NAME.log
-    name: str = "checked-bot"
+    name: str = ""  # the bot's name; "": ``default_name`` of the command
     games: int = 3  # games in a row for the "series" check
-    move_seconds: float = 1.0
-    bank_seconds: float = 5.0
+    # The clock of a tournament or league that sets none, as everything the
+    # bot sees is drawn like theirs.
+    move_seconds: float = 2.0
+    bank_seconds: float = 30.0
     # How long to wait for the bot to connect, to reconnect, and to read what
     # the arena sends it.
     timeout: float = 10.0
     streams: int = 3  # passed to the bot; 6-seat games need 3
-    seed: int = 1  # deals and the seeds given to the bots
+    # The deals, game ids, seeds and opponents' names of the run; None: fresh
+    # ones each run (a fixed set would let a bot learn the check's deals).
+    seed: int | None = None
     sandbox: bool = False  # launch the bot in the tournaments' sandbox (arena/sandbox)
     # The folder the sandbox shows the bot; None: the folder of its script or program (``bot_folder``)
     dir: Path | None = None
@@ -54,6 +103,8 @@ class CheckSettings:
     def __post_init__(self) -> None:
         if not self.command:
             raise ConfigError("no bot command given")
+        if not self.name:
+            object.__setattr__(self, "name", default_name(self.command))
         check_name(self.name)
         if self.name in RESERVED_NAMES:
             raise ConfigError(f"bot name {self.name!r} is used by the checker's own opponents; pick another")

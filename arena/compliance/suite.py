@@ -1,11 +1,23 @@
 """Run the checks against one bot command: a real arena on loopback with an
-in-memory token, the checker's opponents in process, the bot launched the
-way tournaments launch bots, then every check in order."""
+in-memory token, the checker's opponents (a launched sample bot, and one in
+process that times out on purpose), the bot launched the way tournaments
+launch bots, then every check in order.
+
+Everything the bot sees is drawn as a tournament or league draws it, so
+that a bot cannot behave for the check only (docs/protocol.md, "What a bot
+can tell about check-bot"): its own name is its program's, the opponents'
+names are drawn like entrants' names for each run, the ordinary opponent
+is the heuristic sample bot in a process of its own (its play and timing
+are a league entrant's), game ids are opaque, seeds 63-bit and fresh, and
+the clock is the tournaments' default."""
 
 from __future__ import annotations
 
 import asyncio
+import shutil
+import tempfile
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from arena.errors import DomainError, UsageError
 from arena.sandbox import Containment, Sandbox, SandboxUnavailableError
@@ -18,10 +30,12 @@ from .context import CannotPlayError, CheckContext
 from .opponent import start_opponent
 from .rejections import RejectionLog
 from .result import CheckResult, Report, Verdict
-from .settings import OPPONENT_NAME, STALLER_NAME, CheckSettings
+from .settings import CheckSettings
 
-# Streams of the random opponent: the other team of a 6-seat game.
+# Streams of the ordinary opponent: the other team of a 6-seat game.
 _OPPONENT_STREAMS = 3
+# The ordinary opponent: a sample bot, launched as a tournament launches bots.
+_OPPONENT_COMMAND = ("python", "-m", "sample_bots.heuristic")
 # Seconds a stream gets to half-close after the final SHUTDOWN Status: the
 # verdicts are in by then, so a bot that does not half-close costs little.
 _CLOSE_GRACE = 1.0
@@ -64,10 +78,17 @@ async def run_checks(
             sandbox.socket_ready()
         address = f"127.0.0.1:{port}"
         ctx = CheckContext(settings, arena, address, rejections)
-        opponents = _start_opponents(arena, address)
+        opponent_logs = Path(tempfile.mkdtemp(prefix="truco-check-opponents-"))
+        staller = start_opponent(address, ctx.staller, arena.add_token(ctx.staller), 1, stalling=True)
+        opponent = None
         try:
             try:
-                await arena.wait_for_bots({OPPONENT_NAME: _OPPONENT_STREAMS, STALLER_NAME: 1}, settings.timeout)
+                opponent = await launch(LaunchSpec(ctx.opponent, _OPPONENT_COMMAND), address,
+                                        arena.add_token(ctx.opponent), _OPPONENT_STREAMS, opponent_logs)
+            except BotStartError as exc:
+                raise CheckerError(f"the checker's own opponent did not start: {exc}") from None
+            try:
+                await arena.wait_for_bots({ctx.opponent: _OPPONENT_STREAMS, ctx.staller: 1}, settings.timeout)
             except BotUnavailableError as exc:
                 raise CheckerError(f"the checker's own opponents did not connect: {exc}") from None
             token = arena.add_token(settings.name)
@@ -85,20 +106,15 @@ async def run_checks(
             await arena.stop(grace=0)
             if ctx.bot is not None:
                 await stop(ctx.bot)
+            if opponent is not None:
+                await stop(opponent)
             if sandbox is not None:
                 sandbox.close()
-            for task in opponents:
-                task.cancel()
-            await asyncio.gather(*opponents, return_exceptions=True)
+            staller.cancel()
+            await asyncio.gather(staller, return_exceptions=True)
+            shutil.rmtree(opponent_logs, ignore_errors=True)
     log_path = str(ctx.bot.log_path) if ctx.bot is not None else str(settings.log_dir)
     return Report(settings.name, settings.command, log_path, tuple(results))
-
-
-def _start_opponents(arena: Arena, address: str) -> list[asyncio.Task[None]]:
-    return [
-        start_opponent(address, OPPONENT_NAME, arena.add_token(OPPONENT_NAME), _OPPONENT_STREAMS),
-        start_opponent(address, STALLER_NAME, arena.add_token(STALLER_NAME), 1, stalling=True),
-    ]
 
 
 async def _run_one(check: Check, ctx: CheckContext) -> CheckResult:

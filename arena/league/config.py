@@ -9,6 +9,8 @@ Example::
     pairing = "independent"    # or "duplicate": each deal twice, seats swapped
     concurrency = 8            # games at once, league-wide
     forfeit_seconds = 10.0     # how long a game waits for an absent bot before it forfeits
+    attendance_seconds = 0.0   # > 0: a bot connected within this many seconds is still paired while
+                               # away, and forfeits those games (choosing when to play does not pay)
 
     [options]                  # overrides of the variant preset; seats 2, 4 or 6
     seats = 4                  # a team game: each team is one bot, one stream per seat
@@ -66,6 +68,9 @@ class LeagueConfig:
     concurrency: int = 8
     time_control: TimeControl = DEFAULT_TIME_CONTROL
     forfeit_seconds: float = 10.0
+    # How long after it was last connected a bot is still paired (its games
+    # forfeit while it is away); 0: only connected bots are paired.
+    attendance_seconds: float = 0.0
     matchmaking: Matchmaking = Matchmaking()
 
     @property
@@ -85,11 +90,14 @@ class LeagueConfig:
             "concurrency": self.concurrency,
             "time_control": {"move_seconds": self.time_control.move_time, "bank_seconds": self.time_control.bank},
             "forfeit_seconds": self.forfeit_seconds,
+            "attendance_seconds": self.attendance_seconds,
             "matchmaking": {"max_gap": self.matchmaking.max_gap, "refit_every": self.matchmaking.refit_every},
         }
 
 
-_TOP = ("name", "variant", "options", "pairing", "concurrency", "time_control", "forfeit_seconds", "matchmaking")
+_TOP = ("name", "variant", "options", "pairing", "concurrency", "time_control", "forfeit_seconds",
+        "attendance_seconds", "matchmaking")
+MAX_ATTENDANCE_SECONDS = 30 * 86400.0
 _MATCHMAKING = ("max_gap", "refit_every")
 
 
@@ -120,6 +128,8 @@ def parse_league_config(data: dict[str, Any]) -> LeagueConfig:
         concurrency=whole(data.get("concurrency", LeagueConfig.concurrency), "concurrency", 1, MAX_CONCURRENCY),
         time_control=parse_time_control(data),
         forfeit_seconds=_forfeit_seconds(data),
+        attendance_seconds=seconds(data, "attendance_seconds", LeagueConfig.attendance_seconds, 0.0,
+                                   MAX_ATTENDANCE_SECONDS),
         matchmaking=_matchmaking(data),
     )
 

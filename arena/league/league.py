@@ -11,7 +11,7 @@ import os
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from ..games.playing import PlaySettings
@@ -81,6 +81,9 @@ class League:
         self.owners = _stored_owners(db.store.get_meta(OWNERS_META))  # bot -> owner, as recorded
         self.paces: dict[str, float] = {}  # seconds per move, a moving average over each bot's games
         self.in_use: Counter[str] = Counter()  # streams each bot has in league games
+        # Monotonic time each bot was last seen connected: within
+        # ``attendance_seconds`` of it, an absent bot is still paired.
+        self.last_seen: dict[str, float] = {}
         self.running: dict[int, _Running] = {}  # by match number
         self.tasks: set[asyncio.Task[None]] = set()
         self.recorded = 0  # games recorded by this run
@@ -138,11 +141,12 @@ class League:
         if capacity <= 0:
             return
         waits = self._waits()
+        connected = {name: status for name, status in self.arena.bots().items() if status.streams > 0}
         entrants = [
             Entrant(name, status.streams - self.in_use[name], self.ratings.get(name, UNRATED),
                     self._pace(name), waits.get(name, 0.0), self.arena.tokens.owner_of(name))
-            for name, status in self.arena.bots().items() if status.streams > 0
-        ]
+            for name, status in connected.items()
+        ] + self._absentees(connected)
         counts = Counter(self.played)
         for match in self.running.values():
             counts[match.pair] += self.games_per_match
@@ -151,6 +155,31 @@ class League:
         for pair in chosen.start:
             self._start(pair, counts[pair])
             counts[pair] += self.games_per_match
+
+    def _absentees(self, connected: Collection[str]) -> list[Entrant]:
+        """The bots away now that the league still counts as attending: seen
+        connected within ``attendance_seconds``, their token still valid. Each
+        is paired as if it had one game's streams free; the game waits
+        ``forfeit_seconds`` for it and is its forfeit if it stays away. So a
+        bot that leaves while an opponent it would rather not meet is there
+        loses those games anyway: choosing when to play does not pay."""
+        window = self.config.attendance_seconds
+        if window <= 0:
+            return []
+        now = time.monotonic()
+        for name in connected:
+            self.last_seen[name] = now
+        away = []
+        for name, seen in list(self.last_seen.items()):
+            if name in connected:
+                continue
+            if now - seen > window or not self.arena.tokens.verifiers(name)[0]:
+                del self.last_seen[name]  # gone for good (or its token revoked): no longer charged
+                continue
+            away.append(Entrant(name, self.config.streams_per_game - self.in_use[name],
+                                self.ratings.get(name, UNRATED), self._pace(name), 0.0,
+                                self.arena.tokens.owner_of(name), present=False))
+        return away
 
     def _pace(self, name: str) -> float:
         """Seconds per move ``name`` took lately; a bot not seen playing yet

@@ -8,7 +8,9 @@ Order of preference (docs/league.md):
 3. then the names, so the choice is reproducible.
 
 Two bots of one owner are never paired: a second entrant that loses to the
-first on purpose would otherwise feed it rating.
+first on purpose would otherwise feed it rating. Two absent bots are never
+paired either (an absent entrant is one the league still counts as
+attending, whose games forfeit: ``attendance_seconds``).
 
 A bot plays as many games at once as it has free streams for (a team game
 takes one stream per seat of its team). A pair is *overdue* when it is at
@@ -55,6 +57,7 @@ class Entrant:
     # of its two bots); 0 when it has none: how long a hold for it would last.
     wait: float = 0.0
     owner: str = ""  # who entered it ('' for the bot itself): two bots of one owner never meet
+    present: bool = True  # connected now; an absent entrant is paired with present ones only
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +85,7 @@ def pick(
     names = sorted(by_name)
     owner = {e.name: e.owner or e.name for e in entrants}
     played = {pair_of(a, b): games.get(pair_of(a, b), 0) for i, a in enumerate(names) for b in names[i + 1:]
-              if owner[a] != owner[b]}
+              if owner[a] != owner[b] and (by_name[a].present or by_name[b].present)}
     busiest = dict.fromkeys(names, 0)
     for (a, b), n in played.items():
         busiest[a] = max(busiest.get(a, 0), n)

@@ -158,6 +158,7 @@ class Sandbox:
         self.bwrap = bwrap
         self.folder = folder
         self.socket = folder / "arena.sock"
+        self._family_sockets: dict[str, Path] = {}
         self.cgroups = cgroups
         self.cores = CoreAllocator(cores)
         self._as_root = os.geteuid() == 0
@@ -199,6 +200,21 @@ class Sandbox:
         """Called once the arena listens on ``self.socket``: every bot's user may connect."""
         self.socket.chmod(0o666)  # the bots' own user ids; the folder keeps every other user out
 
+    def family_socket(self, name: str) -> Path:
+        """The Unix socket of bot ``name``'s processes alone (the arena listens
+        on it, ``family_socket_ready`` opens it): bound into each of its
+        sandboxes in place of the shared one, so that the arena tells one
+        bot's streams from another's before any Hello. Numbered, not named:
+        a path holds at most 107 bytes."""
+        path = self._family_sockets.get(name)
+        if path is None:
+            path = self._family_sockets[name] = self.folder / f"bot{len(self._family_sockets)}.sock"
+        return path
+
+    def family_socket_ready(self, name: str) -> None:
+        """The arena listens on ``family_socket(name)``: the bot's users may connect."""
+        self.family_socket(name).chmod(0o666)
+
     def _uid(self) -> int | None:
         if not self._as_root:
             return None
@@ -207,9 +223,10 @@ class Sandbox:
         return uid
 
     def wrap(self, name: str, command: list[str], env: dict[str, str], bot_dir: Path | None,
-             limits: Limits) -> Wrapped:
+             limits: Limits, socket: Path | None = None) -> Wrapped:
         """``command`` contained: its own namespaces, user, groups and limits.
-        ``env`` is everything the bot gets besides PATH, LANG and HOME."""
+        ``env`` is everything the bot gets besides PATH, LANG and HOME;
+        ``socket`` the arena's socket it dials (default: the shared one)."""
         full_env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/tmp",
                     "PYTHONDONTWRITEBYTECODE": "1"}
         if self._python_path:
@@ -218,7 +235,7 @@ class Sandbox:
         box = None
         if self.cgroups is not None:
             box = self.cgroups.box(name, limits, self.cores.take(limits.cpus))
-        spec = SandboxSpec(bot_dir, self.socket, full_env, limits.scratch_mb, self._uid(),
+        spec = SandboxSpec(bot_dir, socket or self.socket, full_env, limits.scratch_mb, self._uid(),
                            tuple(self._neutral.binds(limits.memory_mb, limits.cpus)))
         args_fd = os.memfd_create("truco-arena-bwrap")
         os.write(args_fd, args_data(spec))

@@ -94,6 +94,7 @@ class Arena:
         self._servicer: ArenaServicer | None = None
         self._pool: Pool | None = None
         self._server: grpc.aio.Server | None = None
+        self._family_servers: dict[str, grpc.aio.Server] = {}  # one per process family's own Unix socket
         self._games: set[GameRun] = set()
         self._watchdog: asyncio.Task[None] | None = None
         self._no_games: asyncio.Event | None = None
@@ -152,6 +153,37 @@ class Arena:
         log.info("arena listening on port %d%s", port, " (TLS)" if credentials is not None else "")
         return port
 
+    async def listen_family(self, family: str, path: Path, processes: int, streams: int) -> None:
+        """Listen on ``path``, a Unix socket for bot ``family``'s processes
+        only (each of its sandboxes sees this socket and no other). gRPC gives
+        every Unix connection the same peer, so one shared socket counts all
+        bots as one for the admission caps and the Hello throttle; a socket
+        per family counts each apart, and gRPC itself bounds what the family
+        may hold open: ``2 * processes + 2`` connections (each of
+        ``processes`` processes, restarted once, plus two) of ``streams + 1``
+        streams each. A standard gRPC client queues streams beyond the
+        per-connection cap on its own side, so a flood costs the arena
+        nothing past the caps. A Hello naming another bot is refused. Idempotent."""
+        if self._servicer is None:
+            raise RuntimeError("the arena is not started: call `await arena.start(address)` first")
+        if family in self._family_servers:
+            return
+        connections, per_connection = 2 * processes + 2, streams + 1
+        options = [o for o in self._grpc_options if o[0] != "grpc.max_concurrent_streams"] + [
+            ("grpc.max_concurrent_streams", per_connection),
+            ("grpc.max_allowed_incoming_connections", connections),
+        ]
+        server = grpc.aio.server(options=options, maximum_concurrent_rpcs=connections * per_connection)
+        wire.register(server, self._servicer.for_family(family).Play, self.max_receive_bytes)
+        try:
+            bound = server.add_insecure_port(f"unix:{path}")
+        except RuntimeError:
+            bound = 0
+        if not bound:
+            raise ListenError(f"cannot listen on the Unix socket {path}")
+        await server.start()
+        self._family_servers[family] = server
+
     @property
     def hello_throttle(self) -> HelloThrottle:
         """The failed-Hello counts per peer host."""
@@ -200,7 +232,8 @@ class Arena:
             conn.close("arena shutdown")
 
         await asyncio.gather(*(close(c) for c in pool.connections()))
-        await self._server.stop(grace=self.close_grace + 0.5)
+        await asyncio.gather(self._server.stop(grace=self.close_grace + 0.5),
+                             *(s.stop(grace=self.close_grace + 0.5) for s in self._family_servers.values()))
         if self._watchdog is not None:
             self._watchdog.cancel()
 

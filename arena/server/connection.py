@@ -112,6 +112,7 @@ class Connection:
         self.token = ""
         self.protocol = PROTOCOL_VERSION  # the Hello's protocol_version once admitted
         self.peer = context.peer()
+        self.family: str | None = None  # the process family whose own Unix socket it came through
         self.alive = True
         self.close_reason = ""
         self.graceful = False  # closed (or being closed) by the arena with a closing Status

@@ -58,6 +58,12 @@ def cancelled_reason(hard_limit: int) -> str:
     )
 
 
+def family_peer(family: str) -> str:
+    """The peer of every stream on a process family's own Unix socket, until
+    its Hello names its process: admission caps count the family as one host."""
+    return f"unix-family:{family}"
+
+
 class ArenaServicer(pb_grpc.ArenaServiceServicer):
     def __init__(self, arena_: Arena) -> None:
         self.arena = arena_
@@ -69,7 +75,20 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
     async def Play(  # noqa: N802 - the RPC's name
         self, request_iterator: AsyncIterator[pb.PlayRequest], context: grpc.aio.ServicerContext
     ) -> None:
+        await self.play(context)
+
+    def for_family(self, family: str) -> FamilyServicer:
+        """The ``Play`` of a process family's own Unix socket (``Arena.listen_family``)."""
+        return FamilyServicer(self, family)
+
+    async def play(self, context: grpc.aio.ServicerContext, family: str | None = None) -> None:
         conn = Connection(context, f"s{next(self._ids)}", self.arena.write_timeout)
+        conn.family = family
+        if family is not None:
+            # Every Unix connection reads "unix:"; the socket it came through
+            # tells the family, so one family's flood of streams evicts and
+            # throttles only its own (admission.py).
+            conn.peer = family_peer(family)
         for old in self.room.add(conn, conn.peer):
             self._evict(old)
         loop = asyncio.get_running_loop()
@@ -142,7 +161,7 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
                 log.warning("hello failed from %s: the stream ended before a Hello (%s)", conn.peer, conn.close_reason)
                 return False
             return await self._reject(conn, pb.STATUS_CODE_BAD_HELLO, "the first message must be a Hello")
-        rejection = self._judge(hello)
+        rejection = self._judge(hello, conn.family)
         if rejection is not None:
             return await self._reject(conn, *rejection)
         verifiers, legacy = self.arena.tokens.verifiers(hello.bot_name)
@@ -181,7 +200,7 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
         self.throttle.forgive(peer_host(conn.peer))
         conn.name, conn.version, conn.token = hello.bot_name, hello.bot_version, digest
         conn.protocol = hello.protocol_version
-        if conn.peer.startswith("unix:"):
+        if conn.peer.startswith(("unix:", "unix-family:")):
             # A Unix socket has no client address: a launched bot's processes
             # are told apart by their tokens, one per process.
             conn.peer = f"unix:{hashlib.sha256(digest.encode()).hexdigest()[:16]}"
@@ -197,7 +216,7 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
         )
         return await conn.send_quietly(pb.PlayResponse(welcome=welcome))
 
-    def _judge(self, hello: pb.Hello) -> tuple[pb.StatusCode, str] | None:
+    def _judge(self, hello: pb.Hello, family: str | None) -> tuple[pb.StatusCode, str] | None:
         """Why this Hello is refused, or None to admit it."""
         if hello.protocol_version not in SUPPORTED_VERSIONS:
             spoken = " and ".join(str(v) for v in SUPPORTED_VERSIONS)
@@ -214,6 +233,8 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
             return pb.STATUS_CODE_BAD_HELLO, (
                 f"bot_version {clip(hello.bot_version, 40)!r} is not allowed: use at most {MAX_VERSION} letters, "
                 f"digits, '.', '_', '-', '+', ':' or '~'")
+        if family is not None and hello.bot_name != family:
+            return pb.STATUS_CODE_UNAUTHENTICATED, f"this socket admits bot {family!r} only"
         if not MIN_NONCE_BYTES <= len(hello.client_nonce) <= MAX_NONCE_BYTES:
             return pb.STATUS_CODE_BAD_HELLO, (
                 f"client_nonce must be {MIN_NONCE_BYTES} to {MAX_NONCE_BYTES} random bytes, got {len(hello.client_nonce)}")
@@ -242,3 +263,15 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
         await conn.send_quietly(conn.goodbye(code, message))
         conn.drop(f"rejected: {message}")
         return False
+
+
+class FamilyServicer:
+    """``Play`` on one process family's socket: the arena's servicer, told the family."""
+
+    def __init__(self, servicer: ArenaServicer, family: str) -> None:
+        self.servicer, self.family = servicer, family
+
+    async def Play(  # noqa: N802 - the RPC's name
+        self, request_iterator: AsyncIterator[pb.PlayRequest], context: grpc.aio.ServicerContext
+    ) -> None:
+        await self.servicer.play(context, self.family)

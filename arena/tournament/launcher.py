@@ -79,9 +79,11 @@ def log_path_of(log_dir: Path, name: str, slot: int = 0) -> Path:
 
 
 async def launch(spec: LaunchSpec, address: str, token: str, streams: int, log_dir: Path, *,
-                 tls_ca: Path | None = None, slot: int = 0, sandbox: Sandbox | None = None) -> LaunchedBot:
+                 tls_ca: Path | None = None, slot: int = 0, sandbox: Sandbox | None = None,
+                 socket: Path | None = None) -> LaunchedBot:
     """Start process ``slot`` of bot ``spec.name``. With ``sandbox`` it runs
-    contained and dials the arena's Unix socket; without, it dials
+    contained and dials the arena's Unix socket (``socket``, its family's
+    own, or the shared one); without, it dials
     ``address``, with TLS trusting ``tls_ca`` if given. BotStartError if the
     program cannot be started or its log cannot be written (owner-only, never
     through a planted link: ``private_files``)."""
@@ -106,7 +108,7 @@ async def launch(spec: LaunchSpec, address: str, token: str, streams: int, log_d
         # No parent pid: in its own PID namespace the bot cannot name the arena.
         env = dict(spec.env) | ours
         try:
-            wrapped = sandbox.wrap(spec.name, argv, env, spec.dir, spec.limits)
+            wrapped = sandbox.wrap(spec.name, argv, env, spec.dir, spec.limits, socket)
         except OSError as exc:
             os.close(log_fd)
             os.close(parent_read)

@@ -157,8 +157,15 @@ class Supervisor:
         token = self._tokens.get(key) or self._tokens.setdefault(
             key, self.arena.add_token(name, family=f"launched:{name}:{id(self)}"))
         ca = Path(self.config.tls_cert) if self.config.tls_cert is not None else None
+        socket = None
+        if self.sandbox is not None:
+            # The bot's own socket: its processes' streams are admitted and
+            # capped as one family, apart from every other bot's.
+            socket = self.sandbox.family_socket(name)
+            await self.arena.listen_family(name, socket, self.config.seats_per_bot, self.streams)
+            self.sandbox.family_socket_ready(name)
         return await launch(launch_spec(bot, self.config), self.address, token, self.streams, self.log_dir,
-                            tls_ca=ca, slot=slot, sandbox=self.sandbox)
+                            tls_ca=ca, slot=slot, sandbox=self.sandbox, socket=socket)
 
     def processes(self) -> list[LaunchedBot]:
         return [p for group in self.running.values() for p in group]

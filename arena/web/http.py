@@ -15,12 +15,21 @@ oldest whose request has been trickling in for ``TRICKLE_GRACE`` seconds;
 a request that has arrived but waits for its turn is never evicted. Only
 when no connection can be evicted does the new one get 503. Paths
 are looked up in a routing function; nothing maps a path to a file.
+
+Of the headers only ``Authorization`` is kept (one at most): with a
+``login`` (the SHA-256 of ``USER:PASSWORD``) every request must carry it as
+HTTP Basic credentials, else it gets 401 after ``LOGIN_FAIL_DELAY``
+seconds, before any page is made.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import fcntl
+import hashlib
+import hmac
 import logging
 import socket
 import sys
@@ -48,6 +57,8 @@ REFUSE_DEADLINE = 1.0
 TRICKLE_GRACE = 1.0  # seconds a request may take to arrive before its connection may be evicted
 LINGER_SECONDS = 1.0  # after an error, how long to read what the client still sends
 LINGER_BYTES = 1 << 20
+LOGIN_FAIL_DELAY = 1.0  # seconds before a request without the right login is told 401
+REALM = "truco-arena"
 
 
 @dataclass(frozen=True)
@@ -56,6 +67,7 @@ class Response:
     body: bytes
     content_type: str = "text/plain; charset=utf-8"
     cache: str = "no-store"  # live data: never cached
+    headers: tuple[tuple[str, str], ...] = ()  # more response headers (ASCII)
 
 
 def text_response(status: HTTPStatus, text: str | None = None) -> Response:
@@ -72,8 +84,42 @@ class BadRequestError(UsageError):
         self.status = status
 
 
+@dataclass(frozen=True)
+class Request:
+    method: str  # GET or HEAD
+    path: str  # without the query or fragment
+    authorization: str | None = None  # the Authorization header, if the client sent one
+
+
+def login_digest(user: str, password: str) -> str:
+    """What ``HttpServer(login=...)`` is given: the hex SHA-256 of ``USER:PASSWORD``."""
+    return hashlib.sha256(f"{user}:{password}".encode()).hexdigest()
+
+
+def authorized(authorization: str | None, login: str) -> bool:
+    """Whether an Authorization header holds the Basic credentials of ``login``."""
+    if authorization is None:
+        return False
+    scheme, _, encoded = authorization.strip().partition(" ")
+    if scheme.lower() != "basic":
+        return False
+    try:
+        credentials = base64.b64decode(encoded.strip(), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return hmac.compare_digest(hashlib.sha256(credentials).hexdigest(), login)
+
+
 async def read_head(reader: asyncio.StreamReader) -> tuple[str, str]:
     """The method and path of one request; BadRequestError for anything else."""
+    request = await read_request(reader)
+    return request.method, request.path
+
+
+async def read_request(reader: asyncio.StreamReader) -> Request:
+    """One request's head (``MAX_HEADERS`` lines of ``MAX_LINE`` bytes at
+    most); BadRequestError for anything else."""
+    authorization: str | None = None
     line = await _line(reader)
     parts = line.split(" ")
     if len(parts) != 3 or not parts[2].startswith("HTTP/1."):
@@ -91,11 +137,15 @@ async def read_head(reader: asyncio.StreamReader) -> tuple[str, str]:
         # No request body is read, so a request announcing one is refused.
         if name.lower() == "transfer-encoding" or (name.lower() == "content-length" and value.strip() != "0"):
             raise BadRequestError(HTTPStatus.BAD_REQUEST, "a request body is not accepted")
+        if name.lower() == "authorization":
+            if authorization is not None:
+                raise BadRequestError(HTTPStatus.BAD_REQUEST, "more than one Authorization header")
+            authorization = value.strip()
     if method not in ("GET", "HEAD"):
         raise BadRequestError(HTTPStatus.METHOD_NOT_ALLOWED, "only GET and HEAD")
     if not target.startswith("/"):
         raise BadRequestError(HTTPStatus.BAD_REQUEST, "the target must be a path")
-    return method, target.split("?", 1)[0].split("#", 1)[0]
+    return Request(method, target.split("?", 1)[0].split("#", 1)[0], authorization)
 
 
 async def _line(reader: asyncio.StreamReader) -> str:
@@ -151,8 +201,10 @@ class HttpServer:
     """Serve ``handler`` on HOST:PORT inside the running event loop."""
 
     def __init__(self, handler: Handler, max_connections: int = MAX_CONNECTIONS,
-                 read_deadline: float = READ_DEADLINE, max_rate: float = MAX_RATE) -> None:
+                 read_deadline: float = READ_DEADLINE, max_rate: float = MAX_RATE,
+                 login: str | None = None) -> None:
         self.handler = handler
+        self.login = login  # ``login_digest`` of the one user allowed in; None: anyone
         self.interval = 1.0 / max_rate  # seconds between the starts of two answers, at least
         self._next_turn = 0.0  # loop time the next answer may start
         self.max_connections = max_connections
@@ -241,7 +293,8 @@ class HttpServer:
         self._idle[task] = _Waiting(reader, writer, time.monotonic())
         try:
             async with asyncio.timeout(self.read_deadline):
-                method, path = await read_head(reader)
+                request = await read_request(reader)
+                method, path = request.method, request.path
         except TimeoutError:
             await _send(writer, text_response(HTTPStatus.REQUEST_TIMEOUT), False)
             return
@@ -253,6 +306,12 @@ class HttpServer:
             return
         finally:
             self._idle.pop(task, None)
+        if self.login is not None and not authorized(request.authorization, self.login):
+            await asyncio.sleep(LOGIN_FAIL_DELAY)  # guesses come slowly
+            await _send(writer, Response(HTTPStatus.UNAUTHORIZED, b"log in to see this page\n",
+                                         headers=(("WWW-Authenticate", f'Basic realm="{REALM}", charset="UTF-8"'),)),
+                        method == "GET")
+            return
         try:
             async with asyncio.timeout(HANDLER_DEADLINE):
                 await self._turn()
@@ -294,7 +353,8 @@ async def _send(writer: asyncio.StreamWriter, response: Response, body: bool) ->
             f"Content-Type: {response.content_type}\r\n"
             f"Content-Length: {len(response.body)}\r\n"
             f"Cache-Control: {response.cache}\r\n"
-            "X-Content-Type-Options: nosniff\r\n"
+            + "".join(f"{name}: {value}\r\n" for name, value in response.headers)
+            + "X-Content-Type-Options: nosniff\r\n"
             "Connection: close\r\n\r\n")
     try:
         writer.write(head.encode("ascii") + (response.body if body else b""))

@@ -36,6 +36,7 @@ from typing import IO
 from .frames import FrameError, read_frame
 from .http import HttpServer
 from .live import GAME_ID
+from .page_process import LOGIN_ENV
 from .site import LiveSite
 from .state import LiveState
 
@@ -94,9 +95,9 @@ def _send_wants(out: IO[bytes], source: ReceivedState) -> None:
             return
 
 
-async def _serve(sock: socket.socket, db: Path | None, parent: int) -> None:
+async def _serve(sock: socket.socket, db: Path | None, parent: int, login: str | None) -> None:
     source = ReceivedState()
-    http = HttpServer(LiveSite(source, db).handle)
+    http = HttpServer(LiveSite(source, db).handle, login=login)
     await http.serve_socket(sock)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -128,9 +129,11 @@ def main(argv: list[str] | None = None) -> None:
         os.nice(NICENESS)
     except OSError:
         pass  # not allowed here: the page still runs, at the arena's priority
+    # The login's digest comes in the environment, never on the command line (``ps``).
+    login = os.environ.pop(LOGIN_ENV, "") or None
     sock = socket.socket(fileno=args.fd)
     try:
-        asyncio.run(_serve(sock, args.db, args.parent))
+        asyncio.run(_serve(sock, args.db, args.parent, login))
     finally:
         sock.close()
 

@@ -33,6 +33,7 @@ log = logging.getLogger("arena.web")
 START_DEADLINE = 60.0  # seconds for the page's process to serve (its imports, on a loaded machine)
 EXIT_DEADLINE = 5.0  # seconds for it to stop once its input ends, before it is killed
 MAX_LINE = 256  # bytes of one line from the page
+LOGIN_ENV = "TRUCO_ARENA_PAGE_LOGIN"  # the page's login digest (http.login_digest), if any
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -49,20 +50,25 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _env() -> dict[str, str]:
-    """This environment, with this copy of ``arena`` first on the page's path."""
+def _env(login: str | None) -> dict[str, str]:
+    """This environment, with this copy of ``arena`` first on the page's path
+    and the login's digest (if any) in ``LOGIN_ENV``."""
     root = str(Path(__file__).resolve().parents[2])
     env = dict(os.environ)
+    env.pop(LOGIN_ENV, None)
+    if login is not None:
+        env[LOGIN_ENV] = login
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
     return env
 
 
 class PageProcess:
     """The live page's process for the results database ``db`` (None: none);
-    ``on_want(game_id)`` is called (from a thread of its own) when a page asks to watch a game."""
+    ``on_want(game_id)`` is called (from a thread of its own) when a page asks to watch a game;
+    with ``login`` (``http.login_digest``) every request must log in."""
 
-    def __init__(self, db: Path | None, on_want: Callable[[str], None]) -> None:
-        self.db, self.on_want = db, on_want
+    def __init__(self, db: Path | None, on_want: Callable[[str], None], login: str | None = None) -> None:
+        self.db, self.on_want, self.login = db, on_want, login
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
         self._pending: LiveState | None = None
@@ -82,7 +88,7 @@ class PageProcess:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "arena.web.page_main", "--fd", str(sock.fileno()),
                  "--parent", str(os.getpid()), *db],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, pass_fds=(sock.fileno(),), env=_env())
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, pass_fds=(sock.fileno(),), env=_env(self.login))
         finally:
             sock.close()  # the page holds it now
         for target, name in ((self._read_page, "live-page-reader"), (self._feed_page, "live-page-feeder")):

@@ -32,9 +32,9 @@ class LiveServer:
     ``finish()`` once the arena has stopped (the page stays, saying so),
     ``stop()`` or ``close()`` to end it."""
 
-    def __init__(self, publisher: LivePublisher, db: Path | None) -> None:
+    def __init__(self, publisher: LivePublisher, db: Path | None, login: str | None = None) -> None:
         self.publisher = publisher
-        self.page = PageProcess(db, publisher.want)
+        self.page = PageProcess(db, publisher.want, login)
         publisher.sink = self.page.offer
         self.url = ""
 
@@ -58,11 +58,12 @@ class LiveServer:
         self.page.close()
 
 
-async def start_live(arena: Arena | None, db: Path | None, address: str) -> LiveServer:
+async def start_live(arena: Arena | None, db: Path | None, address: str, login: str | None = None) -> LiveServer:
     """Start publishing ``arena``'s games (on the running loop) and the live
-    page on ``address`` (its own process). OSError if it cannot bind or the page does not start."""
+    page on ``address`` (its own process); with ``login`` (``http.login_digest``)
+    only that user sees it. OSError if it cannot bind or the page does not start."""
     publisher = LivePublisher(arena)
-    live = LiveServer(publisher, db)
+    live = LiveServer(publisher, db, login)
     await asyncio.to_thread(live.start, address)
     publisher.start()
     return live

@@ -24,7 +24,7 @@ def test_an_unwritable_log_directory_is_one_line_and_exit_2(tmp_path: Path) -> N
     blocker.write_text("")
     run = check_bot("--log-dir", str(blocker / "logs"), "--", "python", "-m", "sample_bots.random_bot")
     assert run.code == 2
-    assert run.stderr.splitlines() == [f"error: bot checked-bot: cannot write its log: {blocker / 'logs'}: "
+    assert run.stderr.splitlines() == [f"error: bot random_bot: cannot write its log: {blocker / 'logs'}: "
                                        f"cannot create the folder: Not a directory"]
 
 

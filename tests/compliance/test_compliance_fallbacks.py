@@ -70,5 +70,5 @@ def test_the_json_report_carries_the_count_and_the_traceback(tmp_path: Path) -> 
     log = Path(run.report["log"]).read_text()
     # Checks after this one (keeps-reading, reconnect) play on, so the log may hold more.
     assert 2 <= count <= log.count("choose() raised in game")
-    assert re.match(r"checked-bot\[\d\]: choose\(\) raised in game ", check["detail"]), check["detail"]
+    assert re.match(r"flaky\[\d\]: choose\(\) raised in game ", check["detail"]), check["detail"]
     assert check["detail"].endswith("ZeroDivisionError: division by zero")

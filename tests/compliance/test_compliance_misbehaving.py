@@ -33,7 +33,7 @@ def test_a_misbehaviour_fails_its_check_and_only_that(tmp_path: Path, mode: str,
     failed = {name for name, verdict in run.verdicts().items() if verdict == "fail"}
     assert failed == {FIRST_GAME, check}, run.stdout
     found = run.check(check)
-    assert phrase in found["actual"] and "checked-bot" in found["actual"], found
+    assert phrase in found["actual"] and "misbehaving" in found["actual"], found
     assert found["expected"]
     assert phrase in run.check(FIRST_GAME)["actual"]
 

@@ -35,4 +35,4 @@ def test_text_output_has_one_line_per_check_and_a_summary(tmp_path: Path) -> Non
     assert len(checks) == 17 and all(ln.startswith("PASS ") for ln in checks)
     assert any("reconnect (optional)" in ln for ln in checks)
     assert lines[-2].startswith("COMPLIANT: 17 passed, 0 failed")
-    assert lines[-1] == f"bot log: {tmp_path / 'checked-bot.log'}"
+    assert lines[-1] == f"bot log: {tmp_path / 'random_bot.log'}"

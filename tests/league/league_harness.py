@@ -64,6 +64,7 @@ class League:
         self.proc: subprocess.Popen[str] | None = None
         self.log = workdir / "serve.log"
         self._log_from = 0
+        self.serve_args: tuple[str, ...] = ()  # more options of `serve` (e.g. --http)
 
     def token(self, name: str) -> str:
         return mint_token(self.tokens, name)
@@ -77,7 +78,7 @@ class League:
         with open(self.log, "a") as log:
             self.proc = subprocess.Popen(
                 [*CLI, "serve", "--tokens", str(self.tokens), "--db", str(self.db), "--config", str(self.config),
-                 "--address", f"127.0.0.1:{self.port}", "-v"],
+                 "--address", f"127.0.0.1:{self.port}", "-v", *self.serve_args],
                 stdout=subprocess.DEVNULL, stderr=log, text=True, env=env(), cwd=REPO)
         wait_until(lambda: self._listening() is not None, 30, "the league to listen")
         self.port = self._listening() or 0

@@ -10,7 +10,6 @@ from arena.server import TimeControl
 from ..check import COMPLETE_GAME, Check, Finding, failed, judge_game, passed
 from ..context import CannotPlayError, CheckContext
 from ..result import Verdict
-from ..settings import STALLER_NAME
 
 NAME = "opponent-fault"
 
@@ -21,13 +20,13 @@ async def _run(ctx: CheckContext) -> Finding:
     # A bank as long as the move time keeps the opponent's timeout short.
     clock = TimeControl(s.move_seconds, s.move_seconds)
     try:
-        record = await ctx.play(NAME, [ctx.name, STALLER_NAME], "argentino", clock)
+        record = await ctx.play(NAME, [ctx.name, ctx.staller], "argentino", clock)
     except CannotPlayError as exc:
         return failed(expected, str(exc))
     fault = ctx.fault(record)
     if fault is not None:
         return failed(expected, f"in the game the opponent was to lose on time: {fault.describe()}")
-    if record.termination is not Termination.TIMEOUT or record.faulty_bot != STALLER_NAME:
+    if record.termination is not Termination.TIMEOUT or record.faulty_bot != ctx.staller:
         return failed(expected, f"the opponent was meant to time out, but the game ended: {record.reason}")
     try:
         after = await ctx.play(NAME, ctx.seats_for(2, 1), "argentino")
