@@ -166,7 +166,7 @@ def test_a_person_in_a_four_seat_game(browser: webdriver.Chrome, tmp_path: Path)
         browser.get(url)
         seen = _play_to_the_end(browser, url, random.Random(4))
         assert all(s["obs"]["seat"] == 2 for s, _ in seen)  # type: ignore[index]
-        assert "you are seat 2 with partners in seats 0 against random" in browser.find_element(By.ID, "status").text
+        assert "you are seat 2 with a partner in seat 0 against random" in browser.find_element(By.ID, "status").text
         _end_session(browser, proc, 1)
     finally:
         proc.kill()

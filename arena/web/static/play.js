@@ -75,7 +75,8 @@
     const them = g.bots.filter((b, i) => i % 2 !== g.seat % 2);
     const partners = g.bots.map((b, i) => i).filter((i) => i !== g.seat && i % 2 === g.seat % 2);
     $("status").textContent = "Game " + g.number + " of " + s.games + " (" + g.variant + "), you are seat " + g.seat +
-      (partners.length ? " with partners in seats " + partners.join(", ") : "") + " against " +
+      (partners.length === 1 ? " with a partner in seat " + partners[0] : "") +
+      (partners.length > 1 ? " with partners in seats " + partners.join(" and ") : "") + " against " +
       Array.from(new Set(them)).join(", ");
     const summaries = clear("summaries");
     for (const h of g.summaries) {
