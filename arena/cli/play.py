@@ -32,6 +32,7 @@ import click
 from sdk import Bot
 from sdk import client as sdk_client
 from sdk.bot import GameInfo, HandSummary
+from sdk.client import BotSource as SdkBotSource
 
 from ..engine import Action, Observation
 from ..games.schedule import ScheduledGame
@@ -145,10 +146,11 @@ class PersonSide(threading.Thread):
     the tournament runner owns the main thread's loop. One SDK client per
     seat of the team, each reconnecting for the session's next run."""
 
-    def __init__(self, bots: list[SeatRouter], address: str, token: str, http: tuple[str, int], key: str) -> None:
+    def __init__(self, name: str, desk: Desk, clients: list[tuple[SdkBotSource, str, int]], token: str,
+                 http: tuple[str, int], *, tls: bool = False) -> None:
         super().__init__(name="person", daemon=True)
-        self.bots, self.address, self.token, self.http, self.key = bots, address, token, http, key
-        self.desk = bots[0].desk
+        self.person, self.desk, self.clients, self.token, self.http, self.tls = name, desk, clients, token, http, tls
+        self.key = secrets.token_urlsafe(16)
         self.port: int | None = None
         self.ready = threading.Event()
         self.error: BaseException | None = None
@@ -163,12 +165,13 @@ class PersonSide(threading.Thread):
         finally:
             self.ready.set()
 
-    async def _seat(self, bot: SeatRouter, target: str) -> None:
+    async def _client(self, bot: SdkBotSource, target: str, streams: int) -> None:
         assert self._stopping is not None
         while not self._stopping.is_set():
             # Returns when a run's arena shuts down; the next run's arena listens on the same address.
             with contextlib.suppress(Exception):
-                await sdk_client.run_async(bot, target, self.token, threaded=True, name=bot.name, retry_for=60.0)
+                await sdk_client.run_async(bot, target, self.token, streams, threaded=True, name=self.person,
+                                           retry_for=60.0, tls=self.tls)
             await asyncio.sleep(0.2)
 
     async def _main(self) -> None:
@@ -178,8 +181,7 @@ class PersonSide(threading.Thread):
         self.ready.set()
         # The page outlives the seats: the arena ends their streams after the
         # last game, and the person still has to see the result.
-        targets = team_targets(self.address, len(self.bots))
-        seats = [asyncio.ensure_future(self._seat(bot, target)) for bot, target in zip(self.bots, targets)]
+        seats = [asyncio.ensure_future(self._client(bot, target, streams)) for bot, target, streams in self.clients]
         try:
             await self._stopping.wait()
         finally:
@@ -229,8 +231,52 @@ def play_config(bot: str, person: str, *, variant: str, seats: int, seat: int | 
     return raw
 
 
+def _start_page(side: PersonSide, http: str, no_browser: bool) -> None:
+    side.start()
+    side.ready.wait(timeout=30.0)
+    if side.port is None:
+        raise fail(f"--http {http}: the page could not start: {side.error}", 1)
+    host = side.http[0]
+    url = f"http://{host if ':' not in host else f'[{host}]'}:{side.port}/s/{side.key}/"
+    click.echo(f"play at {url}", err=True)
+    if not no_browser:
+        webbrowser.open(url)
+
+
+def _read_token(token_file: Path) -> str:
+    try:
+        lines = token_file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise fail(f"--token-file {token_file}: cannot read it: {getattr(exc, 'strerror', None) or exc}",
+                   USAGE_ERROR) from None
+    token = lines[0].strip() if lines else ""
+    if not token:
+        raise fail(f"--token-file {token_file}: no token on its first line", USAGE_ERROR)
+    return token
+
+
+def _play_league(league: str, token_file: Path | None, tls: bool, person: str, table: int, http: tuple[str, int],
+                 http_text: str, no_browser: bool) -> None:
+    """The person's seat in a standing league: dial it with the person's token
+    and play the games it pairs them in, until the page's End or Ctrl-C."""
+    if token_file is None:
+        raise fail("--league needs --token-file (the token `token mint` printed for --name)", USAGE_ERROR)
+    token = _read_token(token_file)
+    desk = Desk(MAX_SESSION_GAMES, league=True)
+    # A league seats a team's partners from one connection: one client, a stream per seat of the team.
+    routers = iter([SeatRouter(person, desk, lambda team: team, make_partner("heuristic"))
+                    for _ in range(table // 2)])
+    side = PersonSide(person, desk, [(lambda: next(routers), league, table // 2)], token, http, tls=tls)
+    _start_page(side, http_text, no_browser)
+    click.echo(f"playing in the league at {league} as {person}; end the session on the page (or Ctrl-C)", err=True)
+    try:
+        desk.await_end()
+    finally:
+        side.stop()
+
+
 @click.command()
-@click.argument("bot")
+@click.argument("bot", required=False)
 @click.option("--variant", type=click.Choice(["argentino", "uruguayo", "venezolano"]), default="uruguayo",
               show_default=True)
 @click.option("--seats", type=click.Choice(["2", "4", "6"]), default="2", show_default=True,
@@ -254,10 +300,17 @@ def play_config(bot: str, person: str, *, variant: str, seats: int, seat: int | 
 @click.option("--no-browser", is_flag=True, help="Print the page's address without opening a browser.")
 @click.option("--no-sandbox", "no_sandbox", is_flag=True,
               help="Run BOT without the sandbox (docs/sandbox.md): only for bot code you trust.")
+@click.option("--league", metavar="HOST:PORT",
+              help="Instead of BOT: play in the standing league at this address (`serve`), with --token-file, "
+                   "as --name; the league pairs and rates you like a bot.")
+@click.option("--token-file", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --league: a file holding your token (as `token mint` printed it), on its first line.")
+@click.option("--tls", is_flag=True, help="With --league: connect with TLS, checking the arena's certificate.")
 @output_options
-def play(bot: str, variant: str, seats: str, seat: int | None, partner: str, games: int, target: int | None,
+def play(bot: str | None, variant: str, seats: str, seat: int | None, partner: str, games: int, target: int | None,
          clock: float | None, seed: int | None, http: str, person: str, db: Path | None, no_browser: bool,
-         no_sandbox: bool, fmt: str, as_json: bool, as_csv: bool) -> None:
+         no_sandbox: bool, league: str | None, token_file: Path | None, tls: bool,
+         fmt: str, as_json: bool, as_csv: bool) -> None:
     """Play BOT yourself, in the browser: a sample bot (SAMPLES) or a bot
     command, launched in the sandbox as `match` launches it.
 
@@ -272,6 +325,7 @@ def play(bot: str, variant: str, seats: str, seat: int | None, partner: str, gam
       truco-arena play heuristic
       truco-arena play simulation --variant argentino --games 3 --db mine.sqlite
       truco-arena play heuristic --variant argentino --seats 4 --seat 2
+      truco-arena play --league arena.example.org:50051 --tls --name ana --token-file ana.token
     """
     try:
         check_name(person, "--name")
@@ -281,6 +335,13 @@ def play(bot: str, variant: str, seats: str, seat: int | None, partner: str, gam
     if seat is not None and seat >= table:
         raise fail(f"--seat {seat}: a {table}-seat game has seats 0 to {table - 1}", USAGE_ERROR)
     host, port = _host_port(http)
+    if league is not None:
+        if bot is not None or seat is not None:
+            raise fail("--league: the league chooses your opponent and seat (no BOT, no --seat)", USAGE_ERROR)
+        _play_league(league, token_file, tls, person, table, (host, port), http, no_browser)
+        return
+    if bot is None:
+        raise fail("give BOT (a sample bot or a command), or --league HOST:PORT", USAGE_ERROR)
     with tempfile.TemporaryDirectory(prefix="truco-play-") as tmp:
         tokens = Path(tmp) / "tokens"
         token = mint_token(tokens, person)
@@ -298,16 +359,12 @@ def play(bot: str, variant: str, seats: str, seat: int | None, partner: str, gam
         def person_seat(team: int) -> int:
             return seat if seat is not None else team
 
-        routers = [SeatRouter(person, desk, person_seat, make_partner(partner)) for _ in range(table // 2)]
-        side = PersonSide(routers, address, token, (host, port), secrets.token_urlsafe(16))
-        side.start()
-        side.ready.wait(timeout=30.0)
-        if side.port is None:
-            raise fail(f"--http {http}: the page could not start: {side.error}", 1)
-        url = f"http://{host if ':' not in host else f'[{host}]'}:{side.port}/s/{side.key}/"
-        click.echo(f"play at {url}", err=True)
-        if not no_browser:
-            webbrowser.open(url)
+        # One client per seat of the person's team, each on its own connection (``team_targets``).
+        clients: list[tuple[SdkBotSource, str, int]] = [
+            (SeatRouter(person, desk, person_seat, make_partner(partner)), target, 1)
+            for target in team_targets(address, table // 2)]
+        side = PersonSide(person, desk, clients, token, (host, port))
+        _start_page(side, http, no_browser)
         schedule = schedule_of(config)
         try:
             first = True

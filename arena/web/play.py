@@ -98,7 +98,8 @@ class Desk:
     state is behind one lock; ``decide`` blocks its (executor) thread until
     the person answers or the desk closes."""
 
-    def __init__(self, games: int) -> None:
+    def __init__(self, games: int, *, league: bool = False) -> None:
+        self.league = league  # a league's seat: it pairs the games; the person only ends the session
         self._lock = threading.Lock()
         self._answered = threading.Condition(self._lock)
         self._wanted = games  # games the person has asked for so far
@@ -166,6 +167,12 @@ class Desk:
         with self._lock:
             return self._wanted
 
+    def await_end(self) -> None:
+        """Wait until the person ends the session (or the desk closes)."""
+        with self._lock:
+            while not (self._ended or self._closed):  # woken each second: a signal is seen at once
+                self._answered.wait(timeout=1.0)
+
     def await_choice(self, timeout: float) -> bool:
         """After the games asked for: wait until the person asks for another
         (True) or ends the session, or ``timeout`` seconds pass (False)."""
@@ -214,7 +221,7 @@ class Desk:
         with self._lock:
             game, obs = self._game, self._obs
             state: dict[str, object] = {"games": self._wanted, "played": self._played, "closed": self._closed,
-                                        "ended": self._ended, "previous": self._previous}
+                                        "ended": self._ended, "previous": self._previous, "league": self.league}
             if game is None:
                 state["game"] = None
                 return state

@@ -61,7 +61,8 @@
         prev.scores[1 - prev.seat % 2] + ".";
       const more = prev.number < s.games;
       $("next").hidden = !more;
-      $("last").hidden = more || s.ended;
+      $("last").hidden = (more && !s.league) || s.ended;
+      $("another-button").hidden = !!s.league;  // a league pairs the next game by itself
       if (s.ended) $("result").textContent += " The session is over: you can close this page.";
       clear("actions");
       $("turn").textContent = "";
@@ -74,7 +75,7 @@
     $("last").hidden = true;
     const them = g.bots.filter((b, i) => i % 2 !== g.seat % 2);
     const partners = g.bots.map((b, i) => i).filter((i) => i !== g.seat && i % 2 === g.seat % 2);
-    $("status").textContent = "Game " + g.number + " of " + s.games + " (" + g.variant + "), you are seat " + g.seat +
+    $("status").textContent = "Game " + g.number + (s.league ? "" : " of " + s.games) + " (" + g.variant + "), you are seat " + g.seat +
       (partners.length === 1 ? " with a partner in seat " + partners[0] : "") +
       (partners.length > 1 ? " with partners in seats " + partners.join(" and ") : "") + " against " +
       Array.from(new Set(them)).join(", ");
