@@ -9,6 +9,7 @@ import click
 
 from ..games.records import to_records
 from ..games.store import ResultsStore
+from ..league.config import LEAGUE_KIND
 from ..ratings import GameRecord
 from ..ratings.collusion import suspicious_pairs, without_pairs
 from ..ratings.records import RecordError
@@ -35,6 +36,15 @@ def load_owners(db: Path) -> dict[str, str]:
     with ResultsStore.open_existing(db) as store:
         owners = store.get_meta("league_owners")
     return {str(k): str(v) for k, v in owners.items()} if isinstance(owners, dict) else {}
+
+
+def persons_of(raw_config: Any) -> frozenset[str]:
+    """The entrants a league's stored config names as people (``[persons]``); none for a tournament."""
+    if not isinstance(raw_config, dict) or raw_config.get("kind") != LEAGUE_KIND:
+        return frozenset()
+    persons = raw_config.get("persons")
+    names = persons.get("names") if isinstance(persons, dict) else None
+    return frozenset(str(n) for n in names) if isinstance(names, list) else frozenset()
 
 
 def rules_played(raw_config: Any) -> dict[str, Any] | None:
@@ -106,7 +116,8 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
         click.echo(f"rated without the {sum(s.games for s in flagged)} game(s) of {len(flagged)} suspicious "
                    f"pair(s){': ' if flagged else ''}{', '.join(f'{s.winner}-{s.loser}' for s in flagged)}", err=True)
     try:
-        tables = views(records, names, anchor=anchor, bootstrap=bootstrap, versions=versions, owners=load_owners(db))
+        tables = views(records, names, anchor=anchor, bootstrap=bootstrap, versions=versions, owners=load_owners(db),
+                       persons=persons_of(raw_config))
     except RecordError as exc:  # rows that contradict each other, e.g. a duplicate pair without swapped seats
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
     plan = match_plan_of(raw_config)

@@ -19,6 +19,7 @@ from ..games.keyfile import key_path
 from ..games.private_files import make_private_dir
 from ..games.records import to_records
 from ..games.runlock import RunLock
+from ..games.scheduler import Scheduler
 from ..games.seeds import TournamentSecret
 from ..games.settings import ConfigError
 from ..games.store import GameRow, ResultsStore
@@ -58,7 +59,8 @@ def default_db(config_path: Path) -> Path:
 def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: bool = False,
          http: str | None = None, kept: bool = True, standings_every: int = 0,
          http_linger: float | None = None,
-         tables: Callable[[Sequence[GameRow]], list[Table]] | None = None) -> RunSummary:
+         tables: Callable[[Sequence[GameRow]], list[Table]] | None = None,
+         scheduler: Scheduler | None = None) -> RunSummary:
     """Run the missing games of ``config`` into ``db`` and print the standings.
 
     One process per database (a lock next to it); Ctrl-C or SIGTERM stop the
@@ -68,7 +70,8 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     ``kept``: False when ``db`` is a temporary file that is deleted afterwards
     (``match`` without ``--db``), so an interruption offers no resume.
     ``standings_every``: print interim standings every N recorded games (0: never).
-    ``tables``: what to print from the stored rows instead of the standings (``ladder``)."""
+    ``tables``: what to print from the stored rows instead of the standings (``ladder``).
+    ``scheduler``: the games to play instead of the config's format (``play``)."""
     log_dir = db.parent / f"{db.stem}-logs"
     check_environment(config)
     check_reachable(config, {"results database": db, "key file": key_path(db), "logs folder": log_dir})
@@ -92,7 +95,7 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
                 if new:
                     _start_afresh(store, config, db)
                 make_private_dir(log_dir)
-                summary = asyncio.run(_run(config, store, log_dir, progress, live, standings_every))
+                summary = asyncio.run(_run(config, store, log_dir, progress, live, standings_every, scheduler))
                 rows = list(store.games())
                 records = to_records(rows)
     except TournamentInterruptedError as exc:
@@ -156,7 +159,8 @@ def _live_hook(http: str | None, db: Path) -> LiveHook | None:
 
 
 async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, progress: bool,
-               live: ArenaHook | None = None, standings_every: int = 0) -> RunSummary:
+               live: ArenaHook | None = None, standings_every: int = 0,
+               scheduler: Scheduler | None = None) -> RunSummary:
     """The run, with SIGINT and SIGTERM turned into a clean stop (a second one ends the process at once)."""
     stop = StopRequest()
     with interrupt.clean_stop(asyncio.get_running_loop(), stop.request):
@@ -167,7 +171,7 @@ async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, pro
         interim = InterimStandings(standings_every, store.games(), lambda text: click.echo(text, err=True))
         return await run_tournament(config, store, log_dir=log_dir, progress=progress, stop_request=stop,
                                     announce=lambda line: click.echo(line, err=True), on_arena=live,
-                                    scale=config.scale, on_record=interim)
+                                    scale=config.scale, on_record=interim, scheduler=scheduler)
 
 
 @tournament.command("run")

@@ -22,6 +22,10 @@ Example::
     [matchmaking]
     max_gap = 2                # a pair this many games behind its bots' busiest pair is overdue
     refit_every = 20           # games between two rating fits used to pair close ratings
+
+    [persons]                  # entrants that are people (``truco-arena play --league``)
+    names = ["ana"]            # marked as people in the standings
+    move_seconds = 300.0       # the clock of every seat in their games (default 300)
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from ..games.settings import (
     DEFAULT_TIME_CONTROL,
     MAX_CONCURRENCY,
     PAIRINGS,
+    ConfigError,
     expect,
     known_keys,
     name_and_game,
@@ -46,11 +51,15 @@ from ..games.settings import (
     whole,
 )
 from ..server import TimeControl
+from ..server.tokens import check_name
 
 LEAGUE_KIND = "league"  # meta.config["kind"] of a league's results database
 MAX_FORFEIT_SECONDS = 3600.0
 MAX_GAP = 1000
 MAX_REFIT_EVERY = 1_000_000
+MAX_PERSONS = 10_000
+DEFAULT_PERSON_MOVE_SECONDS = 300.0
+MAX_PERSON_MOVE_SECONDS = 3600.0
 
 
 @dataclass(frozen=True)
@@ -72,6 +81,15 @@ class LeagueConfig:
     # forfeit while it is away); 0: only connected bots are paired.
     attendance_seconds: float = 0.0
     matchmaking: Matchmaking = Matchmaking()
+    persons: frozenset[str] = frozenset()  # entrants that are people: marked so in the standings
+    # seconds per move of every seat in a game with a person (a person thinks slower than a bot)
+    person_move_seconds: float = DEFAULT_PERSON_MOVE_SECONDS
+
+    @property
+    def person_time_control(self) -> TimeControl:
+        """The clock of a game with a person: the league's bank, a person's move time."""
+        return TimeControl(move_time=max(self.person_move_seconds, self.time_control.move_time),
+                           bank=self.time_control.bank)
 
     @property
     def streams_per_game(self) -> int:
@@ -92,12 +110,14 @@ class LeagueConfig:
             "forfeit_seconds": self.forfeit_seconds,
             "attendance_seconds": self.attendance_seconds,
             "matchmaking": {"max_gap": self.matchmaking.max_gap, "refit_every": self.matchmaking.refit_every},
+            "persons": {"names": sorted(self.persons), "move_seconds": self.person_move_seconds},
         }
 
 
 _TOP = ("name", "variant", "options", "pairing", "concurrency", "time_control", "forfeit_seconds",
-        "attendance_seconds", "matchmaking")
+        "attendance_seconds", "matchmaking", "persons")
 MAX_ATTENDANCE_SECONDS = 30 * 86400.0
+_PERSONS = ("names", "move_seconds")
 _MATCHMAKING = ("max_gap", "refit_every")
 
 
@@ -112,6 +132,23 @@ def _matchmaking(data: dict[str, Any]) -> Matchmaking:
     )
 
 
+def _persons(data: dict[str, Any]) -> tuple[frozenset[str], float]:
+    table = expect(data.get("persons", {}), dict, "persons", "a table")
+    known_keys(table, _PERSONS, "persons.")
+    names = expect(table.get("names", []), list, "persons.names", "a list of bot names")
+    if len(names) > MAX_PERSONS:
+        raise ConfigError(f"persons.names: at most {MAX_PERSONS} names, got {len(names)}")
+    for name in names:
+        expect(name, str, "persons.names", "a list of bot names")
+        try:
+            check_name(name, "persons.names")
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+    move = seconds(table, "move_seconds", DEFAULT_PERSON_MOVE_SECONDS, 1.0, MAX_PERSON_MOVE_SECONDS,
+                   where="persons.move_seconds")
+    return frozenset(names), move
+
+
 def _forfeit_seconds(data: dict[str, Any]) -> float:
     return seconds(data, "forfeit_seconds", LeagueConfig.forfeit_seconds, 0.0, MAX_FORFEIT_SECONDS, low_ok=False)
 
@@ -120,6 +157,7 @@ def parse_league_config(data: dict[str, Any]) -> LeagueConfig:
     known_keys(data, _TOP)
     name, variant, options = name_and_game(data, "league")
     pairing = one_of(data.get("pairing", Pairing.INDEPENDENT.value), Pairing, "pairing", PAIRINGS)
+    persons, person_move = _persons(data)
     return LeagueConfig(
         name=name,
         variant=variant,
@@ -131,6 +169,8 @@ def parse_league_config(data: dict[str, Any]) -> LeagueConfig:
         attendance_seconds=seconds(data, "attendance_seconds", LeagueConfig.attendance_seconds, 0.0,
                                    MAX_ATTENDANCE_SECONDS),
         matchmaking=_matchmaking(data),
+        persons=persons,
+        person_move_seconds=person_move,
     )
 
 

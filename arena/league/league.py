@@ -70,6 +70,8 @@ class League:
         self.games_per_match = 2 if config.pairing is Pairing.DUPLICATE else 1
         # A league bot may seat a team's partners from one process (many streams of one connection).
         self.settings = PlaySettings(config.options, config.time_control, distinct_peers=False)
+        # A game with a person: every seat on the person's clock, so neither side is hurried by the other's.
+        self.person_settings = PlaySettings(config.options, config.person_time_control, distinct_peers=False)
         # What the league keeps of its games is the size of its bots, not of its
         # history (a league runs for months): games per pair, and wins per pair for the fits.
         results = db.results()
@@ -226,7 +228,8 @@ class League:
             log.info("game start %s: %s vs %s", game.key, game.bot0, game.bot1)
 
         try:
-            result = await play_match(self.arena, games, self.db.secret, self.settings,
+            settings = self.person_settings if self.config.persons.intersection(running.pair) else self.settings
+            result = await play_match(self.arena, games, self.db.secret, settings,
                                       self.config.forfeit_seconds, started, self._learn_paces)
             self._guarded(lambda: self._record(result))
         except Exception:  # a bug must not stop the league; the match is lost, not half-recorded

@@ -6,7 +6,7 @@ numbers are the same whatever the format.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,9 +58,10 @@ def _r(x: float | None, nd: int = 1) -> float | None:
 
 def standings_table(records: Sequence[GameRecord], anchor: str | None = None,
                     bootstrap: int = 0, seed: int = 0, versions: Mapping[str, str] | None = None,
-                    owners: Mapping[str, str] | None = None) -> Table:
+                    owners: Mapping[str, str] | None = None, persons: Collection[str] = ()) -> Table:
     """The ratings table; with ``versions`` (bot -> latest version), a version
-    column; with ``owners`` (bot -> owner, a league's), an owner column."""
+    column; with ``owners`` (bot -> owner, a league's), an owner column; with
+    ``persons`` (a league's entrants that are people), a person column."""
     fit = fit_ratings(records, anchor=anchor)
     boot = bootstrap_intervals(records, replicates=bootstrap, seed=seed, anchor=anchor) if bootstrap else None
     table = standings(records, fit=fit, bootstrap=boot)
@@ -89,6 +90,9 @@ def standings_table(records: Sequence[GameRecord], anchor: str | None = None,
     if owners:
         headers = (*headers[:2], "owner", *headers[2:])
         rows = tuple((*row[:2], owners.get(str(row[1]), str(row[1])), *row[2:]) for row in rows)
+    if persons:
+        headers = (*headers[:2], "person", *headers[2:])
+        rows = tuple((*row[:2], "yes" if str(row[1]) in persons else "", *row[2:]) for row in rows)
     return Table(
         "standings", "Standings",
         headers,
@@ -200,11 +204,12 @@ VIEWS = ("standings", "cross", "pairs", "failures", "ladder", "cpu")
 
 def views(records: Sequence[GameRecord], names: Sequence[str] = VIEWS, anchor: str | None = None,
           bootstrap: int = 0, versions: Mapping[str, str] | None = None,
-          owners: Mapping[str, str] | None = None) -> list[Table]:
+          owners: Mapping[str, str] | None = None, persons: Collection[str] = ()) -> list[Table]:
     out: list[Table] = []
     for name in names:
         if name == "standings":
-            out.append(standings_table(records, anchor, bootstrap, versions=versions, owners=owners))
+            out.append(standings_table(records, anchor, bootstrap, versions=versions, owners=owners,
+                                       persons=persons))
         elif name == "cross":
             out.append(cross_table_view(records))
         elif name == "pairs":

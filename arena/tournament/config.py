@@ -128,6 +128,8 @@ class TournamentConfig:
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # as read, stored with results
     match: MatchPlan | None = None  # format = "match" or "gauntlet" (arena/tournament/formats/match_plan.py); None: round robin
     rounds: int | None = None  # format = "swiss" (arena/tournament/formats/swiss.py)
+    # independent pairing: the bot in seat 0 alternates between the two bots; false: the first in config order keeps it
+    alternate_seats: bool = True
     scale: ScaleOut = ScaleOut()  # workers, or a Ray cluster (docs/scaling.md)
     sandbox: SandboxMode = SandboxMode.BWRAP  # every launched bot in a sandbox (docs/sandbox.md)
     # "full": refuse to start where memory, processes or CPU cannot be limited per bot; "best-effort": run anyway
@@ -148,7 +150,7 @@ class TournamentConfig:
 _TOP = {"name", "variant", "options", "bots", "games_per_pairing", "pairing", "seed", "concurrency",
         "time_control", "address", "tokens", "tls_cert", "tls_key", "absent_wait_seconds", *MATCH_KEYS, *SWISS_KEYS,
         "workers", "ray", "ray_runtime_env", "batch_pairs", "sandbox", "containment", "limits",
-        "start_seconds"}
+        "start_seconds", "alternate_seats"}
 _BOT_KEYS = ("name", "command", "args", "dir", "env", "protocol", *LIMIT_KEYS)
 
 
@@ -321,6 +323,9 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
         raise ConfigError(f"games_per_pairing: {games} games for each of {total // games} pairings is "
                           f"{total} games, more than the {MAX_GAMES} a tournament may have")
     pairing = _pairing(data, bots, games)
+    alternate = expect(data.get("alternate_seats", True), bool, "alternate_seats", "true or false")
+    if not alternate and pairing is not Pairing.INDEPENDENT:
+        raise ConfigError('alternate_seats: only with pairing = "independent" (a duplicate pair swaps the seats)')
     try:
         match = parse_match_plan(data, [b.name for b in bots], pairing is Pairing.DUPLICATE)
         rounds = parse_rounds(data, [b.name for b in bots])
@@ -347,6 +352,7 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
         raw=data,
         match=match,
         rounds=rounds,
+        alternate_seats=alternate,
         scale=_scale(data),
         sandbox=sandbox,
         containment=containment,

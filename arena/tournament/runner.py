@@ -86,7 +86,7 @@ def scheduler_of(config: TournamentConfig, secret: Ranking) -> Scheduler:
         return Swiss(bots, config.rounds, config.games_per_pairing, config.pairing, secret)
     if config.match is not None:
         return Fixed(match_schedule(config.match, bots, config.concurrency))
-    return Fixed(round_robin(bots, config.games_per_pairing, config.pairing))
+    return Fixed(round_robin(bots, config.games_per_pairing, config.pairing, config.alternate_seats))
 
 
 # A Swiss system breaks ties with the secret; without it (a file that lost
@@ -178,6 +178,7 @@ async def run_tournament(
     on_record: Callable[[GameRow], None] = lambda row: None,
     on_arena: ArenaHook | None = None,
     scale: ScaleOut | None = None,
+    scheduler: Scheduler | None = None,
 ) -> RunSummary:
     """Play the games of ``config`` not yet in ``store``. When ``stop_request``
     fires, no new game starts, running games end as interrupted (recorded in
@@ -192,13 +193,16 @@ async def run_tournament(
     A match stops early through the two hooks: ``should_play`` is asked
     before each game starts (False: the game is left unplayed, not recorded),
     ``on_record`` hears of each game once it is in the store. They apply to
-    the games played on this process's arena only."""
+    the games played on this process's arena only.
+
+    ``scheduler`` replaces the config's format (``truco-arena play``: the
+    games a person asks for, one at a time, in the seat they chose)."""
     secret = tournament_secret(store, config)
     if (warning := clear_text_warning(config.address, config.tls_cert is not None)) is not None:
         announce(f"warning: {warning}")
     stopper = stop_request or StopRequest()
     absent_wait = config.absent_wait if connect_timeout is None else connect_timeout
-    stages = Stages(scheduler_of(config, secret), store.winners())
+    stages = Stages(scheduler or scheduler_of(config, secret), store.winners())
     todo = stages.todo()
     if not todo:
         return RunSummary(0)

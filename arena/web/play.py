@@ -31,6 +31,7 @@ from ..engine import Action, Card, Kind, Observation
 from .http import Response, text_response
 
 MAX_SUMMARIES = 64  # hand summaries kept for the page: a game has far fewer hands
+MAX_SESSION_GAMES = 100  # games of one session, those asked for on the page included
 
 SUIT_NAMES = {"E": "espadas", "B": "bastos", "O": "oros", "C": "copas"}
 
@@ -92,22 +93,25 @@ class _Game:
 
 class Desk:
     """One person's seat. The SDK's threads call ``decide`` and the ``on_*``
-    methods; the page's handler calls ``snapshot`` and ``answer``. All state
-    is behind one lock; ``decide`` blocks its (executor) thread until the
-    person answers or the desk closes."""
+    methods; the page's handler calls ``snapshot``, ``answer``, ``more`` and
+    ``end``; the command asks ``wanted`` and waits in ``await_choice``. All
+    state is behind one lock; ``decide`` blocks its (executor) thread until
+    the person answers or the desk closes."""
 
-    def __init__(self, games: int) -> None:
+    def __init__(self, games: int, *, league: bool = False) -> None:
+        self.league = league  # a league's seat: it pairs the games; the person only ends the session
         self._lock = threading.Lock()
         self._answered = threading.Condition(self._lock)
-        self.games = games  # how many games the session plays
+        self._wanted = games  # games the person has asked for so far
         self._game: _Game | None = None
         self._previous: dict[str, object] | None = None  # the last finished game's end, for the page
-        self._played = 0
+        self._played = 0  # games started
+        self._finished = 0  # games ended
         self._obs: Observation | None = None
         self._decision = 0  # numbers the decisions of the session, for stale clicks
         self._answer: Action | None = None
+        self._ended = False  # the person ended the session
         self._closed = False
-        self.last_shown = threading.Event()  # the page has read the session's last result
 
     # ------------------------------------------------------------ arena side
 
@@ -131,9 +135,11 @@ class Desk:
 
     def on_game_end(self, won: bool | None, scores: tuple[int, int]) -> None:
         with self._lock:
-            if self._game is not None:
+            if self._game is not None and self._game.result is None:
                 self._game.result = {"won": won, "scores": list(scores)}
                 self._previous = {"number": self._game.number, "seat": self._game.seat, **self._game.result}
+                self._finished += 1
+                self._answered.notify_all()
             self._obs = None
 
     def decide(self, obs: Observation) -> Action:
@@ -154,6 +160,26 @@ class Desk:
             self._closed = True
             self._answered.notify_all()
 
+    # ---------------------------------------------------------- command side
+
+    def wanted(self) -> int:
+        """How many games the person has asked for so far."""
+        with self._lock:
+            return self._wanted
+
+    def await_end(self) -> None:
+        """Wait until the person ends the session (or the desk closes)."""
+        with self._lock:
+            while not (self._ended or self._closed):  # woken each second: a signal is seen at once
+                self._answered.wait(timeout=1.0)
+
+    def await_choice(self, timeout: float) -> bool:
+        """After the games asked for: wait until the person asks for another
+        (True) or ends the session, or ``timeout`` seconds pass (False)."""
+        with self._lock:
+            self._answered.wait_for(lambda: self._wanted > self._finished or self._ended or self._closed, timeout)
+            return self._wanted > self._finished and not self._ended and not self._closed
+
     # ------------------------------------------------------------- page side
 
     def answer(self, decision: int, action_text: str) -> str | None:
@@ -170,18 +196,32 @@ class Desk:
                     return None
             return f"not a legal action now: {action_text[:40]!r}"
 
-    def shown(self, number: int) -> None:
-        """The page has shown the end of game ``number`` to the person."""
+    def more(self, after: int) -> str | None:
+        """Another game after game ``after``, the last one asked for; None when
+        granted, else why not (a second click, or the session is over)."""
         with self._lock:
-            if self._previous is not None and self._previous["number"] == number == self.games:
-                self.last_shown.set()
+            if self._ended or self._closed:
+                return "the session is over"
+            if after != self._wanted or self._finished < self._wanted:
+                return "another game is already on its way"
+            if self._wanted >= MAX_SESSION_GAMES:
+                return f"a session has at most {MAX_SESSION_GAMES} games: run `truco-arena play` again"
+            self._wanted += 1
+            self._answered.notify_all()
+            return None
+
+    def end(self) -> None:
+        """The person ends the session (after its last game)."""
+        with self._lock:
+            self._ended = True
+            self._answered.notify_all()
 
     def snapshot(self) -> dict[str, object]:
         """The page's view: exactly what the seat was told, as JSON values."""
         with self._lock:
             game, obs = self._game, self._obs
-            state: dict[str, object] = {"games": self.games, "played": self._played, "closed": self._closed,
-                                        "previous": self._previous}
+            state: dict[str, object] = {"games": self._wanted, "played": self._played, "closed": self._closed,
+                                        "ended": self._ended, "previous": self._previous, "league": self.league}
             if game is None:
                 state["game"] = None
                 return state
@@ -219,8 +259,9 @@ def _asset(name: str) -> bytes:
 def play_handler(desk: Desk, key: str) -> Callable[[str], Awaitable[Response]]:
     """The routes of the play page, all below ``/s/KEY/`` (the session's key;
     the server passes no query string): the page, ``play.js``, ``state`` and
-    ``act/DECISION/ACTION`` (the action's canonical text, URL-encoded) and
-    ``shown/GAME`` (the page has shown that game's end)."""
+    ``act/DECISION/ACTION`` (the action's canonical text, URL-encoded),
+    ``more/GAME`` (another game after game GAME, the last asked for) and
+    ``end`` (the person ends the session)."""
     page = _asset("static/play.html")
     script = _asset("static/play.js")
 
@@ -235,8 +276,11 @@ def play_handler(desk: Desk, key: str) -> Callable[[str], Awaitable[Response]]:
             return Response(HTTPStatus.OK, script, "text/javascript; charset=utf-8")
         if route == ["state"]:
             return _json(HTTPStatus.OK, desk.snapshot())
-        if len(route) == 2 and route[0] == "shown" and route[1].isdigit() and len(route[1]) < 9:
-            desk.shown(int(route[1]))
+        if len(route) == 2 and route[0] == "more" and route[1].isdigit() and len(route[1]) < 9:
+            refused = desk.more(int(route[1]))
+            return _json(HTTPStatus.CONFLICT, {"error": refused}) if refused else _json(HTTPStatus.OK, {"ok": True})
+        if route == ["end"]:
+            desk.end()
             return _json(HTTPStatus.OK, {"ok": True})
         if len(route) == 3 and route[0] == "act":
             decision, action = route[1], unquote(route[2])

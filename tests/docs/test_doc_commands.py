@@ -114,6 +114,11 @@ CHECKED_ONLY: dict[tuple[str, str], str] = {
     ("docs/play.md", "truco-arena play heuristic"): _PERSON,
     ("docs/play.md", "truco-arena play simulation --variant argentino --games 3 --db mine.sqlite"): _PERSON,
     ("docs/play.md", "truco-arena play 'python mybot/bot.py' --clock 30"): _PERSON,
+    ("docs/play.md", "truco-arena play heuristic --seat 1"): _PERSON,
+    ("docs/play.md", "truco-arena play heuristic --variant argentino --seats 4 --seat 2"): _PERSON,
+    ("docs/play.md", "truco-arena play --league arena.example.org:50051 --tls --name ana --token-file ana.token"):
+        "needs a league at that address and a person's clicks; tests/league/test_league_person.py plays the same "
+        "command against a local league, through the page's routes",
     ("README.md", "python3 -m venv .venv"): _SETUP,
     ("README.md", ". .venv/bin/activate"): _SETUP,
     ("README.md", "pip install ."): _SETUP,

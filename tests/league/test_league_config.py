@@ -21,12 +21,14 @@ def test_a_full_config() -> None:
     config = parse_league_config({
         "name": "open", "variant": "argentino", "pairing": "duplicate", "concurrency": 3, "forfeit_seconds": 2,
         "options": {"seats": 6}, "time_control": {"move_seconds": 1.5, "bank_seconds": 0},
-        "matchmaking": {"max_gap": 4, "refit_every": 7},
+        "matchmaking": {"max_gap": 4, "refit_every": 7}, "persons": {"names": ["ana"], "move_seconds": 60},
     })
     assert config.pairing is Pairing.DUPLICATE and config.concurrency == 3 and config.forfeit_seconds == 2.0
     assert config.streams_per_game == 3 and config.time_control.move_time == 1.5
     assert (config.matchmaking.max_gap, config.matchmaking.refit_every) == (4, 7)
     assert config.to_meta()["kind"] == "league"
+    assert config.persons == {"ana"} and config.person_time_control.move_time == 60.0
+    assert config.to_meta()["persons"] == {"names": ["ana"], "move_seconds": 60.0}
 
 
 @pytest.mark.parametrize(("data", "key"), [
@@ -41,6 +43,12 @@ def test_a_full_config() -> None:
     ({"options": {"seats": 3}}, "seats"),
     ({"matchmaking": {"max_gap": 0}}, "matchmaking.max_gap"),
     ({"matchmaking": []}, "matchmaking"),
+    ({"persons": ["ana"]}, "persons"),
+    ({"persons": {"name": ["ana"]}}, "persons.name"),
+    ({"persons": {"names": "ana"}}, "persons.names"),
+    ({"persons": {"names": ["has space"]}}, "persons.names"),
+    ({"persons": {"names": [3]}}, "persons.names"),
+    ({"persons": {"move_seconds": 0.1}}, "persons.move_seconds"),
 ])
 def test_mistakes_name_their_key(data: dict[str, object], key: str) -> None:
     with pytest.raises(ConfigError) as err:

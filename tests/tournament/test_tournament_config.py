@@ -17,6 +17,7 @@ from arena.games.settings import MAX_BANK_SECONDS, MAX_MOVE_SECONDS, ConfigError
 from arena.server import TimeControl
 from arena.tournament.config import _TOP, check_environment, load_config, parse_config
 from arena.tournament.formats.round_robin import round_robin
+from arena.tournament.runner import schedule_of
 
 GOOD = """
 name = "weekly"
@@ -98,6 +99,19 @@ def test_independent_games_have_their_own_deals_and_alternate_the_first_mano() -
     assert [g.bot0 for g in games] == ["a", "b", "a", "b", "a"]
     assert len({g.deal for g in games}) == 5
     assert all(g.pair_index == NO_PAIR and g.after is None for g in games)
+
+
+def test_alternate_seats_false_keeps_the_first_bot_in_seat_0() -> None:
+    external = {"bots": [{"name": "x"}, {"name": "y", "command": "python -m sample_bots.random_bot"}],
+                "games_per_pairing": 4}
+    assert parse_config(external).alternate_seats is True
+    config = parse_config({**external, "alternate_seats": False})
+    assert [g.bot0 for g in schedule_of(config)] == ["x"] * 4
+    assert [g.bot0 for g in round_robin(["a", "b"], 3, Pairing.INDEPENDENT, alternate=False)] == ["a"] * 3
+    with pytest.raises(ConfigError, match="^alternate_seats: expected true or false"):
+        parse_config({**external, "alternate_seats": "no"})
+    with pytest.raises(ConfigError, match="^alternate_seats: only with pairing"):
+        parse_config({**external, "alternate_seats": False, "pairing": "duplicate"})
 
 
 def test_secret_derivations_are_stable_distinct_and_keyed() -> None:

@@ -1,7 +1,10 @@
-"""``truco-arena play``: a person plays a whole game against a bot in Debian's
+"""``truco-arena play``: a person plays whole games against a bot in Debian's
 Chromium, clicking the page's buttons, through the real CLI, arena and
-sandbox. The stored game replays to its result, and no card the person's
-seat may not see reaches the page's messages or the live part of its DOM."""
+sandbox: two seats in each variant (in uruguayo in seat 1, and a second game
+asked for on the page), and a four-seat argentino game in seat 2 beside a
+partner bot. The stored games replay to their results, and no card the
+person's seat may not see reaches the page's messages or the live part of
+its DOM."""
 
 from __future__ import annotations
 
@@ -30,10 +33,11 @@ TARGET = 12
 LIVE_PARTS = ("hand", "up", "tricks", "history", "actions")  # what shows the hand being played
 
 
-def _start(tmp_path: Path, variant: str, target: int) -> tuple[subprocess.Popen[str], str]:
+def _start(tmp_path: Path, variant: str, target: int, *extra: str) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
         [sys.executable, "-c", "from arena.cli import main; main()", "play", "random", "--variant", variant,
-         "--target", str(target), "--games", "1", "--no-browser", "--seed", "5", "--db", str(tmp_path / "play.sqlite")],
+         "--target", str(target), "--games", "1", "--no-browser", "--seed", "5", "--db", str(tmp_path / "play.sqlite"),
+         *extra],
         stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )
     assert proc.stderr is not None
@@ -55,14 +59,15 @@ def _live_text(browser: webdriver.Chrome) -> str:
     return " ".join(browser.find_element(By.ID, part).text for part in LIVE_PARTS)
 
 
-def _play_to_the_end(browser: webdriver.Chrome, url: str, rng: random.Random) -> list[tuple[dict[str, object], str]]:
-    """Click random offered actions until the game is over; every state the
-    page could read and the live DOM at each decision."""
+def _play_to_the_end(browser: webdriver.Chrome, url: str, rng: random.Random, number: int = 1
+                     ) -> list[tuple[dict[str, object], str]]:
+    """Click random offered actions until game ``number`` is over; every
+    state the page could read and the live DOM at each decision."""
     seen: list[tuple[dict[str, object], str]] = []
-    reloaded = False
+    reloaded = number > 1
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
-        if "Game 1:" in browser.find_element(By.ID, "result").text:
+        if f"Game {number}:" in browser.find_element(By.ID, "result").text:
             return seen
         buttons = browser.find_elements(By.CSS_SELECTOR, "#actions button:not([disabled])")
         if not buttons:
@@ -89,42 +94,88 @@ def _play_to_the_end(browser: webdriver.Chrome, url: str, rng: random.Random) ->
     raise AssertionError("the game did not end in time")
 
 
-@pytest.mark.parametrize("variant", ["uruguayo", "argentino", "venezolano"])
-def test_a_person_plays_a_whole_game(browser: webdriver.Chrome, tmp_path: Path, variant: str) -> None:
-    proc, url = _start(tmp_path, variant, target=TARGET)
-    try:
-        # Without the session's key the page gives nothing.
-        assert _get(url.replace("/s/", "/s/x") + "state")[0] == 403
-        browser.get(url)
-        seen = _play_to_the_end(browser, url, random.Random(variant))
-        assert len(seen) >= 3
-        result = browser.find_element(By.ID, "result")
-        deadline = time.monotonic() + 10
-        while "Game 1:" not in result.text and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert "Game 1:" in result.text and "last game" in result.text
-        assert proc.wait(timeout=60) == 0, proc.stderr.read() if proc.stderr else ""
-    finally:
-        proc.kill()
-        proc.wait()
-    with ResultsStore.open_existing(tmp_path / "play.sqlite") as store:
-        (row,) = list(store.games())
-    options = make_options(variant, {"target": TARGET})
-    game = replay(options, row.seed, row.actions, bots=(row.bot0, row.bot1), mano=row.mano)
-    assert max(game.hands[-1].end_scores) >= TARGET
-    assert tuple(game.hands[-1].end_scores) == (row.score0, row.score1)
-    person = 0 if row.bot0 == "you" else 1
+def _end_session(browser: webdriver.Chrome, proc: subprocess.Popen[str], number: int) -> None:
+    result = browser.find_element(By.ID, "result")
+    deadline = time.monotonic() + 10
+    while f"Game {number}:" not in result.text and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert f"Game {number}:" in result.text
+    browser.find_element(By.ID, "end-button").click()
+    assert proc.wait(timeout=60) == 0, proc.stderr.read() if proc.stderr else ""
+
+
+def _check_hidden(seen: list[tuple[dict[str, object], str]], game: object, person: int) -> int:
+    """No card of another seat that is not on the table is in a state the
+    page read or in its live DOM; how many such cards were checked."""
     checked = 0
     for state, live in seen:
         obs = state["obs"]
         assert isinstance(obs, dict)
-        hand = game.hands[obs["hand_number"] - 1]
-        bot_cards = hand.deal[1 - person] or ()
+        hand = game.hands[obs["hand_number"] - 1]  # type: ignore[attr-defined]
         played = {p["card"]["text"] for trick in obs["tricks"] for p in trick}
-        hidden = [c for c in bot_cards if c.text not in played]
+        hidden = [c for seat, cards in enumerate(hand.deal) if seat != person for c in cards or ()
+                  if c.text not in played]
         text = json.dumps(obs)
         for card in hidden:
             assert f'"text": "{card.text}"' not in text, (card, obs)
             assert not re.search(rf"(?<!\d){card_label(card)}", live), (card, live)
             checked += 1
-    assert checked > 0
+    return checked
+
+
+@pytest.mark.parametrize("variant", ["uruguayo", "argentino", "venezolano"])
+def test_a_person_plays_a_whole_game(browser: webdriver.Chrome, tmp_path: Path, variant: str) -> None:
+    # In uruguayo the person takes seat 1 and asks for a second game on the page.
+    games = 2 if variant == "uruguayo" else 1
+    proc, url = _start(tmp_path, variant, TARGET, *(["--seat", "1"] if games == 2 else []))
+    seen: list[list[tuple[dict[str, object], str]]] = []
+    try:
+        # Without the session's key the page gives nothing.
+        assert _get(url.replace("/s/", "/s/x") + "state")[0] == 403
+        browser.get(url)
+        seen.append(_play_to_the_end(browser, url, random.Random(variant)))
+        assert len(seen[0]) >= 3
+        if games == 2:
+            browser.find_element(By.ID, "another-button").click()
+            code, body = _get(url + "more/1")  # a second click asks for no third game
+            assert code == 409, body
+            seen.append(_play_to_the_end(browser, url, random.Random(1), number=2))
+        _end_session(browser, proc, games)
+    finally:
+        proc.kill()
+        proc.wait()
+    with ResultsStore.open_existing(tmp_path / "play.sqlite") as store:
+        rows = list(store.games())
+    assert len(rows) == games
+    options = make_options(variant, {"target": TARGET})
+    for row, states in zip(sorted(rows, key=lambda r: r.game_key), seen):
+        game = replay(options, row.seed, row.actions, bots=(row.bot0, row.bot1), mano=row.mano)
+        assert max(game.hands[-1].end_scores) >= TARGET
+        assert tuple(game.hands[-1].end_scores) == (row.score0, row.score1)
+        person = 0 if row.bot0 == "you" else 1
+        if games == 2:
+            assert person == 1
+        assert _check_hidden(states, game, person) > 0
+
+
+def test_a_person_in_a_four_seat_game(browser: webdriver.Chrome, tmp_path: Path) -> None:
+    """Seat 2 of four: the person's partner (seat 0) is a sample bot, the
+    other team the launched bot; the person sees only their own cards."""
+    proc, url = _start(tmp_path, "argentino", 9, "--seats", "4", "--seat", "2")
+    try:
+        browser.get(url)
+        seen = _play_to_the_end(browser, url, random.Random(4))
+        assert all(s["obs"]["seat"] == 2 for s, _ in seen)  # type: ignore[index]
+        assert "you are seat 2 with a partner in seat 0 against random" in browser.find_element(By.ID, "status").text
+        _end_session(browser, proc, 1)
+    finally:
+        proc.kill()
+        proc.wait()
+    with ResultsStore.open_existing(tmp_path / "play.sqlite") as store:
+        (row,) = list(store.games())
+    assert (row.bot0, row.bot1) == ("you", "random")
+    game = replay(make_options("argentino", {"target": 9, "seats": 4}), row.seed, row.actions,
+                  bots=(row.bot0, row.bot1), mano=row.mano)
+    assert max(game.hands[-1].end_scores) >= 9
+    assert tuple(game.hands[-1].end_scores) == (row.score0, row.score1)
+    assert _check_hidden(seen, game, 2) > 0

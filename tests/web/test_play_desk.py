@@ -73,3 +73,21 @@ def test_every_action_has_a_spanish_label() -> None:
     labels = {action_label(a) for a in state.legal_actions()}
     assert "Truco" in labels and "Envido" in labels and "Me voy al mazo" in labels
     assert set(KIND_LABELS) == set(Kind) - {Kind.PLAY, Kind.RAISE}  # those two are spelled from their card, amount
+
+
+def test_another_game_once_the_last_has_ended_and_only_once() -> None:
+    desk = Desk(games=1)
+    desk.on_game_info("g1", 1, "uruguayo", ("bot", "you"), 5.0)
+    assert desk.more(1) is not None  # the game is still on
+    assert desk.await_choice(0.01) is True  # a game asked for is still to be played
+    desk.on_game_end(True, (0, 15))
+    assert desk.more(2) is not None  # not after the last game asked for
+    assert desk.more(1) is None
+    assert desk.more(1) is not None  # a double click asks for one game only
+    assert desk.wanted() == 2 and desk.await_choice(0.01) is True
+    desk.on_game_info("g2", 1, "uruguayo", ("bot", "you"), 5.0)
+    desk.on_game_end(False, (15, 3))
+    desk.end()
+    assert desk.await_choice(5.0) is False
+    assert desk.more(2) == "the session is over"
+    assert desk.snapshot()["ended"] is True

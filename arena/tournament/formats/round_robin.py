@@ -15,11 +15,12 @@ def games_in(bots: int, games_per_pairing: int) -> int:
 
 
 def pairing_games(a: str, b: str, games: int, pairing: Pairing, tag: str = "", first_pair: int = 0,
-                  window: int = 0) -> list[ScheduledGame]:
+                  window: int = 0, alternate: bool = True) -> list[ScheduledGame]:
     """The games of ``a`` (first in config order) against ``b``: keys
     ``a|b#<tag>k`` (independent) or ``a|b#<tag>ka``/``kb`` (duplicate pair k,
     both on deal ``a|b#<tag>k``). With ``window``, pair k's first game waits
-    for pair k - window's second (``windowed``)."""
+    for pair k - window's second (``windowed``). Independent games alternate
+    ``a`` and ``b`` in seat 0 unless ``alternate`` is False (``a`` keeps it)."""
     label = f"{a}|{b}"
     out: list[ScheduledGame] = []
     if pairing is Pairing.DUPLICATE:
@@ -32,10 +33,12 @@ def pairing_games(a: str, b: str, games: int, pairing: Pairing, tag: str = "", f
     else:
         for k in range(games):
             key = f"{label}#{tag}{k}"
-            p0, p1 = (a, b) if k % 2 == 0 else (b, a)
+            p0, p1 = (a, b) if k % 2 == 0 or not alternate else (b, a)
             out.append(ScheduledGame(key, label, NO_PAIR, p0, p1, key))
     return out
 
 
-def round_robin(bots: list[str], games_per_pairing: int, pairing: Pairing) -> list[ScheduledGame]:
-    return [g for a, b in combinations(bots, 2) for g in pairing_games(a, b, games_per_pairing, pairing)]
+def round_robin(bots: list[str], games_per_pairing: int, pairing: Pairing, alternate: bool = True
+                ) -> list[ScheduledGame]:
+    return [g for a, b in combinations(bots, 2)
+            for g in pairing_games(a, b, games_per_pairing, pairing, alternate=alternate)]

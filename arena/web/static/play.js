@@ -9,7 +9,6 @@
   let acknowledged = 0;      // the last finished game the person has seen and left
   let decisionSince = 0;     // when the current decision appeared, for the clock
   let last = null;
-  let reported = 0;          // the last finished game the page told the server it has shown
 
   function el(tag, text, cls) {
     const e = document.createElement(tag);
@@ -20,7 +19,22 @@
   function clear(id) { const e = $(id); while (e.firstChild) e.removeChild(e.firstChild); return e; }
   function who(seat, mySeat) {
     const names = last && last.game ? last.game.bots : [];
-    return seat === mySeat ? "You" : (names[seat] || "Seat " + seat) + " (seat " + seat + ")";
+    if (seat === mySeat) return "You";
+    if (seat % 2 === mySeat % 2) return "Partner (seat " + seat + ")";
+    return (names[seat] || "Seat " + seat) + " (seat " + seat + ")";
+  }
+
+  async function send(path) {
+    $("message").textContent = "";
+    try {
+      const r = await fetch(base + path, { cache: "no-store" });
+      const body = await r.json();
+      if (!r.ok) $("message").textContent = body.error || ("refused (" + r.status + ")");
+      return r.ok;
+    } catch (e) {
+      $("message").textContent = "could not reach the arena: " + e;
+      return false;
+    }
   }
 
   async function act(decision, action) {
@@ -47,11 +61,9 @@
         prev.scores[1 - prev.seat % 2] + ".";
       const more = prev.number < s.games;
       $("next").hidden = !more;
-      if (!more) $("result").textContent += " That was the last game of this session: run `truco-arena play` again for another.";
-      if (reported < prev.number) {  // lets the command end once the person has seen the last result
-        reported = prev.number;
-        fetch(base + "shown/" + prev.number, { cache: "no-store" }).catch(() => {});
-      }
+      $("last").hidden = (more && !s.league) || s.ended;
+      $("another-button").hidden = !!s.league;  // a league pairs the next game by itself
+      if (s.ended) $("result").textContent += " The session is over: you can close this page.";
       clear("actions");
       $("turn").textContent = "";
       $("clock").textContent = "";
@@ -60,8 +72,13 @@
     }
     $("result").textContent = "";
     $("next").hidden = true;
-    $("status").textContent = "Game " + g.number + " of " + s.games + " (" + g.variant + "), you are seat " + g.seat +
-      " against " + g.bots.filter((b, i) => i !== g.seat).join(", ");
+    $("last").hidden = true;
+    const them = g.bots.filter((b, i) => i % 2 !== g.seat % 2);
+    const partners = g.bots.map((b, i) => i).filter((i) => i !== g.seat && i % 2 === g.seat % 2);
+    $("status").textContent = "Game " + g.number + (s.league ? "" : " of " + s.games) + " (" + g.variant + "), you are seat " + g.seat +
+      (partners.length === 1 ? " with a partner in seat " + partners[0] : "") +
+      (partners.length > 1 ? " with partners in seats " + partners.join(" and ") : "") + " against " +
+      Array.from(new Set(them)).join(", ");
     const summaries = clear("summaries");
     for (const h of g.summaries) {
       const li = el("li", "Hand " + h.hand + ": score " + h.scores[g.seat % 2] + "-" + h.scores[1 - g.seat % 2]);
@@ -132,6 +149,16 @@
   $("next-button").addEventListener("click", () => {
     if (last && last.previous) acknowledged = last.previous.number;
     if (last) render(last);
+  });
+  $("another-button").addEventListener("click", async () => {
+    if (!last || !last.previous) return;
+    const after = last.previous.number;
+    if (await send("more/" + after)) { acknowledged = after; $("last").hidden = true; }
+    poll();
+  });
+  $("end-button").addEventListener("click", async () => {
+    await send("end");
+    poll();
   });
   document.addEventListener("keydown", (ev) => {
     // 1, 2, 3 play the cards of the hand in the order shown.
