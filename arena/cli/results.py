@@ -13,8 +13,10 @@ from ..ratings import GameRecord
 from ..ratings.collusion import suspicious_pairs, without_pairs
 from ..ratings.records import RecordError
 from ..replay import ReplayError, options_of
+from ..replay.stored import stored_config
 from ..results.tables import VIEWS, bot_versions, compare_table, render, views
-from ..results.verdicts import match_plan_of, verdict_table
+from ..results.verdicts import verdict_table
+from ..tournament.formats.match_plan import MatchPlan
 from .errors import DOMAIN_ERROR, fail
 from .formatting import output_options, pick_format
 from .verify import verify_or_fail
@@ -37,12 +39,21 @@ def load_owners(db: Path) -> dict[str, str]:
     return {str(k): str(v) for k, v in owners.items()} if isinstance(owners, dict) else {}
 
 
-def rules_played(raw_config: Any) -> dict[str, Any] | None:
+def rules_played(stored: Any) -> dict[str, Any] | None:
     """The variant and options a stored config (tournament or league) was played with, or None if it cannot be read."""
     try:
-        return options_of(raw_config).to_dict()
+        return options_of(stored).to_dict()
     except ReplayError:
         return None
+
+
+def match_plan_of(stored: Any) -> MatchPlan | None:
+    """The plan of a stored match or gauntlet config; None for anything else, or a config that cannot be read."""
+    try:
+        config = stored_config(stored).tournament
+    except ReplayError:
+        return None
+    return None if config is None else config.match
 
 
 @click.command()
@@ -94,7 +105,7 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
         click.echo(text)
         click.echo(f"the digest of {db}'s {games} stored games and its config", err=True)
         return
-    records, raw_config, versions = load_results(db)
+    records, stored, versions = load_results(db)
     if not any(r.winner for r in records):
         raise fail(f"{db}: no finished games yet", DOMAIN_ERROR)
     names = VIEWS if "all" in view_names else (view_names or ("standings",))
@@ -109,7 +120,7 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
         tables = views(records, names, anchor=anchor, bootstrap=bootstrap, versions=versions, owners=load_owners(db))
     except RecordError as exc:  # rows that contradict each other, e.g. a duplicate pair without swapped seats
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
-    plan = match_plan_of(raw_config)
+    plan = match_plan_of(stored)
     if plan is not None and "standings" in names:  # a match's database: its verdicts beside its standings
         with ResultsStore.open_existing(db) as store:
             tables.append(verdict_table(plan, list(store.games()), run_over=False))

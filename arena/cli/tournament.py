@@ -22,14 +22,22 @@ from ..games.runlock import RunLock
 from ..games.seeds import TournamentSecret
 from ..games.settings import ConfigError
 from ..games.store import GameRow, ResultsStore
-from ..league.config import LEAGUE_KIND
+from ..league.config import is_league
 from ..match.monitor import MatchMonitor, summary_line
 from ..match.session import run_match
 from ..match.tally import recorded_games
 from ..results.tables import Table, render, views
 from ..results.verdicts import verdict_table
 from ..sandbox import SandboxUnavailableError
-from ..tournament.config import TournamentConfig, check_environment, check_reachable, load_config, parse_config
+from ..tournament.config import (
+    TournamentConfig,
+    check_environment,
+    check_reachable,
+    load_config,
+    parse_config,
+    stored_form,
+    with_overrides,
+)
 from ..tournament.runner import RunSummary, run_tournament, schedule_of, scheduler_of, stored_secret
 from ..tournament.stopping import StopRequest, TournamentInterruptedError
 from ..tournament.supervisor import containment_line
@@ -78,7 +86,7 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     # progress display otherwise (a run's quiet stderr keeps only its errors).
     if containment is not None and (progress or "does not hold" in containment):
         click.echo(containment, err=True)
-    if live is not None and "workers" not in config.raw and config.scale.ray_address is None:
+    if live is not None and config.scale.workers is None and config.scale.ray_address is None:
         # The live page shows the games on the tournament's own arena: with
         # it, games stay in this process unless workers were asked for.
         config = dataclasses.replace(config, scale=dataclasses.replace(config.scale, workers=1))
@@ -139,7 +147,7 @@ def _start_afresh(store: ResultsStore, config: TournamentConfig, db: Path) -> No
                    f"`truco-arena tournament resume {db}` or choose another --db", DOMAIN_ERROR)
     # A database left by a run that recorded nothing: this config and its
     # seed (or a fresh secret) replace what that run stored.
-    store.set_meta("config", config.raw)
+    store.set_meta("config", stored_form(config))
     store.set_meta(CONFIG_DIR_META, str(config.base_dir) if config.base_dir is not None else None)
     store.set_secret(None)
 
@@ -167,7 +175,7 @@ async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, pro
         interim = InterimStandings(standings_every, store.games(), lambda text: click.echo(text, err=True))
         return await run_tournament(config, store, log_dir=log_dir, progress=progress, stop_request=stop,
                                     announce=lambda line: click.echo(line, err=True), on_arena=live,
-                                    scale=config.scale, on_record=interim)
+                                    scale=config.scale.resolved(), on_record=interim)
 
 
 @tournament.command("run")
@@ -219,17 +227,8 @@ def run(config_path: Path, db: Path | None, concurrency: int | None, workers: in
       truco-arena tournament run weekly.toml --concurrency 4 --workers 2
     """
     try:
-        config = load_config(config_path)
-        raw = dict(config.raw)
-        if concurrency is not None:
-            raw["concurrency"] = concurrency
-        if workers is not None:
-            raw["workers"] = workers
-        if ray_address is not None:
-            raw["ray"] = ray_address
-        if seed is not None:
-            raw["seed"] = seed
-        config = parse_config(raw, default_name=config.name, base=config.base_dir)
+        config = with_overrides(load_config(config_path), concurrency=concurrency, workers=workers, ray=ray_address,
+                                seed=seed)
     except ConfigError as exc:
         raise fail(f"{config_path}: {exc}", USAGE_ERROR) from None
     play(config, db or default_db(config_path), progress, pick_format(fmt, as_json, as_csv), new=True, http=http,
@@ -240,7 +239,7 @@ def _stored_config(db: Path) -> TournamentConfig:
     with ResultsStore.open_existing(db) as store:
         raw = store.get_meta("config")
         base = store.get_meta(CONFIG_DIR_META)
-    if isinstance(raw, dict) and raw.get("kind") == LEAGUE_KIND:
+    if is_league(raw):
         raise fail(f"{db}: a league's database, not a tournament's: use `truco-arena league status {db}`",
                    USAGE_ERROR)
     try:
@@ -281,8 +280,7 @@ def resume(db: Path, workers: int | None, ray_address: str | None, progress: boo
     if workers is not None or ray_address is not None:
         scale = dataclasses.replace(config.scale, workers=workers or config.scale.workers,
                                     ray_address=ray_address or config.scale.ray_address)
-        # Asked for on this command line: taken as given, as `run` takes --workers.
-        config = dataclasses.replace(config, scale=scale, raw={**config.raw, "workers": scale.workers})
+        config = dataclasses.replace(config, scale=scale)
     play(config, db, progress, pick_format(fmt, as_json, as_csv), http=http, standings_every=standings_every,
          http_linger=http_linger)
 

@@ -77,7 +77,7 @@ from .formats import KEYS as FORMAT_KEYS
 from .formats import AnyFormat, Field, format_of
 from .formats.match_plan import MatchPlan, Windowed
 from .formats.round_robin import RoundRobin, games_in
-from .scale import MAX_WORKERS, ScaleOut, default_workers
+from .scale import MAX_WORKERS, ScaleOut
 
 # The schedule is built in memory, a few hundred bytes per game: 10 million
 # games is a few GB already and years of play.
@@ -369,9 +369,19 @@ def _scale(data: dict[str, Any]) -> ScaleOut:
     if runtime_env is not None and ray is None:
         raise ConfigError("ray_runtime_env: only with ray (a Ray cluster address)")
     batch = None if data.get("batch_pairs") is None else whole(data["batch_pairs"], "batch_pairs", 1, MAX_GAMES)
-    if ray is None and workers is None:
-        workers = default_workers()
     return ScaleOut(workers=workers, ray_address=ray, ray_runtime_env=runtime_env, batch_pairs=batch)
+
+
+def stored_form(config: TournamentConfig) -> dict[str, Any]:
+    """What a results database keeps of ``config`` (``meta.config``): the file as read."""
+    return config.raw
+
+
+def with_overrides(config: TournamentConfig, **keys: Any) -> TournamentConfig:
+    """``config`` with the given top-level keys (those not None) set as if the
+    file said so: the command line's ``--concurrency``, ``--seed``..."""
+    given = {k: v for k, v in keys.items() if v is not None}
+    return parse_config({**config.raw, **given}, default_name=config.name, base=config.base_dir)
 
 
 def load_config(path: Path) -> TournamentConfig:
