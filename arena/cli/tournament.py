@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 from collections.abc import Callable, Sequence
@@ -14,20 +13,18 @@ import click
 from .. import interrupt
 from ..engine.outcome import Termination
 from ..games.gameids import id_of_key
-from ..games.hooks import ArenaHook
 from ..games.keyfile import key_path
-from ..games.private_files import make_private_dir
 from ..games.records import to_records
-from ..games.runlock import RunLock
 from ..games.seeds import TournamentSecret
 from ..games.settings import ConfigError
 from ..games.store import GameRow, ResultsStore
 from ..league.config import is_league
 from ..match.monitor import MatchMonitor, summary_line
-from ..match.session import run_match
 from ..match.tally import recorded_games
+from ..replay.audit import Verified
 from ..results.tables import Table, render, views
 from ..results.verdicts import verdict_table
+from ..run import CONFIG_DIR_META, Hooks, Tournament
 from ..sandbox import SandboxUnavailableError
 from ..tournament.config import (
     TournamentConfig,
@@ -35,17 +32,16 @@ from ..tournament.config import (
     check_reachable,
     load_config,
     parse_config,
-    stored_form,
     with_overrides,
 )
-from ..tournament.runner import RunSummary, run_tournament, schedule_of, scheduler_of, stored_secret
-from ..tournament.stopping import StopRequest, TournamentInterruptedError
+from ..tournament.runner import RunSummary, schedule_of, scheduler_of, stored_secret
+from ..tournament.stopping import TournamentInterruptedError
 from ..tournament.supervisor import containment_line
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail
 from .formatting import output_options, pick_format
 from .interim import DEFAULT_EVERY, InterimStandings
-from .verify import verify_or_fail
+from .verify import judge
 
 if TYPE_CHECKING:  # the live page needs the report extra; imported only when asked for
     from ..web.server import LiveHook
@@ -54,9 +50,6 @@ if TYPE_CHECKING:  # the live page needs the report extra; imported only when as
 @click.group()
 def tournament() -> None:
     """Run round-robin tournaments between bots and keep every result."""
-
-
-CONFIG_DIR_META = "config_dir"  # the config file's folder, where its relative paths start
 
 
 def default_db(config_path: Path) -> Path:
@@ -90,19 +83,13 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
         # The live page shows the games on the tournament's own arena: with
         # it, games stay in this process unless workers were asked for.
         config = dataclasses.replace(config, scale=dataclasses.replace(config.scale, workers=1))
+    interim = InterimStandings(standings_every, (), _say)
+    hooks = Hooks(say=_say, progress=progress, on_arena=live, on_start=interim.start, on_record=interim,
+                  check=lambda verified, legacy: _judge(db, verified, legacy))
     try:
-        with RunLock(db):
-            if not new:  # under the lock and before anything is written: a forged row stops the resume
-                verify_or_fail(db, "refusing to resume", quiet=True, unsigned_ok=True)
-            with ResultsStore.create_or_open(db) as store:
-                for notice in store.notices:  # a migration: the secret moved out to the key file
-                    click.echo(notice, err=True)
-                if new:
-                    _start_afresh(store, config, db)
-                make_private_dir(log_dir)
-                summary = asyncio.run(_run(config, store, log_dir, progress, live, standings_every))
-                rows = list(store.games())
-                records = to_records(rows)
+        finished = Tournament.run(config, db, new=new, hooks=hooks)
+        summary, rows = finished.summary, finished.rows
+        records = to_records(rows)
     except TournamentInterruptedError as exc:
         raise fail(f"{exc}: {_kept_or_not(db, kept, running=True)}", exc.exit_code) from None
     except KeyboardInterrupt:  # a Ctrl-C before the run's own handler was in place
@@ -141,17 +128,6 @@ def _kept_or_not(db: Path, kept: bool, running: bool) -> str:
     return f"{games}; continue with `truco-arena tournament resume {db}`"
 
 
-def _start_afresh(store: ResultsStore, config: TournamentConfig, db: Path) -> None:
-    if store.count():
-        raise fail(f"{db} already holds {store.count()} games of a tournament: use "
-                   f"`truco-arena tournament resume {db}` or choose another --db", DOMAIN_ERROR)
-    # A database left by a run that recorded nothing: this config and its
-    # seed (or a fresh secret) replace what that run stored.
-    store.set_meta("config", stored_form(config))
-    store.set_meta(CONFIG_DIR_META, str(config.base_dir) if config.base_dir is not None else None)
-    store.set_secret(None)
-
-
 def _live_hook(http: str | None, db: Path) -> LiveHook | None:
     """The hook that starts the live page on ``http`` (HOST:PORT), if asked for."""
     if http is None:
@@ -163,19 +139,12 @@ def _live_hook(http: str | None, db: Path) -> LiveHook | None:
     return live_hook(db, http, lambda line: click.echo(line, err=True))
 
 
-async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, progress: bool,
-               live: ArenaHook | None = None, standings_every: int = 0) -> RunSummary:
-    """The run, with SIGINT and SIGTERM turned into a clean stop (a second one ends the process at once)."""
-    stop = StopRequest()
-    with interrupt.clean_stop(asyncio.get_running_loop(), stop.request):
-        if config.match is not None:  # until its SPRTs decide, with the live line and verdicts
-            return await run_match(config, store, log_dir=log_dir, stop_request=stop,
-                                   announce=lambda line: click.echo(line, err=True),
-                                   report=lambda line: click.echo(line, err=True))
-        interim = InterimStandings(standings_every, store.games(), lambda text: click.echo(text, err=True))
-        return await run_tournament(config, store, log_dir=log_dir, progress=progress, stop_request=stop,
-                                    announce=lambda line: click.echo(line, err=True), on_arena=live,
-                                    scale=config.scale.resolved(), on_record=interim)
+def _say(line: str) -> None:
+    click.echo(line, err=True)
+
+
+def _judge(db: Path, verified: Verified, legacy: bool) -> None:
+    judge(db, verified, legacy, "refusing to resume", quiet=True, unsigned_ok=True)
 
 
 @tournament.command("run")
