@@ -49,7 +49,7 @@ from arena.games.store import ResultsStore
 from arena.sandbox import Containment, Sandbox, probe
 from arena.sandbox.limits import Limits
 from arena.server import Arena
-from arena.tournament.config import parse_config
+from arena.tournament.config import parse_config, stored_form
 from arena.tournament.launcher import LaunchSpec, launch, stop
 from arena.tournament.runner import run_tournament
 from arena.tournament.scale import ScaleOut
@@ -71,7 +71,7 @@ def games_per_second(sandbox: str, games: int, concurrency: int) -> float:
     ends: list[tuple[float, float]] = []  # (when the game ended, how long it took)
     with tempfile.TemporaryDirectory() as tmp:
         with ResultsStore.create_or_open(Path(tmp) / "bench.sqlite") as store:
-            store.set_meta("config", config.raw)
+            store.set_meta("config", stored_form(config))
             asyncio.run(run_tournament(config, store, log_dir=Path(tmp) / "logs", progress=False,
                                        on_record=lambda row: ends.append((time.monotonic(), row.duration)),
                                        scale=ScaleOut(workers=1)))

@@ -25,6 +25,10 @@ class InterimStandings:
         self._show = show
         self._since = 0
 
+    def start(self, stored: Iterable[GameRow]) -> None:
+        """The games the file held when the run started (``Hooks.on_start``)."""
+        self.rows = list(stored)
+
     def __call__(self, row: GameRow) -> None:
         self.rows.append(row)
         self._since += 1

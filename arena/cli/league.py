@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ..games.store import ResultsStore
+from ..league.config import is_league
 from ..league.database import STATUS_META
 from ..league.status import LeagueStatus, StatusError
 from ..results.league_status import status_tables
@@ -36,7 +37,7 @@ def status(db: Path, fmt: str, as_json: bool, as_csv: bool) -> None:
     """
     with ResultsStore.open_existing(db) as store:
         config = store.get_meta("config")
-        if not isinstance(config, dict) or config.get("kind") != "league":
+        if not is_league(config):
             raise fail(f"{db}: is a tournament's results database, not a league's", DOMAIN_ERROR)
         raw = store.get_meta(STATUS_META)
         try:

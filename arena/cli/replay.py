@@ -33,7 +33,7 @@ def replay(db: Path, game_id: str, as_json: bool, seat: int | None) -> None:
       truco-arena replay weekly.sqlite mybot:random:3a --seat 1 --json
     """
     with ResultsStore.open_existing(db) as store:
-        raw_config = store.get_meta("config")
+        stored = store.get_meta("config")
         rows = list(store.games())
     try:
         row = rows[find_by_id([r.game_id for r in rows], game_id)]
@@ -41,7 +41,7 @@ def replay(db: Path, game_id: str, as_json: bool, seat: int | None) -> None:
         raise fail(f"{db}: {exc} (see `truco-arena games {db}`)", DOMAIN_ERROR) from None
     try:
         # The organizer's view: with what each bot wrote to stderr (not in --seat's).
-        record = replay_row(row, options_of(raw_config), with_stderr=True)
+        record = replay_row(row, options_of(stored), with_stderr=True)
     except ReplayError as exc:
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
     if seat is not None:

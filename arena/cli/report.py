@@ -49,11 +49,11 @@ def report(db: Path, out: Path, max_games: int, with_stderr: bool) -> None:
     if out.exists() and not out.is_dir():
         raise fail(f"{out}: exists and is not a directory", USAGE_ERROR)
     with ResultsStore.open_existing(db) as store:
-        raw_config = store.get_meta("config")
+        stored = store.get_meta("config")
         rows = list(store.games())
         _, digest = store.digest()
     try:
-        index = build_report(rows, raw_config, out, max_games or None, digest, with_stderr=with_stderr)
+        index = build_report(rows, stored, out, max_games or None, digest, with_stderr=with_stderr)
     except ReplayError as exc:  # the stored config cannot be read, so no game can be replayed
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
     except RecordError as exc:  # rows edited by hand into nonsense (a winner who did not play ...)

@@ -9,13 +9,15 @@ import click
 
 from ..games.records import to_records
 from ..games.store import ResultsStore
-from ..league.config import LEAGUE_KIND
+from ..league.config import stored_persons
 from ..ratings import GameRecord
 from ..ratings.collusion import suspicious_pairs, without_pairs
 from ..ratings.records import RecordError
 from ..replay import ReplayError, options_of
+from ..replay.stored import stored_config
 from ..results.tables import VIEWS, bot_versions, compare_table, render, views
-from ..results.verdicts import match_plan_of, verdict_table
+from ..results.verdicts import verdict_table
+from ..tournament.formats.match_plan import MatchPlan
 from .errors import DOMAIN_ERROR, fail
 from .formatting import output_options, pick_format
 from .verify import verify_or_fail
@@ -38,21 +40,21 @@ def load_owners(db: Path) -> dict[str, str]:
     return {str(k): str(v) for k, v in owners.items()} if isinstance(owners, dict) else {}
 
 
-def persons_of(raw_config: Any) -> frozenset[str]:
-    """The entrants a league's stored config names as people (``[persons]``); none for a tournament."""
-    if not isinstance(raw_config, dict) or raw_config.get("kind") != LEAGUE_KIND:
-        return frozenset()
-    persons = raw_config.get("persons")
-    names = persons.get("names") if isinstance(persons, dict) else None
-    return frozenset(str(n) for n in names) if isinstance(names, list) else frozenset()
-
-
-def rules_played(raw_config: Any) -> dict[str, Any] | None:
+def rules_played(stored: Any) -> dict[str, Any] | None:
     """The variant and options a stored config (tournament or league) was played with, or None if it cannot be read."""
     try:
-        return options_of(raw_config).to_dict()
+        return options_of(stored).to_dict()
     except ReplayError:
         return None
+
+
+def match_plan_of(stored: Any) -> MatchPlan | None:
+    """The plan of a stored match or gauntlet config; None for anything else, or a config that cannot be read."""
+    try:
+        config = stored_config(stored).tournament
+    except ReplayError:
+        return None
+    return None if config is None else config.match
 
 
 @click.command()
@@ -104,7 +106,7 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
         click.echo(text)
         click.echo(f"the digest of {db}'s {games} stored games and its config", err=True)
         return
-    records, raw_config, versions = load_results(db)
+    records, stored, versions = load_results(db)
     if not any(r.winner for r in records):
         raise fail(f"{db}: no finished games yet", DOMAIN_ERROR)
     names = VIEWS if "all" in view_names else (view_names or ("standings",))
@@ -117,10 +119,10 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
                    f"pair(s){': ' if flagged else ''}{', '.join(f'{s.winner}-{s.loser}' for s in flagged)}", err=True)
     try:
         tables = views(records, names, anchor=anchor, bootstrap=bootstrap, versions=versions, owners=load_owners(db),
-                       persons=persons_of(raw_config))
+                       persons=stored_persons(stored))
     except RecordError as exc:  # rows that contradict each other, e.g. a duplicate pair without swapped seats
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
-    plan = match_plan_of(raw_config)
+    plan = match_plan_of(stored)
     if plan is not None and "standings" in names:  # a match's database: its verdicts beside its standings
         with ResultsStore.open_existing(db) as store:
             tables.append(verdict_table(plan, list(store.games()), run_over=False))

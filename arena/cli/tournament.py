@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 from collections.abc import Callable, Sequence
@@ -14,31 +13,36 @@ import click
 from .. import interrupt
 from ..engine.outcome import Termination
 from ..games.gameids import id_of_key
-from ..games.hooks import ArenaHook
 from ..games.keyfile import key_path
-from ..games.private_files import make_private_dir
 from ..games.records import to_records
-from ..games.runlock import RunLock
 from ..games.scheduler import Scheduler
 from ..games.seeds import TournamentSecret
 from ..games.settings import ConfigError
 from ..games.store import GameRow, ResultsStore
-from ..league.config import LEAGUE_KIND
+from ..league.config import is_league
 from ..match.monitor import MatchMonitor, summary_line
-from ..match.session import run_match
 from ..match.tally import recorded_games
+from ..replay.audit import Verified
 from ..results.tables import Table, render, views
 from ..results.verdicts import verdict_table
+from ..run import CONFIG_DIR_META, Hooks, Tournament
 from ..sandbox import SandboxUnavailableError
-from ..tournament.config import TournamentConfig, check_environment, check_reachable, load_config, parse_config
-from ..tournament.runner import RunSummary, run_tournament, schedule_of, scheduler_of, stored_secret
-from ..tournament.stopping import StopRequest, TournamentInterruptedError
+from ..tournament.config import (
+    TournamentConfig,
+    check_environment,
+    check_reachable,
+    load_config,
+    parse_config,
+    with_overrides,
+)
+from ..tournament.runner import RunSummary, schedule_of, scheduler_of, stored_secret
+from ..tournament.stopping import TournamentInterruptedError
 from ..tournament.supervisor import containment_line
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail
 from .formatting import output_options, pick_format
 from .interim import DEFAULT_EVERY, InterimStandings
-from .verify import verify_or_fail
+from .verify import judge
 
 if TYPE_CHECKING:  # the live page needs the report extra; imported only when asked for
     from ..web.server import LiveHook
@@ -47,9 +51,6 @@ if TYPE_CHECKING:  # the live page needs the report extra; imported only when as
 @click.group()
 def tournament() -> None:
     """Run round-robin tournaments between bots and keep every result."""
-
-
-CONFIG_DIR_META = "config_dir"  # the config file's folder, where its relative paths start
 
 
 def default_db(config_path: Path) -> Path:
@@ -81,23 +82,17 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     # progress display otherwise (a run's quiet stderr keeps only its errors).
     if containment is not None and (progress or "does not hold" in containment):
         click.echo(containment, err=True)
-    if live is not None and "workers" not in config.raw and config.scale.ray_address is None:
+    if live is not None and config.scale.workers is None and config.scale.ray_address is None:
         # The live page shows the games on the tournament's own arena: with
         # it, games stay in this process unless workers were asked for.
         config = dataclasses.replace(config, scale=dataclasses.replace(config.scale, workers=1))
+    interim = InterimStandings(standings_every, (), _say)
+    hooks = Hooks(say=_say, progress=progress, on_arena=live, on_start=interim.start, on_record=interim,
+                  check=lambda verified, legacy: _judge(db, verified, legacy), scheduler=scheduler)
     try:
-        with RunLock(db):
-            if not new:  # under the lock and before anything is written: a forged row stops the resume
-                verify_or_fail(db, "refusing to resume", quiet=True, unsigned_ok=True)
-            with ResultsStore.create_or_open(db) as store:
-                for notice in store.notices:  # a migration: the secret moved out to the key file
-                    click.echo(notice, err=True)
-                if new:
-                    _start_afresh(store, config, db)
-                make_private_dir(log_dir)
-                summary = asyncio.run(_run(config, store, log_dir, progress, live, standings_every, scheduler))
-                rows = list(store.games())
-                records = to_records(rows)
+        finished = Tournament.run(config, db, new=new, hooks=hooks)
+        summary, rows = finished.summary, finished.rows
+        records = to_records(rows)
     except TournamentInterruptedError as exc:
         raise fail(f"{exc}: {_kept_or_not(db, kept, running=True)}", exc.exit_code) from None
     except KeyboardInterrupt:  # a Ctrl-C before the run's own handler was in place
@@ -136,17 +131,6 @@ def _kept_or_not(db: Path, kept: bool, running: bool) -> str:
     return f"{games}; continue with `truco-arena tournament resume {db}`"
 
 
-def _start_afresh(store: ResultsStore, config: TournamentConfig, db: Path) -> None:
-    if store.count():
-        raise fail(f"{db} already holds {store.count()} games of a tournament: use "
-                   f"`truco-arena tournament resume {db}` or choose another --db", DOMAIN_ERROR)
-    # A database left by a run that recorded nothing: this config and its
-    # seed (or a fresh secret) replace what that run stored.
-    store.set_meta("config", config.raw)
-    store.set_meta(CONFIG_DIR_META, str(config.base_dir) if config.base_dir is not None else None)
-    store.set_secret(None)
-
-
 def _live_hook(http: str | None, db: Path) -> LiveHook | None:
     """The hook that starts the live page on ``http`` (HOST:PORT), if asked for."""
     if http is None:
@@ -158,20 +142,12 @@ def _live_hook(http: str | None, db: Path) -> LiveHook | None:
     return live_hook(db, http, lambda line: click.echo(line, err=True))
 
 
-async def _run(config: TournamentConfig, store: ResultsStore, log_dir: Path, progress: bool,
-               live: ArenaHook | None = None, standings_every: int = 0,
-               scheduler: Scheduler | None = None) -> RunSummary:
-    """The run, with SIGINT and SIGTERM turned into a clean stop (a second one ends the process at once)."""
-    stop = StopRequest()
-    with interrupt.clean_stop(asyncio.get_running_loop(), stop.request):
-        if config.match is not None:  # until its SPRTs decide, with the live line and verdicts
-            return await run_match(config, store, log_dir=log_dir, stop_request=stop,
-                                   announce=lambda line: click.echo(line, err=True),
-                                   report=lambda line: click.echo(line, err=True))
-        interim = InterimStandings(standings_every, store.games(), lambda text: click.echo(text, err=True))
-        return await run_tournament(config, store, log_dir=log_dir, progress=progress, stop_request=stop,
-                                    announce=lambda line: click.echo(line, err=True), on_arena=live,
-                                    scale=config.scale, on_record=interim, scheduler=scheduler)
+def _say(line: str) -> None:
+    click.echo(line, err=True)
+
+
+def _judge(db: Path, verified: Verified, legacy: bool) -> None:
+    judge(db, verified, legacy, "refusing to resume", quiet=True, unsigned_ok=True)
 
 
 @tournament.command("run")
@@ -223,17 +199,8 @@ def run(config_path: Path, db: Path | None, concurrency: int | None, workers: in
       truco-arena tournament run weekly.toml --concurrency 4 --workers 2
     """
     try:
-        config = load_config(config_path)
-        raw = dict(config.raw)
-        if concurrency is not None:
-            raw["concurrency"] = concurrency
-        if workers is not None:
-            raw["workers"] = workers
-        if ray_address is not None:
-            raw["ray"] = ray_address
-        if seed is not None:
-            raw["seed"] = seed
-        config = parse_config(raw, default_name=config.name, base=config.base_dir)
+        config = with_overrides(load_config(config_path), concurrency=concurrency, workers=workers, ray=ray_address,
+                                seed=seed)
     except ConfigError as exc:
         raise fail(f"{config_path}: {exc}", USAGE_ERROR) from None
     play(config, db or default_db(config_path), progress, pick_format(fmt, as_json, as_csv), new=True, http=http,
@@ -244,7 +211,7 @@ def _stored_config(db: Path) -> TournamentConfig:
     with ResultsStore.open_existing(db) as store:
         raw = store.get_meta("config")
         base = store.get_meta(CONFIG_DIR_META)
-    if isinstance(raw, dict) and raw.get("kind") == LEAGUE_KIND:
+    if is_league(raw):
         raise fail(f"{db}: a league's database, not a tournament's: use `truco-arena league status {db}`",
                    USAGE_ERROR)
     try:
@@ -285,8 +252,7 @@ def resume(db: Path, workers: int | None, ray_address: str | None, progress: boo
     if workers is not None or ray_address is not None:
         scale = dataclasses.replace(config.scale, workers=workers or config.scale.workers,
                                     ray_address=ray_address or config.scale.ray_address)
-        # Asked for on this command line: taken as given, as `run` takes --workers.
-        config = dataclasses.replace(config, scale=scale, raw={**config.raw, "workers": scale.workers})
+        config = dataclasses.replace(config, scale=scale)
     play(config, db, progress, pick_format(fmt, as_json, as_csv), http=http, standings_every=standings_every,
          http_linger=http_linger)
 

@@ -23,6 +23,13 @@ def verify_or_fail(db: Path, refusing: str, *, quiet: bool = False, unsigned_ok:
     with ResultsStore.open_existing(db) as store:
         verified = verify_store(store)
         legacy = store.version < 7
+    return judge(db, verified, legacy, refusing, quiet=quiet, unsigned_ok=unsigned_ok)
+
+
+def judge(db: Path, verified: Verified, legacy: bool, refusing: str, *, quiet: bool = False,
+          unsigned_ok: bool = False) -> Verified:
+    """What ``verify_or_fail`` says of a check already made (``legacy``: the
+    file predates signed rows)."""
     for finding in verified.findings:
         click.echo(f"error: {db}: {finding}", err=True)
     if verified.findings:

@@ -8,10 +8,13 @@ from __future__ import annotations
 import enum
 import ipaddress
 import math
+import re
 import tomllib
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
+
+import msgspec
 
 from arena.errors import UsageError
 
@@ -30,6 +33,7 @@ MAX_CONCURRENCY = 1024
 DEFAULT_TIME_CONTROL = TimeControl(move_time=2.0, bank=30.0)
 PAIRINGS = '"duplicate" or "independent"'
 E = TypeVar("E", bound=enum.Enum)
+T = TypeVar("T")
 
 
 class ConfigError(UsageError, ValueError):
@@ -59,6 +63,44 @@ def one_of(value: Any, kind: type[E], key: str, what: str) -> E:
     if not isinstance(value, str) or value not in {m.value for m in kind}:
         raise ConfigError(f"{key}: expected {what}, got {value!r}")
     return kind(value)
+
+
+# msgspec's messages: "<what> - at `$.sprt.elo1`" (the path absent at the top).
+_AT = re.compile(r"(?s)(.*?)(?: - at `\$(.*)`)?")
+_PATH_PART = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
+# A check of a typed value (``__post_init__``) names its key first: "games: ...".
+_NAMED = re.compile(r"[A-Za-z_][\w.\[\]]*(?:, [A-Za-z_][\w.]*)*: ")
+
+
+def decode(data: Any, kind: type[T], where: str = "") -> T:
+    """``data`` (a parsed TOML table) as a ``kind`` (a msgspec Struct), every
+    type strict (``true`` is no number); a failure is the ConfigError naming
+    its key, with ``where`` (``sprt.``) before the key msgspec reports."""
+    try:
+        return msgspec.convert(data, kind, strict=True)
+    except msgspec.ValidationError as exc:
+        raise ConfigError(_message(str(exc), data, where)) from None
+
+
+def _message(text: str, data: Any, where: str) -> str:
+    match = _AT.fullmatch(text)
+    what, path = (match[1], match[2] or "") if match else (text, "")
+    key = where + path.lstrip(".")
+    if _NAMED.match(what):  # the value's own check, which names its key
+        return f"{key}.{what}" if key else what
+    if field := re.fullmatch(r"Object contains unknown field `(.*)`", what):
+        return f"{key}{'.' if key else ''}{field[1]}: unknown key"
+    if field := re.fullmatch(r"Object missing required field `(.*)`", what):
+        return f"{key}{'.' if key else ''}{field[1]}: missing"
+    value = data
+    for name, index in _PATH_PART.findall(path):
+        try:
+            value = value[name] if name else value[int(index)]
+        except (KeyError, IndexError, TypeError):
+            break
+    expected = what.removeprefix("Expected ").replace("`", "").replace(" | null", "")
+    expected = expected.replace("object", "a table").replace("array", "a list").split(", got ")[0]
+    return f"{key or 'config'}: expected {expected}, got {value!r}"
 
 
 def known_keys(table: Mapping[str, Any], allowed: Collection[str], where: str = "") -> None:

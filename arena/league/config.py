@@ -114,6 +114,8 @@ class LeagueConfig:
         }
 
 
+# What must not change across restarts: the games would not be comparable.
+_RULES_KEYS = ("variant", "options", "pairing")
 _TOP = ("name", "variant", "options", "pairing", "concurrency", "time_control", "forfeit_seconds",
         "attendance_seconds", "matchmaking", "persons")
 MAX_ATTENDANCE_SECONDS = 30 * 86400.0
@@ -172,6 +174,36 @@ def parse_league_config(data: dict[str, Any]) -> LeagueConfig:
         persons=persons,
         person_move_seconds=person_move,
     )
+
+
+def is_league(stored: Any) -> bool:
+    """Whether ``stored`` (a results database's ``meta.config``) is a league's."""
+    return isinstance(stored, dict) and stored.get("kind") == LEAGUE_KIND
+
+
+def stored_persons(stored: Any) -> frozenset[str]:
+    """The entrants a league's stored config names as people (``[persons]``); none for a tournament's."""
+    if not is_league(stored):
+        return frozenset()
+    persons = stored.get("persons")
+    names = persons.get("names") if isinstance(persons, dict) else None
+    return frozenset(str(n) for n in names) if isinstance(names, list) else frozenset()
+
+
+def played(stored: dict[str, Any]) -> tuple[str, Options]:
+    """The name of a league and the options its ``meta.config`` says its games
+    were played with; ValueError (or OptionsError) if it does not say."""
+    options = stored.get("options")
+    if not isinstance(options, dict):
+        raise ValueError("the stored league config has no options")
+    return (str(stored.get("name") or "league"),
+            make_options(str(options.get("variant")), {k: v for k, v in options.items() if k != "variant"}))
+
+
+def changed_rule(stored: dict[str, Any], wanted: dict[str, Any]) -> tuple[str, Any, Any] | None:
+    """The first rule (variant, options, pairing) a league's stored config and
+    the one it restarts with (both ``to_meta``) do not agree on: (key, stored, wanted)."""
+    return next(((k, stored.get(k), wanted[k]) for k in _RULES_KEYS if stored.get(k) != wanted[k]), None)
 
 
 def load_league_config(path: Path | None) -> LeagueConfig:

@@ -16,12 +16,10 @@ from ..games.records import to_records
 from ..games.seeds import TournamentSecret
 from ..games.store import GameRow, ResultsStore
 from ..ratings import GameRecord
-from .config import LEAGUE_KIND, LeagueConfig
+from .config import LeagueConfig, changed_rule, is_league
 
 NEXT_MATCH_META = "league_next_match"
 STATUS_META = "league_status"
-# What must not change across restarts: the games would not be comparable.
-_RULES_KEYS = ("variant", "options", "pairing")
 
 
 class LeagueDatabaseError(DomainError, RuntimeError):
@@ -46,13 +44,13 @@ class LeagueDatabase:
             store.set_meta(NEXT_MATCH_META, 0)
             store.set_meta("config", wanted)
             return secret
-        if not isinstance(stored, dict) or stored.get("kind") != LEAGUE_KIND:
+        if not is_league(stored):
             raise LeagueDatabaseError(f"{store.path}: is a tournament's results database, not a league's")
-        for key in _RULES_KEYS:
-            if stored.get(key) != wanted[key]:
-                raise LeagueDatabaseError(
-                    f"{key}: this league was started with {stored.get(key)!r}, the config says {wanted[key]!r}; "
-                    f"its games would not be comparable (use another --db)")
+        if (changed := changed_rule(stored, wanted)) is not None:
+            key, was, now = changed
+            raise LeagueDatabaseError(
+                f"{key}: this league was started with {was!r}, the config says {now!r}; "
+                f"its games would not be comparable (use another --db)")
         if bad := store.unproven():  # a league has no resume: its restart is where forged rows are refused
             raise LeagueDatabaseError(
                 f"{store.path}: {len(bad)} stored row(s) are not what its key file signed, the first: {bad[0]}; "

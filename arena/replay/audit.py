@@ -19,20 +19,17 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from ..engine import Game
 from ..games.chain import BAD_MAC, BROKEN_CHAIN, ChainCheck
 from ..games.keyfile import KeyFileError, key_path, read_keys
 from ..games.schedule import ScheduledGame
 from ..games.seeds import TournamentSecret
-from ..games.settings import ConfigError
 from ..games.store import GameRow, ResultsStore, StoreError
-from ..league.config import LEAGUE_KIND
-from ..tournament.config import parse_config
+from ..tournament.config import TournamentConfig
 from ..tournament.runner import schedule_of
 from .replay import ReplayError
-from .stored import options_of
+from .stored import stored_config
 from .verify import REPLAY, TamperedError, row_problem
 
 _LEAGUE_KEY = re.compile(r"#m(\d+)[ab]?\Z")  # arena/league/keys.py: LABEL#mN, LABEL#mNa, LABEL#mNb
@@ -94,11 +91,11 @@ def verify_store(store: ResultsStore) -> Verified:
     a second."""
     started = time.perf_counter()
     with store.snapshot():
-        raw = store.get_meta("config")
         try:
-            game = Game(options_of(raw))
+            config = stored_config(store.get_meta("config"), default_name=store.path.stem)
         except ReplayError as exc:
             raise StoreError(f"{store.path}: {exc}") from None
+        game = Game(config.options)
         try:
             keys = read_keys(store.path)
         except KeyFileError as exc:
@@ -106,8 +103,8 @@ def verify_store(store: ResultsStore) -> Verified:
         signing = keys.signing_key if keys is not None and store.version >= 7 else None
         checked = 0
         secret = store.secret()
-        expect = _league_expectation(secret) if isinstance(raw, dict) and raw.get("kind") == LEAGUE_KIND \
-            else _tournament_expectation(store, raw, secret)
+        expect = _league_expectation(secret) if config.tournament is None \
+            else _tournament_expectation(store, config.tournament, secret)
         findings: list[Finding] = []
         chain = ChainCheck(signing)
         for stored in store.chain():
@@ -135,12 +132,8 @@ def verify_store(store: ResultsStore) -> Verified:
     return Verified(checked, time.perf_counter() - started, tuple(findings), unsigned)
 
 
-def _tournament_expectation(store: ResultsStore, raw: Any,
+def _tournament_expectation(store: ResultsStore, config: TournamentConfig,
                             secret: TournamentSecret | None) -> Callable[[GameRow], tuple[str, str] | None]:
-    try:
-        config = parse_config(raw, default_name=store.path.stem)
-    except ConfigError as exc:
-        raise StoreError(f"{store.path}: stored config is invalid: {exc}") from None
     scheduled = {g.key: (seq, g) for seq, g in enumerate(schedule_of(config, secret, store.winners()))}
 
     def expect(row: GameRow) -> tuple[str, str] | None:

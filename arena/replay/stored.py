@@ -1,34 +1,51 @@
-"""Replay a game as the results store holds it: a ``GameRow`` and the
-tournament config the file was started with."""
+"""What a results database holds, read as the arena reads it: its config
+(``StoredConfig``, the one reader of ``meta.config``) and its games replayed."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ..engine import Options, OptionsError, make_options
+from ..engine import Options, OptionsError
 from ..games.settings import ConfigError
 from ..games.store import GameRow
-from ..league.config import LEAGUE_KIND
-from ..tournament.config import parse_config
+from ..league.config import is_league, played
+from ..tournament.config import TournamentConfig, parse_config
 from .model import GameReplay
 from .replay import ReplayError, replay
 
 
-def options_of(raw_config: Any) -> Options:
-    """The engine options of a stored tournament or league config; ReplayError
-    if it cannot be read. A league stores its options as played (docs/league.md)."""
-    if not isinstance(raw_config, dict):
+@dataclass(frozen=True)
+class StoredConfig:
+    """A results database's config (``meta.config``), a tournament's or a league's."""
+
+    name: str
+    """The tournament's or league's name, as its pages and tables title it."""
+    options: Options
+    """The rules its games were played with."""
+    tournament: TournamentConfig | None
+    """The tournament's whole config; None for a league's database."""
+
+
+def stored_config(stored: Any, default_name: str = "tournament") -> StoredConfig:
+    """``stored`` (``store.get_meta("config")``) as the arena reads it;
+    ReplayError if it cannot be read. A league stores its options as played
+    (docs/league.md)."""
+    if not isinstance(stored, dict):
         raise ReplayError("the stored tournament config is missing")
     try:
-        if raw_config.get("kind") == LEAGUE_KIND:
-            played = raw_config.get("options")
-            if not isinstance(played, dict):
-                raise ReplayError("the stored league config has no options")
-            return make_options(str(played.get("variant")), {k: v for k, v in played.items() if k != "variant"})
-        return parse_config(raw_config).options
+        if is_league(stored):
+            return StoredConfig(*played(stored), None)
+        config = parse_config(stored, default_name=default_name)
+        return StoredConfig(config.name, config.options, config)
     except (ConfigError, OptionsError, ValueError, TypeError) as exc:
         raise ReplayError(f"the stored config is invalid: {exc}") from None
+
+
+def options_of(stored: Any) -> Options:
+    """The engine options of a stored tournament or league config; ReplayError
+    if it cannot be read."""
+    return stored_config(stored).options
 
 
 def replay_row(row: GameRow, options: Options, *, with_stderr: bool = False) -> GameReplay:

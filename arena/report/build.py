@@ -24,8 +24,9 @@ from jinja2 import Environment, PackageLoader
 from markupsafe import Markup
 
 from ..games.store import GameRow
-from ..replay import ReplayError, options_of, replay_row, to_json
-from ..results.verdicts import match_plan_of, verdict_table
+from ..replay import ReplayError, replay_row, to_json
+from ..replay.stored import stored_config
+from ..results.verdicts import verdict_table
 from .charts import CHARTS_NOTICE, charts, plotly_js
 from .summary import data_name, summarize, viewer_link
 
@@ -55,14 +56,14 @@ def included(rows: Sequence[GameRow], max_games: int | None) -> set[str]:
     return {r.game_key for r in (failed + rest)[:max_games]}
 
 
-def build_report(rows: Sequence[GameRow], raw_config: dict[str, Any], out: Path,
+def build_report(rows: Sequence[GameRow], config: dict[str, Any], out: Path,
                  max_games: int | None = None, digest: str | None = None, *, with_stderr: bool = False) -> Path:
     """Write the report of ``rows`` into the directory ``out``; return its index.html.
     A game whose log does not replay gets a viewer saying why, the rest are unaffected.
     ``digest``: the results file's published digest, shown on the front page.
     ``with_stderr``: the viewer shows what each bot wrote to stderr beside its moves."""
-    options = options_of(raw_config)
-    title = str(raw_config.get("name") or "tournament")
+    stored = stored_config(config)  # ``config``: the database's meta.config
+    options, title = stored.options, stored.name
     kept = included(rows, max_games)
     summary = summarize(rows, title, options.variant,
                         link=lambda row: viewer_link(row) if row.game_key in kept else None)
@@ -75,7 +76,8 @@ def build_report(rows: Sequence[GameRow], raw_config: dict[str, Any], out: Path,
     for name in STATIC_FILES:
         (out / name).write_text(static.joinpath(name).read_text(encoding="utf-8"), encoding="utf-8")
     index = out / "index.html"
-    plan = match_plan_of(raw_config)  # a match's verdicts, as `match` and `standings` print them
+    # a match's verdicts, as `match` and `standings` print them
+    plan = None if stored.tournament is None else stored.tournament.match
     index.write_text(env.get_template("index.html.j2").render(
         s=summary, charts={k: Markup(v) for k, v in charts(summary).items()},
         charts_notice=None if js is not None else CHARTS_NOTICE, left_out=len(rows) - len(kept),

@@ -1,13 +1,14 @@
 """Result views as plain tables: a title, headers and rows of plain values.
 
-Every output format (tabulate's, JSON, CSV) is rendered from these, so the
-numbers are the same whatever the format.
+Every output format (tabulate's, JSON, CSV, a whole HTML page) is rendered
+from these, so the numbers are the same whatever the format.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from html import escape
 from typing import Any
 
 from ..games.store import GameRow
@@ -24,7 +25,6 @@ from ..ratings import (
 )
 from ..ratings.collusion import Suspicion, suspicious_pairs
 from ..ratings.failures import failed_games
-from .html import html_page
 
 Cell = str | int | float | None
 
@@ -258,3 +258,34 @@ def render(tables: Sequence[Table], fmt: str) -> str:
         body = tabulate(t.rows, headers=t.headers, tablefmt=fmt, floatfmt=".1f", missingval="-")
         parts.append("\n".join([t.title, body, *t.notes]))
     return "\n\n".join(parts)
+
+
+# ``--format html``: a whole page (doctype, charset, title), not a fragment,
+# so the output can be saved and opened in a browser as it is.
+_STYLE = ("body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+          "th,td{border:1px solid #ccc;padding:.2em .6em}")
+
+
+def html_page(tables: Sequence[Table], title: str = "Truco Arena results") -> str:
+    from tabulate import tabulate
+
+    body = []
+    for t in tables:
+        # tabulate's "html" format escapes every cell, so a bot name cannot inject markup.
+        table = tabulate(t.rows, headers=t.headers, tablefmt="html", floatfmt=".1f", missingval="-")
+        notes = "".join(f"\n<p>{escape(n)}</p>" for n in t.notes)
+        body.append(f'<section id="{escape(t.name)}">\n<h2>{escape(t.title)}</h2>\n{table}{notes}\n</section>')
+    return "\n".join([
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        f"<title>{escape(title)}</title>",
+        f"<style>{_STYLE}</style>",
+        "</head>",
+        "<body>",
+        f"<h1>{escape(title)}</h1>",
+        *body,
+        "</body>",
+        "</html>",
+    ])

@@ -13,13 +13,10 @@ every game, may show more.
 from __future__ import annotations
 
 import math
-from typing import Any
 
-from ..games.settings import ConfigError
 from ..games.store import GameRow
 from ..match.monitor import MatchMonitor, OpponentStatus
 from ..match.tally import recorded_games
-from ..tournament.config import parse_config
 from ..tournament.formats.match_plan import MatchPlan
 from .tables import Cell, Table
 
@@ -58,16 +55,6 @@ def _row(status: OpponentStatus, recorded: int) -> tuple[Cell, ...]:
         None if sprt is None else round(sprt.bounds.lower, 3),
         None if sprt is None else round(sprt.bounds.upper, 3),
     )
-
-
-def match_plan_of(raw_config: Any) -> MatchPlan | None:
-    """The match plan of a stored match or gauntlet config; None for anything else."""
-    if not isinstance(raw_config, dict) or raw_config.get("format") not in ("match", "gauntlet"):
-        return None
-    try:
-        return parse_config(raw_config).match
-    except ConfigError:
-        return None
 
 
 def verdict_table(plan: MatchPlan, rows: list[GameRow], run_over: bool = True) -> Table:

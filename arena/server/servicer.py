@@ -19,7 +19,7 @@ import itertools
 import logging
 import re
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import grpc
 
@@ -29,14 +29,12 @@ from arena.protocol import arena_pb2 as pb
 from arena.protocol import arena_pb2_grpc as pb_grpc
 from arena.protocol.handshake import MAX_NONCE_BYTES, MIN_NONCE_BYTES, auth_message, new_nonce
 
-from .admission import WaitingRoom
+from .admission import AdmissionCaps, WaitingRoom
 from .connection import Connection
 from .convert import clip
-from .throttle import HelloThrottle, peer_host
-from .tokens import NAME_RE
-
-if TYPE_CHECKING:
-    from .arena import Arena
+from .pool import Pool
+from .throttle import HelloThrottle, ThrottlePolicy, peer_host
+from .tokens import NAME_RE, TokenStore
 
 log = logging.getLogger("arena.server")
 
@@ -64,8 +62,40 @@ def family_peer(family: str) -> str:
     return f"unix-family:{family}"
 
 
+class Host(Protocol):
+    """What the servicer reads of the arena it serves (``arena.Arena``): named
+    here so that the arena imports the servicer and not the other way round."""
+
+    @property
+    def pool(self) -> Pool: ...
+
+    @property
+    def tokens(self) -> TokenStore: ...
+
+    @property
+    def hello_timeout(self) -> float: ...
+
+    @property
+    def write_timeout(self) -> float: ...
+
+    @property
+    def close_grace(self) -> float: ...
+
+    @property
+    def closing(self) -> bool: ...
+
+    @property
+    def admission_caps(self) -> AdmissionCaps: ...
+
+    @property
+    def throttle_policy(self) -> ThrottlePolicy: ...
+
+    @property
+    def hard_receive_bytes(self) -> int: ...
+
+
 class ArenaServicer(pb_grpc.ArenaServiceServicer):
-    def __init__(self, arena_: Arena) -> None:
+    def __init__(self, arena_: Host) -> None:
         self.arena = arena_
         self._ids = itertools.count(1)
         self.room: WaitingRoom[Connection] = WaitingRoom(arena_.admission_caps)  # streams before their Hello

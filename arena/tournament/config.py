@@ -73,10 +73,11 @@ from ..protocol.stdio import GRPC, PROTOCOLS
 from ..sandbox import BOUNDS, LIMIT_KEYS, Containment, Limits, SandboxMode, SandboxUnavailableError, find_bwrap, probe
 from ..server import TimeControl
 from ..server.tokens import TokenFileError, check_name, load_tokens
-from .formats.match_plan import MATCH_KEYS, MatchPlan, parse_match_plan
-from .formats.round_robin import games_in
-from .formats.swiss import SWISS_KEYS, parse_rounds
-from .scale import MAX_WORKERS, ScaleOut, default_workers
+from .formats import KEYS as FORMAT_KEYS
+from .formats import AnyFormat, Field, format_of
+from .formats.match_plan import MatchPlan, Windowed
+from .formats.round_robin import RoundRobin, games_in
+from .scale import MAX_WORKERS, ScaleOut
 
 # The schedule is built in memory, a few hundred bytes per game: 10 million
 # games is a few GB already and years of play.
@@ -126,8 +127,7 @@ class TournamentConfig:
     tls_key: str | None = None
     absent_wait: float = DEFAULT_ABSENT_WAIT  # seconds a missing bot is waited for before it forfeits
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # as read, stored with results
-    match: MatchPlan | None = None  # format = "match" or "gauntlet" (arena/tournament/formats/match_plan.py); None: round robin
-    rounds: int | None = None  # format = "swiss" (arena/tournament/formats/swiss.py)
+    format: AnyFormat = RoundRobin()  # its keys, checks and scheduler (arena/tournament/formats/)
     # independent pairing: the bot in seat 0 alternates between the two bots; false: the first in config order keeps it
     alternate_seats: bool = True
     scale: ScaleOut = ScaleOut()  # workers, or a Ray cluster (docs/scaling.md)
@@ -142,13 +142,24 @@ class TournamentConfig:
         return PlaySettings(self.options, self.time_control)
 
     @property
+    def match(self) -> MatchPlan | None:
+        """What a match or gauntlet follows; None for the other formats."""
+        return self.format.plan([b.name for b in self.bots]) if isinstance(self.format, Windowed) else None
+
+    @property
+    def field(self) -> Field:
+        """What the format is given of the rest of the config."""
+        return Field(tuple(b.name for b in self.bots), self.games_per_pairing, self.pairing, self.concurrency,
+                     self.alternate_seats)
+
+    @property
     def seats_per_bot(self) -> int:
         """Seats each bot of a game plays: 1, or 2/3 in a 4/6-seat team game."""
         return self.options.seats // 2
 
 
 _TOP = {"name", "variant", "options", "bots", "games_per_pairing", "pairing", "seed", "concurrency",
-        "time_control", "address", "tokens", "tls_cert", "tls_key", "absent_wait_seconds", *MATCH_KEYS, *SWISS_KEYS,
+        "time_control", "address", "tokens", "tls_cert", "tls_key", "absent_wait_seconds", *FORMAT_KEYS,
         "workers", "ray", "ray_runtime_env", "batch_pairs", "sandbox", "containment", "limits",
         "start_seconds", "alternate_seats"}
 _BOT_KEYS = ("name", "command", "args", "dir", "env", "protocol", *LIMIT_KEYS)
@@ -326,11 +337,7 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
     alternate = expect(data.get("alternate_seats", True), bool, "alternate_seats", "true or false")
     if not alternate and pairing is not Pairing.INDEPENDENT:
         raise ConfigError('alternate_seats: only with pairing = "independent" (a duplicate pair swaps the seats)')
-    try:
-        match = parse_match_plan(data, [b.name for b in bots], pairing is Pairing.DUPLICATE)
-        rounds = parse_rounds(data, [b.name for b in bots])
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
+    fmt = format_of(data, Field(tuple(b.name for b in bots), games, pairing, concurrency, alternate))
     tokens = expect(data.get("tokens"), (str, type(None)), "tokens", "a path")
     if tokens is not None and (not tokens or "\0" in tokens):
         raise ConfigError(f"tokens: expected a file path, got {tokens!r}")
@@ -350,8 +357,7 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
         tls_key=_from_base(tls_key, base),
         absent_wait=absent_wait,
         raw=data,
-        match=match,
-        rounds=rounds,
+        format=fmt,
         alternate_seats=alternate,
         scale=_scale(data),
         sandbox=sandbox,
@@ -370,9 +376,19 @@ def _scale(data: dict[str, Any]) -> ScaleOut:
     if runtime_env is not None and ray is None:
         raise ConfigError("ray_runtime_env: only with ray (a Ray cluster address)")
     batch = None if data.get("batch_pairs") is None else whole(data["batch_pairs"], "batch_pairs", 1, MAX_GAMES)
-    if ray is None and workers is None:
-        workers = default_workers()
     return ScaleOut(workers=workers, ray_address=ray, ray_runtime_env=runtime_env, batch_pairs=batch)
+
+
+def stored_form(config: TournamentConfig) -> dict[str, Any]:
+    """What a results database keeps of ``config`` (``meta.config``): the file as read."""
+    return config.raw
+
+
+def with_overrides(config: TournamentConfig, **keys: Any) -> TournamentConfig:
+    """``config`` with the given top-level keys (those not None) set as if the
+    file said so: the command line's ``--concurrency``, ``--seed``..."""
+    given = {k: v for k, v in keys.items() if v is not None}
+    return parse_config({**config.raw, **given}, default_name=config.name, base=config.base_dir)
 
 
 def load_config(path: Path) -> TournamentConfig:

@@ -33,16 +33,13 @@ from ..games.hooks import ArenaHook
 from ..games.orders import GameResult, Unplayed, order_of
 from ..games.playing import play_dispatched
 from ..games.schedule import ScheduledGame
-from ..games.scheduler import Fixed, Scheduler, Stages, Winners
+from ..games.scheduler import Scheduler, Stages, Winners
 from ..games.seeds import SECRET_BYTES, TournamentSecret
 from ..games.settings import clear_text_warning
 from ..games.store import GameRow, ResultsStore
 from ..sandbox import Sandbox, SandboxUnavailableError
 from ..server import Arena, ListenError
 from .config import TournamentConfig
-from .formats.round_robin import round_robin
-from .formats.swiss import Swiss
-from .formats.windowed import match_schedule
 from .launcher import BotStartError
 from .progress import Progress
 from .scale import DEFAULT_RAY_BATCH_PAIRS, ScaleOut
@@ -80,13 +77,8 @@ class RunSummary:
 
 
 def scheduler_of(config: TournamentConfig, secret: Ranking) -> Scheduler:
-    """The format of ``config`` (``arena/tournament/formats``): a new format is a file there and a line here."""
-    bots = [b.name for b in config.bots]
-    if config.rounds is not None:
-        return Swiss(bots, config.rounds, config.games_per_pairing, config.pairing, secret)
-    if config.match is not None:
-        return Fixed(match_schedule(config.match, bots, config.concurrency))
-    return Fixed(round_robin(bots, config.games_per_pairing, config.pairing, config.alternate_seats))
+    """The scheduler of ``config``'s format (``arena/tournament/formats``)."""
+    return config.format.scheduler(config.field, secret)
 
 
 # A Swiss system breaks ties with the secret; without it (a file that lost

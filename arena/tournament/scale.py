@@ -4,7 +4,7 @@ several local worker processes, or on a Ray cluster (``scaleout/``)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 # A Ray task plays this many duplicate pairs (or single games) before it
@@ -24,10 +24,17 @@ def default_workers() -> int:
 
 @dataclass(frozen=True)
 class ScaleOut:
-    workers: int | None = None  # local: worker processes; Ray: tasks at once (None: the cluster's CPUs)
+    # local: worker processes (None: one per core, resolved at start); Ray: tasks at once (None: the cluster's CPUs)
+    workers: int | None = None
     ray_address: str | None = None
     ray_runtime_env: dict[str, Any] | None = None  # how bots get onto every node (docs/scaling.md)
     batch_pairs: int | None = None  # duplicate pairs per batch (None: a default for each kind)
+
+    def resolved(self) -> ScaleOut:
+        """This machine's plan: local workers not asked for are one per core."""
+        if self.ray_address is None and self.workers is None:
+            return replace(self, workers=default_workers())
+        return self
 
     @property
     def spreads(self) -> bool:

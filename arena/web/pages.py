@@ -33,7 +33,8 @@ from jinja2 import ChoiceLoader, Environment, PackageLoader
 from markupsafe import Markup
 
 from ..games.store import GameRow, ResultsStore, StoreError
-from ..replay import ReplayError, options_of, replay_row, to_json
+from ..replay import ReplayError, replay_row, to_json
+from ..replay.stored import stored_config
 from ..report.build import embedded_json
 from ..report.charts import CHARTS_NOTICE, charts, charts_available
 from ..report.summary import page_name, summarize
@@ -193,8 +194,9 @@ def render_index(db: Path, env: Environment) -> str:
     read = _read_all(db)
     if read is None:
         return env.get_template("live_only.html.j2").render(recorded=-1)
-    rows, raw = read
-    summary = summarize(rows, str(raw.get("name") or "tournament"), options_of(raw).variant)
+    rows, config = read
+    stored = stored_config(config)
+    summary = summarize(rows, stored.name, stored.options.variant)
     return env.get_template("live.html.j2").render(
         s=summary, charts={k: Markup(v) for k, v in charts(summary).items()},
         charts_notice=None if charts_available() else CHARTS_NOTICE, recorded=len(rows), listed=LISTED,
@@ -205,12 +207,12 @@ def render_game(db: Path, env: Environment, page: str) -> str | None:
     read = _read_all(db)
     if read is None:
         return None
-    rows, raw = read
-    options = options_of(raw)
+    rows, config = read
+    stored = stored_config(config)
+    options, title = stored.options, stored.name
     row = next((r for r in rows if page_name(r) == page), None)
     if row is None:
         return None
-    title = str(raw.get("name") or "tournament")
     if not twin_recorded(row, rows):
         return env.get_template("held_back.html.j2").render(title=title, row=row)
     try:

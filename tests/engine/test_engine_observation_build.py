@@ -9,7 +9,8 @@ from dataclasses import fields
 import pytest
 
 from arena.engine import Game, Kind
-from arena.engine.observation import Observation, _observation, observe
+from arena.engine.observation import Observation, _observation
+from arena.engine.state import observe
 
 
 def _tricks_from_history(obs: Observation) -> tuple[tuple[tuple[int, object], ...], ...]:

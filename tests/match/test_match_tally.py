@@ -21,8 +21,7 @@ from arena.match.live import LiveLine
 from arena.match.monitor import Verdict, status_of, summary_line
 from arena.match.tally import PairTally, tally_rows
 from arena.ratings import PairCounts, SprtBounds
-from arena.tournament.formats.match_plan import MatchFormat, MatchPlan
-from arena.tournament.formats.windowed import match_schedule, window_for
+from arena.tournament.formats.match_plan import MatchFormat, MatchPlan, match_schedule, window_for
 
 # Per pair: the winners of its games that were recorded (zero, one or two).
 pair_outcomes = st.lists(st.lists(st.sampled_from(["a", "b"]), max_size=2), max_size=30)

@@ -16,7 +16,7 @@ from arena.games.seeds import TournamentSecret
 from arena.games.settings import ConfigError
 from arena.tournament.config import parse_config
 from arena.tournament.formats.round_robin import round_robin
-from arena.tournament.formats.swiss import Swiss, _pairs, pair_round, scores
+from arena.tournament.formats.swiss import Swiss, SwissSystem, _pairs, pair_round, scores
 from arena.tournament.runner import schedule_of, scheduler_of
 
 SECRET = TournamentSecret.from_seed(7)
@@ -228,4 +228,4 @@ def test_rounds_belong_to_swiss_only() -> None:
         parse_config({"rounds": 2, "bots": [{"name": f"r{i}", "command": "python x.py"} for i in range(3)]})
     config = parse_config({"format": "swiss", "rounds": 3,
                            "bots": [{"name": f"r{i}", "command": "python x.py"} for i in range(3)]})
-    assert config.rounds == 3 and config.match is None
+    assert config.format == SwissSystem(rounds=3) and config.match is None

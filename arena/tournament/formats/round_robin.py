@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from ...games.dispatch import Ranking
 from ...games.schedule import NO_PAIR, Pairing, ScheduledGame
+from ...games.scheduler import Fixed, Scheduler
+from .base import Field, Format
 
 
 def games_in(bots: int, games_per_pairing: int) -> int:
@@ -42,3 +45,10 @@ def round_robin(bots: list[str], games_per_pairing: int, pairing: Pairing, alter
                 ) -> list[ScheduledGame]:
     return [g for a, b in combinations(bots, 2)
             for g in pairing_games(a, b, games_per_pairing, pairing, alternate=alternate)]
+
+
+class RoundRobin(Format, frozen=True, tag="round_robin"):
+    """``format = "round_robin"`` (the default): no keys of its own."""
+
+    def scheduler(self, field: Field, secret: Ranking) -> Scheduler:
+        return Fixed(round_robin(list(field.bots), field.games_per_pairing, field.pairing, field.alternate_seats))

@@ -31,35 +31,40 @@ about a deal: deals come from the secret through the game's key.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ...games.dispatch import Ranking
 from ...games.schedule import Pairing, ScheduledGame
-from ...games.scheduler import Winners
-from ...games.settings import whole
+from ...games.scheduler import Scheduler, Winners
+from .base import Field, Format
 from .round_robin import pairing_games
 
-SWISS_KEYS = ("rounds",)
 # How many partial pairings a round may try before it allows one more
 # meeting per pair: a rematch-free round exists or is found long before.
 _SEARCH_BUDGET = 20_000
 
 
-def parse_rounds(data: Mapping[str, Any], bots: Sequence[str]) -> int | None:
-    """The rounds of a ``format = "swiss"`` config, None for another format.
-    Every problem is a ``ValueError`` (or ``ConfigError``) whose message starts with the key."""
-    if data.get("format") != "swiss":
-        if "rounds" in data:
-            raise ValueError('rounds: only for format = "swiss"')
-        return None
-    if len(bots) < 3:
-        raise ValueError(f'bots: format = "swiss" needs at least three bots (two play a round robin), got {len(bots)}')
-    if "rounds" not in data:
-        raise ValueError('rounds: format = "swiss" needs the number of rounds')
-    # At most a round robin's rounds: beyond, bots must meet again.
-    return whole(data["rounds"], "rounds", 1, len(bots) - 1 + len(bots) % 2)
+class SwissSystem(Format, frozen=True, tag="swiss"):
+    """``format = "swiss"``."""
+
+    rounds: int | None = None
+    """Rounds to play: from 1 to the rounds a round robin of the bots has."""
+
+    def check(self, field: Field, given: Collection[str]) -> None:
+        bots = len(field.bots)
+        if bots < 3:
+            raise ValueError(f'bots: format = "swiss" needs at least three bots (two play a round robin), got {bots}')
+        if self.rounds is None:
+            raise ValueError('rounds: format = "swiss" needs the number of rounds')
+        # At most a round robin's rounds: beyond, bots must meet again.
+        most = bots - 1 + bots % 2
+        if not 1 <= self.rounds <= most:
+            raise ValueError(f"rounds: must be from 1 to {most}, got {self.rounds}")
+
+    def scheduler(self, field: Field, secret: Ranking) -> Scheduler:
+        assert self.rounds is not None  # check() has run
+        return Swiss(field.bots, self.rounds, field.games_per_pairing, field.pairing, secret)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ missing field, or a value of the wrong kind, is a ``DecodeError`` naming
 where it was found.
 
 Supported annotations: ``None``, ``bool``, ``int``, ``float``, ``str``,
-``Path``, enums, dataclasses, ``X | Y``, ``tuple[X, ...]``, ``tuple[X, Y]``,
+``Path``, enums, dataclasses, msgspec Structs (checked by msgspec), ``X | Y``, ``tuple[X, ...]``, ``tuple[X, Y]``,
 ``list[X]``, ``dict[str, X]`` and ``Any`` (a JSON value taken as it is).
 """
 
@@ -25,6 +25,8 @@ import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from arena.errors import DomainError
 
@@ -45,6 +47,8 @@ def to_plain(obj: object) -> Any:
         return obj
     if isinstance(obj, Path):
         return str(obj)
+    if isinstance(obj, msgspec.Struct):  # a typed config value: its own canonical form
+        return msgspec.to_builtins(obj)
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {f.name: to_plain(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
     if isinstance(obj, (tuple, list)):
@@ -129,6 +133,11 @@ def from_plain(value: Any, hint: Any, where: str = "message") -> Any:
             raise _wrong(where, f"a {hint.__name__}", value) from None
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return _dataclass(value, hint, where)
+    if isinstance(hint, type) and issubclass(hint, msgspec.Struct):
+        try:
+            return msgspec.convert(value, hint, strict=True)
+        except msgspec.ValidationError as exc:
+            raise DecodeError(f"{where}: {' '.join(str(exc).split())[:200]}") from None
     raise TypeError(f"{where}: no JSON form for {hint!r}")  # a programming error, not bad data
 
 

@@ -4,7 +4,7 @@ Each worker runs its own copies of the bots, so a restart limit counted in
 each worker would grow with the number of workers (and so would the games
 a crashing bot plays before it forfeits). Instead a worker asks here before
 it starts a crashed bot again (a ``Crash`` frame, answered by a
-``Verdict``): the bot may be restarted ``max_restarts`` times in the whole
+``CrashAnswer``): the bot may be restarted ``max_restarts`` times in the whole
 run, as on a single arena, and once it is given up every worker is told,
 so it forfeits its remaining games everywhere."""
 

@@ -51,7 +51,7 @@ class Setup:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class CrashAnswer:
     """The coordinator's answer to a ``Crash``: restart the bot, or give it up."""
 
     ask: int
@@ -87,7 +87,7 @@ class Failed:
 
 @dataclass(frozen=True)
 class Crash:
-    """A launched bot's process died here; may it be started again? (``Verdict``)"""
+    """A launched bot's process died here; may it be started again? (``CrashAnswer``)"""
 
     ask: int
     bot: str
@@ -95,7 +95,7 @@ class Crash:
     last_line: str  # of its log
 
 
-TO_WORKER: dict[str, type] = {"setup": Setup, "batch": Batch, "verdict": Verdict, "give_up": GiveUp}
+TO_WORKER: dict[str, type] = {"setup": Setup, "batch": Batch, "crash_answer": CrashAnswer, "give_up": GiveUp}
 FROM_WORKER: dict[str, type] = {"ready": Ready, "game": GameRow, "unplayed": Unplayed, "batch_done": BatchDone,
                                 "failed": Failed, "crash": Crash}
 _KIND = {cls: kind for table in (TO_WORKER, FROM_WORKER) for kind, cls in table.items()}

@@ -26,12 +26,12 @@ from .frames import (
     MAX_REPORT,
     BatchDone,
     Crash,
+    CrashAnswer,
     Failed,
     FrameError,
     GiveUp,
     Ready,
     Setup,
-    Verdict,
     encode,
     printable,
     read_frame,
@@ -121,7 +121,7 @@ class LocalWorker:
             raise WorkerLostError(f"asked about crash {crash.ask} when {self._next_ask} was due")
         self._next_ask += 1
         verdict = self.crashes.crashed(crash.bot, crash.code, crash.last_line, self.name)
-        await self._send(Verdict(crash.ask, verdict))
+        await self._send(CrashAnswer(crash.ask, verdict))
 
     def _tell_given_up(self, bot: str, why: str) -> None:
         """Another worker's crash gave ``bot`` up: this one stops playing it too."""

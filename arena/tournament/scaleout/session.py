@@ -18,6 +18,7 @@ from ...games.playing import play_dispatched
 from ...sandbox import Sandbox
 from ...server import Arena
 from ..config import TournamentConfig
+from ..formats.round_robin import RoundRobin
 from ..scale import ScaleOut
 from ..supervisor import CrashGate, Supervisor, open_sandbox
 from .batches import Batch
@@ -32,7 +33,7 @@ def worker_config(config: TournamentConfig) -> TournamentConfig:
     how the games are spread)."""
     return dataclasses.replace(
         config, bots=tuple(b for b in config.bots if b.command is not None),
-        address=LOOPBACK, tokens=None, tls_cert=None, tls_key=None, raw={}, match=None, scale=ScaleOut(),
+        address=LOOPBACK, tokens=None, tls_cert=None, tls_key=None, raw={}, format=RoundRobin(), scale=ScaleOut(),
     )
 
 

@@ -5,7 +5,7 @@ It reads a ``Setup`` and then ``Batch``es from stdin and writes back
 ``Ready``, each game's outcome and ``BatchDone`` on what was its stdout;
 anything else printed goes to stderr, the worker's log. While it plays it
 also asks the coordinator whether a crashed bot may start again
-(``Crash``/``Verdict``) and hears of bots given up elsewhere (``GiveUp``).
+(``Crash``/``CrashAnswer``) and hears of bots given up elsewhere (``GiveUp``).
 It stops when stdin closes (the coordinator is gone or done) and on SIGTERM
 (the tournament was interrupted: games in progress end as interrupted and
 are reported so), at once, whether it is playing or still starting its
@@ -29,12 +29,12 @@ from .frames import (
     TO_WORKER,
     BatchDone,
     Crash,
+    CrashAnswer,
     Failed,
     FrameError,
     GiveUp,
     Ready,
     Setup,
-    Verdict,
     encode,
     read_frame,
 )
@@ -76,13 +76,13 @@ class _Inbox:
                 msg = await read_frame(self.reader, TO_WORKER, MAX_ORDER)
                 if isinstance(msg, Batch):
                     self.batches.put_nowait(msg)
-                elif isinstance(msg, Verdict):
+                elif isinstance(msg, CrashAnswer):
                     waiting = self._waiting.pop(msg.ask, None)
                     if waiting is not None and not waiting.done():
                         waiting.set_result(msg.give_up)
                 elif isinstance(msg, GiveUp):
                     # Not awaited here: giving up waits for the bots' lock, which a
-                    # restart may hold while it waits for a Verdict this loop must read.
+                    # restart may hold while it waits for a CrashAnswer this loop must read.
                     if self.session is not None:
                         task = asyncio.ensure_future(self.session.give_up(msg.bot, msg.why))
                         self._giving_up.add(task)
