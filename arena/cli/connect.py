@@ -36,14 +36,7 @@ def connect(address: str, token_file: Path, name: str | None, streams: int, tls:
       truco-arena connect --address league.example.org:50051 --tls \\
           --token-file mybot.token --name mybot -- ./mybot
     """
-    try:
-        lines = token_file.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise fail(f"--token-file {token_file}: cannot read it: {getattr(exc, 'strerror', None) or exc}",
-                   USAGE_ERROR) from None
-    token = lines[0].strip() if lines else ""
-    if not token:
-        raise fail(f"--token-file {token_file}: no token on its first line", USAGE_ERROR)
+    token = read_token(token_file)
     # bridge_command's "python" is this interpreter, as for any launched bot.
     argv = [sys.executable, *bridge_command(command)[1:], "--address", address, "--streams", str(streams)]
     if name is not None:
@@ -59,3 +52,16 @@ def connect(address: str, token_file: Path, name: str | None, streams: int, tls:
         os.execve(sys.executable, argv, env)
     except OSError as exc:
         raise fail(f"cannot start the bridge for {shlex.join(command)}: {exc.strerror}") from None
+
+
+def read_token(token_file: Path) -> str:
+    """The token on the first line of ``--token-file``, or a usage error in one line."""
+    try:
+        lines = token_file.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise fail(f"--token-file {token_file}: cannot read it: {getattr(exc, 'strerror', None) or exc}",
+                   USAGE_ERROR) from None
+    token = lines[0].strip() if lines else ""
+    if not token:
+        raise fail(f"--token-file {token_file}: no token on its first line", USAGE_ERROR)
+    return token

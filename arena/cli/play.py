@@ -44,6 +44,7 @@ from ..tournament.config import parse_config
 from ..tournament.runner import schedule_of
 from ..web.http import HttpServer
 from ..web.play import MAX_SESSION_GAMES, Desk, play_handler
+from .connect import read_token
 from .errors import USAGE_ERROR, fail
 from .formatting import output_options, pick_format
 from .match import bot_table
@@ -243,25 +244,13 @@ def _start_page(side: PersonSide, http: str, no_browser: bool) -> None:
         webbrowser.open(url)
 
 
-def _read_token(token_file: Path) -> str:
-    try:
-        lines = token_file.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise fail(f"--token-file {token_file}: cannot read it: {getattr(exc, 'strerror', None) or exc}",
-                   USAGE_ERROR) from None
-    token = lines[0].strip() if lines else ""
-    if not token:
-        raise fail(f"--token-file {token_file}: no token on its first line", USAGE_ERROR)
-    return token
-
-
 def _play_league(league: str, token_file: Path | None, tls: bool, person: str, table: int, http: tuple[str, int],
                  http_text: str, no_browser: bool) -> None:
     """The person's seat in a standing league: dial it with the person's token
     and play the games it pairs them in, until the page's End or Ctrl-C."""
     if token_file is None:
         raise fail("--league needs --token-file (the token `token mint` printed for --name)", USAGE_ERROR)
-    token = _read_token(token_file)
+    token = read_token(token_file)
     desk = Desk(MAX_SESSION_GAMES, league=True)
     # A league seats a team's partners from one connection: one client, a stream per seat of the team.
     routers = iter([SeatRouter(person, desk, lambda team: team, make_partner("heuristic"))
