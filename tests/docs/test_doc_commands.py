@@ -227,6 +227,9 @@ def test_a_command_in_the_prose_names_real_commands_and_options(doc: str, span: 
         check_cli_synopsis(words[1:])
     elif words[0] == "pip":
         check_pip_install(words)
+    elif words[:3] == ["python", "-m", "pytest"]:  # a test path of this repository
+        paths = [w for w in words[3:] if not w.startswith("-")]
+        assert paths and all((ROOT / p).exists() for p in paths), f"{doc}: {span}: no such test path"
     elif len(words) > 1 and not words[1].startswith(("mybot", "bot.py")):  # not the reader's own bot
         check_script_options(words)
 

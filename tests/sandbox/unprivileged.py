@@ -68,8 +68,8 @@ def _build(target: Path) -> None:
     subprocess.run([str(SYSTEM_PYTHON), "-m", "venv", "--without-pip", str(target / "venv")], check=True)
     site = next((target / "venv" / "lib").glob("python3*/site-packages"))
     needed: set[str] = set()
-    for top in ("grpcio", "protobuf", "click", "tabulate", "jinja2"):
-        _requirements(top, needed)
+    _requirements("truco-arena", needed)  # pyproject's runtime dependencies, whatever they are now
+    needed.discard("truco-arena")  # the checkout's own packages are copied below
     for dist in importlib.metadata.distributions():
         key = re.sub(r"[-_.]+", "-", dist.metadata["Name"]).lower()
         if key not in needed:
@@ -84,6 +84,10 @@ def _build(target: Path) -> None:
     for name in _PACKAGES:
         root = Path(__import__(name).__file__ or "").parent
         shutil.copytree(root, site / name, ignore=shutil.ignore_patterns("__pycache__"))
+    # Bytecode, once: the ordinary uid cannot write it into this folder, and
+    # without it every bot and CLI it starts compiles the packages again.
+    subprocess.run([str(SYSTEM_PYTHON), "-m", "compileall", "-q", str(site)], check=True,
+                   stdout=subprocess.DEVNULL)
     (target / "bots").mkdir()
     for bot in HERE.glob("*.py"):
         shutil.copy2(bot, target / "bots" / bot.name)
