@@ -240,7 +240,11 @@ def share_with_partner() -> None:
 _RNG = random.Random(96)
 _BITS = [_RNG.randrange(2) for _ in range(96)]
 _SLOT = 0.15
-_LEAD = 2.0  # seconds from the first game to the first bit
+# How far apart the partners' first games may start for each: a seat hears of
+# its game with its first Decision (protocol 3 sends the GameStart with it),
+# after the seats before it have held theirs (up to 4 s each).
+_SKEW = 6.0
+_LEAD = _SKEW + 1.0  # seconds from the first game to the first bit: the later partner is listening by then
 _FIRST_GAME = threading.Event()
 _FIRST_GAME_AT: list[float] = []
 
@@ -274,7 +278,7 @@ def _slot_index() -> int:
 
 
 def covert_channel() -> None:
-    # The games must outlast the channel (about 19 s from the first game),
+    # The games must outlast the channel (about 28 s from the first game),
     # however short the deals would make them: each decision waits up to 4 s
     # (the test's clock allows 6) while this process's part goes on, and the
     # team plays its cards and declines calls (a falta envido accepted could
@@ -284,8 +288,8 @@ def covert_channel() -> None:
     if not _FIRST_GAME.wait(60):
         report("covert_channel", False, "no game started")
         return
-    # The partners' first game starts for each at its first decision: up to a
-    # few seconds apart. The receiver records all along and tries every offset.
+    # The partners' first game starts for each at its first decision: up to
+    # _SKEW apart. The receiver records all along and tries every offset.
     start = _FIRST_GAME_AT[0] + _LEAD
     end = start + len(_BITS) * _SLOT
     if _slot_index() == 0:
@@ -305,14 +309,14 @@ def covert_channel() -> None:
         report("covert_channel_sent", False, f"sent {len(_BITS)} bits")
         return
     series: list[tuple[float, dict[str, float]]] = []
-    while time.time() < end + 2.5:
-        if time.time() > start - 2.5:
-            series.append((time.time(), _counters()))
+    while time.time() < end + _SKEW + 0.5:
+        series.append((time.time(), _counters()))
         time.sleep(0.01)
     keys = sorted({k for _, sample in series for k in sample})
     moved = [k for k in keys if len({sample.get(k) for _, sample in series}) > 1]
     best, best_key, best_offset = 0, "", 0.0
-    for step in range(-40, 41):
+    steps = round(_SKEW / 0.05)
+    for step in range(-steps, steps + 1):
         offset = step * 0.05
         slots: list[list[dict[str, float]]] = [[] for _ in _BITS]
         for t, sample in series:
