@@ -287,3 +287,17 @@ def test_every_command_on_bad_input_gives_one_line_and_a_failing_exit_code(tmp_p
     after = _digests(tmp_path)
     assert {p: d for p, d in after.items() if p in before} == before  # nothing given was changed
     assert not files.missing.exists() and not files.missing_dir.parent.exists()
+
+
+@pytest.mark.integration  # a fresh interpreter: this one has imported the CLI already
+def test_an_install_missing_a_dependency_says_so_in_one_line() -> None:
+    """A checkout updated without reinstalling lacks a new dependency: the
+    executable names it and the way out, exit 1, no traceback."""
+    import subprocess
+
+    hide = "import sys; sys.modules['msgspec'] = None; from arena.command import main; main()"
+    run = subprocess.run([sys.executable, "-c", hide, "standings", "x.sqlite"], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 1, run.stderr
+    line, = run.stderr.splitlines()
+    assert line.startswith("error: truco-arena needs the Python package 'msgspec'") and "reinstall" in line, line
