@@ -137,6 +137,12 @@ def test_a_person_plays_a_whole_game(browser: webdriver.Chrome, tmp_path: Path, 
         assert len(seen[0]) >= 3
         if games == 2:
             browser.find_element(By.ID, "another-button").click()
+            # The click's request is asynchronous: wait until the page has its
+            # answer (it hides the button's row) before a second request.
+            deadline = time.monotonic() + 10
+            while browser.find_element(By.ID, "last").is_displayed() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert not browser.find_element(By.ID, "last").is_displayed()
             code, body = _get(url + "more/1")  # a second click asks for no third game
             assert code == 409, body
             seen.append(_play_to_the_end(browser, url, random.Random(1), number=2))
