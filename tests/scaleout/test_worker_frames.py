@@ -72,20 +72,30 @@ def test_a_pickle_frame_is_refused_and_runs_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("body", "why"), [
-    (b'{"kind": "unplayed", "body": {"game_key": 1, "reason": ""}}', "unplayed.game_key: expected a string"),
-    (b'{"kind": "game", "body": {"game_key": "k"}}', "game: missing field"),
+    (b'{"kind": "unplayed", "body": {"game_key": 1, "reason": ""}}', "unplayed.game_key: Expected `str`, got `int`"),
+    (b'{"kind": "game", "body": {"game_key": "k"}}', "game: Object missing required field"),
     (b'{"kind": "eval", "body": {}}', "unknown kind 'eval'"),
-    (b'{"kind": "ready", "body": {"x": 1}}', "ready: unknown field 'x'"),
+    (b'{"kind": "ready", "body": {"x": 1}}', "ready: Object contains unknown field `x`"),
+    (b'{"kind": "ready", "body": {}, "code": "x"}', "frame: Object contains unknown field `code`"),
     (b'{"kind": "crash", "body": {"ask": 1, "bot": "a", "code": 1.5, "last_line": ""}}', "crash.code"),
-    (b'{"kind": "batch_done", "body": {"number": true}}', "batch_done.number: expected a whole number"),
+    (b'{"kind": "batch_done", "body": {"number": true}}', "batch_done.number: Expected `int`, got `bool`"),
+    (b'{"kind": "batch_done", "body": {"number": 1e400}}', "batch_done.number: Number out of range"),
     (b'{"kind": "game", "body": {"duration": NaN}}', "not JSON"),
-    (b'[' * 20_000 + b']' * 20_000, "not JSON"),  # deeper than any parser's recursion
+    (b'[' * 20_000 + b']' * 20_000, "frame: Expected `object`, got `array`"),  # refused by its type, not parsed
+    (b'{"kind": "ready", "body": ' + b'[' * 20_000 + b']' * 20_000 + b'}', "not JSON"),  # deeper than allowed
     (b'\xff\xfe', "not JSON"),
 ])
 def test_a_frame_of_the_wrong_shape_is_refused(body: bytes, why: str) -> None:
     with pytest.raises(FrameError) as caught:
         _read_from_pipe(_framed(body), FROM_WORKER)
     assert why in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_setup_nested_too_deep_is_refused() -> None:
+    deep = b'[' * 20_000 + b']' * 20_000  # where the config's free-form tables hold any JSON value
+    body = b'{"kind": "setup", "body": {"config": {"raw": ' + deep + b'}}}'
+    with pytest.raises(FrameError, match="malformed frame"):
+        _read_from_pipe(_framed(body), TO_WORKER, 2**20)
 
 
 def test_a_frame_over_the_bound_is_refused_before_it_is_read() -> None:

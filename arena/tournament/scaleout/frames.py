@@ -1,22 +1,29 @@
-"""Messages between the coordinator and its workers: JSON (``codec.py``),
-each frame preceded by its length (4 bytes, big-endian), over a local
-worker's stdin and stdout; a Ray task's results are the same JSON bytes.
+"""Messages between the coordinator and its workers: JSON encoded and
+decoded by msgspec, each frame preceded by its length (4 bytes, big-endian),
+over a local worker's stdin and stdout; a Ray task's results are the same
+JSON bytes.
 
 Both ends read the other's frames as untrusted input. A worker runs bots,
 and a bot may find a way to write into its worker's pipes, so what a
 worker sends is bounded (``MAX_REPORT``), parsed as data only (no pickle:
-nothing read can run code) and checked against the message's fields. A
-frame that fails any check is a ``FrameError``: the coordinator counts the
-worker lost, as if it had died, and its unreported games are played again.
+nothing read can run code) and decoded strictly into the type its ``kind``
+names in the reader's table (a name in the data never chooses a class the
+table lacks): a string where a ``str`` is due, a whole number where an
+``int`` is, no NaN. The frames of this file are Structs that refuse unknown
+fields; the records they carry (``GameRow``, ``Batch``...) are dataclasses,
+whose ``__post_init__`` checks run as they are decoded. A frame that fails
+any check is a ``FrameError``: the coordinator counts the worker lost, as
+if it had died, and its unreported games are played again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import struct
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+import msgspec
 
 from arena.errors import DomainError
 
@@ -24,8 +31,8 @@ from ...games.orders import Unplayed
 from ...games.store import GameRow
 from ..config import TournamentConfig
 from .batches import Batch
-from .codec import DecodeError, dumps, from_plain, loads
 
+T = TypeVar("T")
 _HEADER = struct.Struct(">I")
 # To a worker: a batch of thousands of games is a few MB; the bound keeps a
 # forged length from making the worker wait for, or hold, gigabytes.
@@ -40,26 +47,30 @@ class FrameError(DomainError):
 
 # ------------------------------------------------------- coordinator -> worker
 
-@dataclass(frozen=True)
-class Setup:
+class _Frame(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A message of this protocol: strict, no field beyond its own."""
+
+
+class Setup(_Frame, frozen=True):
     """The first message to a worker: what it plays and with what."""
 
     config: TournamentConfig
     log_dir: Path
-    concurrency: int  # games at once in this worker
-    given_up: tuple[tuple[str, str], ...] = ()  # bots the coordinator gave up already, and why
+    concurrency: int
+    """Games at once in this worker."""
+    given_up: tuple[tuple[str, str], ...] = ()
+    """Bots the coordinator gave up already, and why."""
 
 
-@dataclass(frozen=True)
-class CrashAnswer:
+class CrashAnswer(_Frame, frozen=True):
     """The coordinator's answer to a ``Crash``: restart the bot, or give it up."""
 
     ask: int
-    give_up: str | None  # None: start it again; else why it is given up
+    give_up: str | None
+    """None: start it again; else why it is given up."""
 
 
-@dataclass(frozen=True)
-class GiveUp:
+class GiveUp(_Frame, frozen=True):
     """A bot crashed too often across the whole run: it forfeits its games here too."""
 
     bot: str
@@ -68,31 +79,31 @@ class GiveUp:
 
 # ------------------------------------------------------- worker -> coordinator
 
-@dataclass(frozen=True)
-class Ready:
+class Ready(_Frame, frozen=True):
     """The worker's arena is up and its bots are launched."""
 
 
-@dataclass(frozen=True)
-class BatchDone:
+class BatchDone(_Frame, frozen=True):
+    """The worker played or reported every game of batch ``number``."""
+
     number: int
 
 
-@dataclass(frozen=True)
-class Failed:
+class Failed(_Frame, frozen=True):
     """The worker cannot go on; one line for people."""
 
     message: str
 
 
-@dataclass(frozen=True)
-class Crash:
+class Crash(_Frame, frozen=True):
     """A launched bot's process died here; may it be started again? (``CrashAnswer``)"""
 
     ask: int
     bot: str
-    code: int | None  # its exit code
-    last_line: str  # of its log
+    code: int | None
+    """Its exit code."""
+    last_line: str
+    """The last line of its log."""
 
 
 TO_WORKER: dict[str, type] = {"setup": Setup, "batch": Batch, "crash_answer": CrashAnswer, "give_up": GiveUp}
@@ -101,23 +112,46 @@ FROM_WORKER: dict[str, type] = {"ready": Ready, "game": GameRow, "unplayed": Unp
 _KIND = {cls: kind for table in (TO_WORKER, FROM_WORKER) for kind, cls in table.items()}
 
 
+class _Envelope(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    kind: str
+    body: msgspec.Raw
+    """Left undecoded until ``kind`` says which type it must have."""
+
+
+def _enc_hook(obj: object) -> object:
+    if isinstance(obj, Path):
+        return str(obj)
+    raise NotImplementedError(f"cannot send a {type(obj).__name__}")
+
+
+def _dec_hook(kind: type, value: object) -> object:
+    if kind is Path and isinstance(value, str) and "\0" not in value:
+        return Path(value)
+    raise NotImplementedError(f"expected a path, got {type(value).__name__}")
+
+
 def payload(obj: object) -> bytes:
     """``obj`` (a message of either table) as JSON: ``{"kind": ..., "body": {...}}``."""
-    return dumps({"kind": _KIND[type(obj)], "body": obj})
+    body = msgspec.json.encode(obj, enc_hook=_enc_hook)
+    return msgspec.json.encode(_Envelope(_KIND[type(obj)], msgspec.Raw(body)))
 
 
 def parse(data: bytes, table: dict[str, type]) -> Any:
     """The message in ``data``, one of the classes of ``table``; FrameError otherwise."""
+    envelope = _decode(data, _Envelope, "frame")
+    if envelope.kind not in table:
+        raise FrameError(f"malformed frame: unknown kind {printable(envelope.kind, 40)!r}")
+    return _decode(envelope.body, table[envelope.kind], envelope.kind)
+
+
+def _decode(data: bytes | msgspec.Raw, kind: type[T], name: str) -> T:
     try:
-        doc = loads(data)
-        if not isinstance(doc, dict) or set(doc) != {"kind", "body"}:
-            raise DecodeError('expected an object with "kind" and "body"')
-        kind = doc["kind"]
-        if not isinstance(kind, str) or kind not in table:
-            raise DecodeError(f"unknown kind {str(kind)[:40]!r}")
-        return from_plain(doc["body"], table[kind], kind)
-    except DecodeError as exc:
-        raise FrameError(f"malformed frame: {printable(str(exc))}") from None
+        return msgspec.json.decode(data, type=kind, dec_hook=_dec_hook)
+    except msgspec.ValidationError as exc:  # "Expected `int`, got `str` - at `$.units[0]`"
+        what, _, where = str(exc).partition(" - at `$")
+        raise FrameError(f"malformed frame: {printable(name + where.rstrip('`'))}: {printable(what)}") from None
+    except (msgspec.DecodeError, RecursionError) as exc:  # not JSON, NaN, invalid UTF-8, nested too deep
+        raise FrameError(f"malformed frame: not JSON ({printable(str(exc))})") from None
 
 
 def encode(obj: object) -> bytes:
