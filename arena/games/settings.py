@@ -98,9 +98,14 @@ def _message(text: str, data: Any, where: str) -> str:
             value = value[name] if name else value[int(index)]
         except (KeyError, IndexError, TypeError):
             break
-    expected = what.removeprefix("Expected ").replace("`", "").replace(" | null", "")
-    expected = expected.replace("object", "a table").replace("array", "a list").split(", got ")[0]
-    return f"{key or 'config'}: expected {expected}, got {value!r}"
+    expected = what.removeprefix("Expected ").replace("`", "").split(", got ")[0]
+    kinds = [_KINDS.get(k, k) for k in expected.split(" | ") if k != "null"]
+    return f"{key or 'config'}: expected {' or '.join(kinds)}, got {value!r}"
+
+
+# msgspec's names of JSON types, as a config's messages say them.
+_KINDS = {"int": "a whole number", "float": "a number", "bool": "true or false", "str": "a string",
+          "object": "a table", "array": "a list"}
 
 
 def known_keys(table: Mapping[str, Any], allowed: Collection[str], where: str = "") -> None:

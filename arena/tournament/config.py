@@ -51,6 +51,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from ..engine import Options
 from ..games.playing import PlaySettings
 from ..games.schedule import Pairing
@@ -60,7 +62,7 @@ from ..games.settings import (
     PAIRINGS,
     ConfigError,
     check_address,
-    expect,
+    decode,
     known_keys,
     name_and_game,
     one_of,
@@ -98,44 +100,64 @@ PYTHON_ALIASES = ("python", "python3")
 
 @dataclass(frozen=True)
 class BotSpec:
+    """One bot of a tournament, as the arena launches it or waits for it."""
+
     name: str
-    command: tuple[str, ...] | None = None  # None: the bot connects by itself
-    # The bot's folder (absolute): its working folder, and all of the
-    # organizer's files its sandbox shows it. None: it sees none of them.
+    command: tuple[str, ...] | None = None
+    """The command line; None: the bot connects by itself."""
     dir: Path | None = None
-    env: tuple[tuple[str, str], ...] = ()  # extra environment variables, as given
-    limits: Limits = Limits()  # what each of its processes may use in its sandbox
-    # "grpc": the command dials the arena itself; "stdio": it speaks JSON lines
-    # on stdin/stdout and the SDK's bridge dials for it (docs/protocol.md, "Stdio bots")
+    """The bot's folder (absolute): its working folder, and all of the
+    organizer's files its sandbox shows it. None: it sees none of them."""
+    env: tuple[tuple[str, str], ...] = ()
+    """Extra environment variables, as given."""
+    limits: Limits = Limits()
+    """What each of its processes may use in its sandbox."""
     protocol: str = GRPC
+    """"grpc": the command dials the arena itself; "stdio": it speaks JSON lines
+    on stdin/stdout and the SDK's bridge dials for it (docs/protocol.md, "Stdio bots")."""
 
 
 @dataclass(frozen=True)
 class TournamentConfig:
+    """A tournament as its file says it, checked (the module's docstring shows the keys)."""
+
     name: str
     variant: str
     options: Options
     bots: tuple[BotSpec, ...]
     games_per_pairing: int = 10
     pairing: Pairing = Pairing.DUPLICATE
-    seed: int | None = None  # None: a fresh secret, deals nobody can predict
+    seed: int | None = None
+    """None: a fresh secret, deals nobody can predict."""
     concurrency: int = 1
+    """Games at once (in each worker)."""
     time_control: TimeControl = DEFAULT_TIME_CONTROL
-    address: str = "127.0.0.1:0"  # where the arena listens; external bots need a fixed port
-    tokens: str | None = None  # token file for external bots
-    tls_cert: str | None = None  # PEM certificate and key: the arena serves TLS only
+    address: str = "127.0.0.1:0"
+    """Where the arena listens; external bots need a fixed port."""
+    tokens: str | None = None
+    """The token file of the bots that connect by themselves."""
+    tls_cert: str | None = None
+    """PEM certificate and key: the arena serves TLS only."""
     tls_key: str | None = None
-    absent_wait: float = DEFAULT_ABSENT_WAIT  # seconds a missing bot is waited for before it forfeits
-    raw: dict[str, Any] = field(default_factory=dict, compare=False)  # as read, stored with results
-    format: AnyFormat = RoundRobin()  # its keys, checks and scheduler (arena/tournament/formats/)
-    # independent pairing: the bot in seat 0 alternates between the two bots; false: the first in config order keeps it
+    absent_wait: float = DEFAULT_ABSENT_WAIT
+    """Seconds a missing bot is waited for before it forfeits."""
+    raw: dict[str, Any] = field(default_factory=dict, compare=False)
+    """The file as read, stored with the results."""
+    format: AnyFormat = RoundRobin()
+    """Its keys, checks and scheduler (arena/tournament/formats/)."""
     alternate_seats: bool = True
-    scale: ScaleOut = ScaleOut()  # workers, or a Ray cluster (docs/scaling.md)
-    sandbox: SandboxMode = SandboxMode.BWRAP  # every launched bot in a sandbox (docs/sandbox.md)
-    # "full": refuse to start where memory, processes or CPU cannot be limited per bot; "best-effort": run anyway
+    """Independent pairing: the bot in seat 0 alternates between the two bots;
+    False: the first in config order keeps it."""
+    scale: ScaleOut = ScaleOut()
+    """Workers, or a Ray cluster (docs/scaling.md)."""
+    sandbox: SandboxMode = SandboxMode.BWRAP
+    """Every launched bot in a sandbox (docs/sandbox.md)."""
     containment: Containment = Containment.FULL
-    start_seconds: float = DEFAULT_START_SECONDS  # every launched bot says hello within this, or the run stops
-    base_dir: Path | None = field(default=None, compare=False)  # the config file's folder: relative paths start here
+    """"full": refuse to start where memory, processes or CPU cannot be limited per bot; "best-effort": run anyway."""
+    start_seconds: float = DEFAULT_START_SECONDS
+    """Every launched bot says hello within this, or the run stops."""
+    base_dir: Path | None = field(default=None, compare=False)
+    """The config file's folder: relative paths start here."""
 
     @property
     def play_settings(self) -> PlaySettings:
@@ -158,36 +180,72 @@ class TournamentConfig:
         return self.options.seats // 2
 
 
-_TOP = {"name", "variant", "options", "bots", "games_per_pairing", "pairing", "seed", "concurrency",
-        "time_control", "address", "tokens", "tls_cert", "tls_key", "absent_wait_seconds", *FORMAT_KEYS,
-        "workers", "ray", "ray_runtime_env", "batch_pairs", "sandbox", "containment", "limits",
-        "start_seconds", "alternate_seats"}
-_BOT_KEYS = ("name", "command", "args", "dir", "env", "protocol", *LIMIT_KEYS)
+class _BotTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A ``[[bots]]`` table as written: types and keys checked by msgspec."""
+
+    name: str
+    """Its name in the tournament and in its token."""
+    command: str | list[str] | None = None
+    """How the arena launches it (a shell-like string or a list); none: it connects by itself."""
+    args: list[str] | None = None
+    """Arguments after the command."""
+    dir: str | None = None
+    """Its folder: its working folder and all of the organizer's files its sandbox shows it."""
+    env: dict[str, str] | None = None
+    """Extra environment variables."""
+    protocol: str | None = None
+    """"grpc": the command dials the arena itself; "stdio": it speaks JSON lines (docs/protocol.md)."""
+    memory_mb: int | None = None
+    """Sandbox limits of each of its processes (``arena.sandbox.limits``); none: the config's ``[limits]``."""
+    processes: int | None = None
+    open_files: int | None = None
+    scratch_mb: int | None = None
+    cpus: int | None = None
+    log_mb: int | None = None
 
 
-def _limits(table: dict[str, Any], where: str, base: Limits) -> Limits:
+class _Document(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The keys common to every format, as written in the file (the module's
+    docstring shows them); a format's own keys are read by its class."""
+
+    bots: list[_BotTable]
+    name: str | None = None
+    variant: str = "argentino"
+    options: dict[str, Any] = {}
+    games_per_pairing: int = 10
+    pairing: str | None = None
+    seed: int | None = None
+    concurrency: int = 1
+    time_control: dict[str, Any] = {}
+    address: str = "127.0.0.1:0"
+    tokens: str | None = None
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    absent_wait_seconds: float = DEFAULT_ABSENT_WAIT
+    start_seconds: float = DEFAULT_START_SECONDS
+    workers: int | None = None
+    ray: str | None = None
+    ray_runtime_env: dict[str, Any] | None = None
+    batch_pairs: int | None = None
+    sandbox: str = SandboxMode.BWRAP.value
+    containment: str = Containment.FULL.value
+    limits: dict[str, Any] = {}
+    alternate_seats: bool = True
+
+
+_TOP = {*_Document.__struct_fields__, *FORMAT_KEYS}
+
+
+def _limits(table: _BotTable | dict[str, Any], where: str, base: Limits) -> Limits:
     """The limits keys of ``table`` over ``base``; each a whole number within BOUNDS."""
-    values = {}
-    for key in LIMIT_KEYS:
-        if key in table:
-            values[key] = whole(table[key], f"{where}{key}", *BOUNDS[key])
-    return dataclasses.replace(base, **values)
+    given = table if isinstance(table, dict) else {k: getattr(table, k) for k in LIMIT_KEYS}
+    return dataclasses.replace(base, **{key: whole(given[key], f"{where}{key}", *BOUNDS[key])
+                                        for key in LIMIT_KEYS if given.get(key) is not None})
 
 
-def _default_limits(data: dict[str, Any]) -> Limits:
-    table = expect(data.get("limits", {}), dict, "limits", "a table")
-    known_keys(table, LIMIT_KEYS, "limits.")
-    return _limits(table, "limits.", Limits())
-
-
-def _sandbox(data: dict[str, Any]) -> SandboxMode:
-    return one_of(data.get("sandbox", SandboxMode.BWRAP.value), SandboxMode, "sandbox",
-                  '"bwrap" or "none" (for bot code you trust)')
-
-
-def _containment(data: dict[str, Any]) -> Containment:
-    return one_of(data.get("containment", Containment.FULL.value), Containment, "containment",
-                  '"full" or "best-effort" (run where memory, processes or CPU cannot be limited per bot)')
+def _default_limits(doc: _Document) -> Limits:
+    known_keys(doc.limits, LIMIT_KEYS, "limits.")
+    return _limits(doc.limits, "limits.", Limits())
 
 
 # Variables the sandbox's own start, or the bot's interpreter, depends on: a
@@ -201,45 +259,40 @@ def _reserved(key: str) -> bool:
     return key in _RESERVED_ENV or key.startswith(_RESERVED_PREFIXES)
 
 
-def _command(b: dict[str, Any], where: str) -> list[str] | None:
-    command = b.get("command")
+def _command(b: _BotTable, where: str) -> list[str] | None:
+    command = b.command
     if isinstance(command, str):
         try:
             command = shlex.split(command)
         except ValueError as exc:
             raise ConfigError(f"{where}.command: cannot split {command!r}: {exc}") from None
     if command is None:
-        if "args" in b:
+        if b.args is not None:
             raise ConfigError(f"{where}.args: only with a command")
         return None
-    expect(command, list, f"{where}.command", "a command line (string or list)")
-    args = expect(b.get("args", []), list, f"{where}.args", "a list of strings")
-    command = list(command) + list(args)
-    if not command or not all(isinstance(c, str) and c for c in command):
+    command = command + (b.args or [])
+    if not command or not all(command):
         raise ConfigError(f"{where}.command: expected a non-empty list of non-empty strings")
     if any("\0" in c for c in command):
         raise ConfigError(f"{where}.command: contains a NUL character")
     return command
 
 
-def _env(b: dict[str, Any], where: str) -> tuple[tuple[str, str], ...]:
-    table = expect(b.get("env", {}), dict, f"{where}.env", "a table of strings")
-    if len(table) > MAX_ENV_VARS:
-        raise ConfigError(f"{where}.env: at most {MAX_ENV_VARS} variables, got {len(table)}")
-    out = []
-    for key, value in table.items():
+def _env(b: _BotTable, where: str) -> tuple[tuple[str, str], ...]:
+    env = b.env or {}
+    if len(env) > MAX_ENV_VARS:
+        raise ConfigError(f"{where}.env: at most {MAX_ENV_VARS} variables, got {len(env)}")
+    for key, value in env.items():
         if not (key.isascii() and (key.replace("_", "a").isalnum()) and not key[0].isdigit()):
             raise ConfigError(f"{where}.env: {key!r} is not a variable name (letters, digits, _)")
         if key.startswith("TRUCO_ARENA_"):
             raise ConfigError(f"{where}.env.{key}: the TRUCO_ARENA_ variables are set by the arena")
         if _reserved(key):
-            raise ConfigError(f"{where}.env.{key}: bot {b.get('name', '?')} may not set {key}: the sandbox's "
+            raise ConfigError(f"{where}.env.{key}: bot {b.name} may not set {key}: the sandbox's "
                               f"own start depends on it (PATH, HOME, PYTHONPATH and LD_* are the arena's)")
-        expect(value, str, f"{where}.env.{key}", "a string")
         if "\0" in value:
             raise ConfigError(f"{where}.env.{key}: contains a NUL character")
-        out.append((key, value))
-    return tuple(out)
+    return tuple(env.items())
 
 
 def _from_base(path: str | None, base: Path | None) -> str | None:
@@ -249,59 +302,49 @@ def _from_base(path: str | None, base: Path | None) -> str | None:
     return str(base / path)
 
 
-def _bot_dir(b: dict[str, Any], where: str, base: Path | None) -> Path | None:
-    given = expect(b.get("dir"), (str, type(None)), f"{where}.dir", "a folder path")
-    if given is None:
+def _bot_dir(b: _BotTable, where: str, base: Path | None) -> Path | None:
+    if b.dir is None:
         return None
-    if not given or "\0" in given:
-        raise ConfigError(f"{where}.dir: expected a folder path, got {given!r}")
-    path = Path(given).expanduser()
+    if not b.dir or "\0" in b.dir:
+        raise ConfigError(f"{where}.dir: expected a folder path, got {b.dir!r}")
+    path = Path(b.dir).expanduser()
     if not path.is_absolute():
         path = (base or Path.cwd()) / path
     return Path(os.path.realpath(path))
 
 
-def _bots(data: dict[str, Any], base: Path | None, limits: Limits) -> tuple[BotSpec, ...]:
-    bots_data = expect(data.get("bots"), list, "bots", "a list of [[bots]] tables")
+def _bots(doc: _Document, base: Path | None, limits: Limits) -> tuple[BotSpec, ...]:
     bots: list[BotSpec] = []
-    for i, b in enumerate(bots_data):
+    for i, b in enumerate(doc.bots):
         where = f"bots[{i}]"
-        expect(b, dict, where, "a table")
-        known_keys(b, _BOT_KEYS, f"{where}.")
-        name = expect(b.get("name"), str, f"{where}.name", "a bot name")
         try:
-            check_name(name)  # the rule the arena's tokens apply: a name it accepts can connect
+            check_name(b.name)  # the rule the arena's tokens apply: a name it accepts can connect
         except ValueError as exc:
             raise ConfigError(f"{where}.name: {exc}") from None
-        if any(x.name == name for x in bots):
-            raise ConfigError(f"{where}.name: {name!r} appears twice")
+        if any(x.name == b.name for x in bots):
+            raise ConfigError(f"{where}.name: {b.name!r} appears twice")
         command = _command(b, where)
-        launched_only = [k for k in ("dir", "env", "protocol", *LIMIT_KEYS) if k in b]
+        launched_only = [k for k in ("dir", "env", "protocol", *LIMIT_KEYS) if getattr(b, k) is not None]
         if command is None and launched_only:
             raise ConfigError(f"{where}.{launched_only[0]}: only for a bot the arena launches (give a command)")
-        bots.append(BotSpec(name, tuple(command) if command else None, _bot_dir(b, where, base), _env(b, where),
-                            _limits(b, f"{where}.", limits), _protocol(b, where)))
+        protocol = b.protocol or GRPC
+        if protocol not in PROTOCOLS:
+            raise ConfigError(f"{where}.protocol: expected {' or '.join(map(repr, PROTOCOLS))}, got {protocol!r}")
+        bots.append(BotSpec(b.name, tuple(command) if command else None, _bot_dir(b, where, base), _env(b, where),
+                            _limits(b, f"{where}.", limits), protocol))
     if len(bots) < 2:
         raise ConfigError("bots: a tournament needs at least two bots")
     return tuple(bots)
 
 
-def _protocol(b: dict[str, Any], where: str) -> str:
-    protocol = b.get("protocol", GRPC)
-    if protocol not in PROTOCOLS:
-        raise ConfigError(f"{where}.protocol: expected {' or '.join(map(repr, PROTOCOLS))}, got {protocol!r}")
-    return str(protocol)
-
-
-def _pairing(data: dict[str, Any], bots: tuple[BotSpec, ...], games: int) -> Pairing:
-    given = data.get("pairing")
-    if given is None:
+def _pairing(doc: _Document, bots: tuple[BotSpec, ...]) -> Pairing:
+    if doc.pairing is None:
         pairing = Pairing.DUPLICATE if all(b.command is not None for b in bots) else Pairing.INDEPENDENT
     else:
-        pairing = one_of(given, Pairing, "pairing", PAIRINGS)
-    if pairing is Pairing.DUPLICATE and games % 2:
+        pairing = one_of(doc.pairing, Pairing, "pairing", PAIRINGS)
+    if pairing is Pairing.DUPLICATE and doc.games_per_pairing % 2:
         raise ConfigError(f"games_per_pairing: must be even with duplicate pairing (each deal is played "
-                          f"twice), got {games}")
+                          f"twice), got {doc.games_per_pairing}")
     return pairing
 
 
@@ -309,38 +352,34 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
                  ) -> TournamentConfig:
     """The config in ``data``; relative paths in it are relative to ``base``
     (the config file's folder), or to the current folder if None."""
-    known_keys(data, _TOP)
+    doc = decode({k: v for k, v in data.items() if k not in FORMAT_KEYS}, _Document)
     name, variant, options = name_and_game(data, default_name)
-    tls_cert = expect(data.get("tls_cert"), (str, type(None)), "tls_cert", "a path")
-    tls_key = expect(data.get("tls_key"), (str, type(None)), "tls_key", "a path")
-    if (tls_cert is None) != (tls_key is None):
+    if (doc.tls_cert is None) != (doc.tls_key is None):
         raise ConfigError("tls_cert, tls_key: give both or neither")
     if options.seats not in TEAM_SEATS:
         raise ConfigError(f"options.seats: tournaments run 2-, 4- or 6-seat games, got {options.seats}")
-    games = expect(data.get("games_per_pairing", 10), int, "games_per_pairing", "a whole number")
+    games = doc.games_per_pairing
     if games < 1:
         raise ConfigError(f"games_per_pairing: must be at least 1, got {games}")
-    seed = expect(data.get("seed"), (int, type(None)), "seed", "a whole number")
-    concurrency = whole(data.get("concurrency", 1), "concurrency", 1, MAX_CONCURRENCY)
+    concurrency = whole(doc.concurrency, "concurrency", 1, MAX_CONCURRENCY)
     time_control = parse_time_control(data)
     absent_wait = seconds(data, "absent_wait_seconds", DEFAULT_ABSENT_WAIT, 0.0, MAX_ABSENT_WAIT)
     start_seconds = seconds(data, "start_seconds", DEFAULT_START_SECONDS, 0.1, MAX_START_SECONDS)
-    sandbox = _sandbox(data)
-    containment = _containment(data)
-    bots = _bots(data, base, _default_limits(data))
+    sandbox = one_of(doc.sandbox, SandboxMode, "sandbox", '"bwrap" or "none" (for bot code you trust)')
+    containment = one_of(doc.containment, Containment, "containment",
+                         '"full" or "best-effort" (run where memory, processes or CPU cannot be limited per bot)')
+    bots = _bots(doc, base, _default_limits(doc))
     # Before anything is built: the schedule's size is known from two numbers.
     total = games_in(len(bots), games)
     if total > MAX_GAMES:
         raise ConfigError(f"games_per_pairing: {games} games for each of {total // games} pairings is "
                           f"{total} games, more than the {MAX_GAMES} a tournament may have")
-    pairing = _pairing(data, bots, games)
-    alternate = expect(data.get("alternate_seats", True), bool, "alternate_seats", "true or false")
-    if not alternate and pairing is not Pairing.INDEPENDENT:
+    pairing = _pairing(doc, bots)
+    if not doc.alternate_seats and pairing is not Pairing.INDEPENDENT:
         raise ConfigError('alternate_seats: only with pairing = "independent" (a duplicate pair swaps the seats)')
-    fmt = format_of(data, Field(tuple(b.name for b in bots), games, pairing, concurrency, alternate))
-    tokens = expect(data.get("tokens"), (str, type(None)), "tokens", "a path")
-    if tokens is not None and (not tokens or "\0" in tokens):
-        raise ConfigError(f"tokens: expected a file path, got {tokens!r}")
+    fmt = format_of(data, Field(tuple(b.name for b in bots), games, pairing, concurrency, doc.alternate_seats))
+    if doc.tokens is not None and (not doc.tokens or "\0" in doc.tokens):
+        raise ConfigError(f"tokens: expected a file path, got {doc.tokens!r}")
     return TournamentConfig(
         name=name,
         variant=variant,
@@ -348,18 +387,18 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
         bots=bots,
         games_per_pairing=games,
         pairing=pairing,
-        seed=seed,
+        seed=doc.seed,
         concurrency=concurrency,
         time_control=time_control,
-        address=check_address(expect(data.get("address", "127.0.0.1:0"), str, "address", "HOST:PORT")),
-        tokens=_from_base(tokens, base),
-        tls_cert=_from_base(tls_cert, base),
-        tls_key=_from_base(tls_key, base),
+        address=check_address(doc.address),
+        tokens=_from_base(doc.tokens, base),
+        tls_cert=_from_base(doc.tls_cert, base),
+        tls_key=_from_base(doc.tls_key, base),
         absent_wait=absent_wait,
         raw=data,
         format=fmt,
-        alternate_seats=alternate,
-        scale=_scale(data),
+        alternate_seats=doc.alternate_seats,
+        scale=_scale(doc),
         sandbox=sandbox,
         containment=containment,
         start_seconds=start_seconds,
@@ -367,16 +406,14 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
     )
 
 
-def _scale(data: dict[str, Any]) -> ScaleOut:
-    workers = None if data.get("workers") is None else whole(data["workers"], "workers", 1, MAX_WORKERS)
-    ray = expect(data.get("ray"), (str, type(None)), "ray", "a Ray cluster address (HOST:PORT, or auto)")
-    if ray is not None and (not ray or not ray.isprintable()):
-        raise ConfigError(f"ray: expected a Ray cluster address, got {ray!r}")
-    runtime_env = expect(data.get("ray_runtime_env"), (dict, type(None)), "ray_runtime_env", "a table")
-    if runtime_env is not None and ray is None:
+def _scale(doc: _Document) -> ScaleOut:
+    workers = None if doc.workers is None else whole(doc.workers, "workers", 1, MAX_WORKERS)
+    if doc.ray is not None and (not doc.ray or not doc.ray.isprintable()):
+        raise ConfigError(f"ray: expected a Ray cluster address, got {doc.ray!r}")
+    if doc.ray_runtime_env is not None and doc.ray is None:
         raise ConfigError("ray_runtime_env: only with ray (a Ray cluster address)")
-    batch = None if data.get("batch_pairs") is None else whole(data["batch_pairs"], "batch_pairs", 1, MAX_GAMES)
-    return ScaleOut(workers=workers, ray_address=ray, ray_runtime_env=runtime_env, batch_pairs=batch)
+    batch = None if doc.batch_pairs is None else whole(doc.batch_pairs, "batch_pairs", 1, MAX_GAMES)
+    return ScaleOut(workers=workers, ray_address=doc.ray, ray_runtime_env=doc.ray_runtime_env, batch_pairs=batch)
 
 
 def stored_form(config: TournamentConfig) -> dict[str, Any]:
