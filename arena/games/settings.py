@@ -85,7 +85,7 @@ def decode(data: Any, kind: type[T], where: str = "") -> T:
 def _message(text: str, data: Any, where: str) -> str:
     match = _AT.fullmatch(text)
     what, path = (match[1], match[2] or "") if match else (text, "")
-    key = where + path.lstrip(".")
+    key = (where + path.lstrip(".")).rstrip(".")
     if _NAMED.match(what):  # the value's own check, which names its key
         return f"{key}.{what}" if key else what
     if field := re.fullmatch(r"Object contains unknown field `(.*)`", what):
@@ -145,9 +145,17 @@ def seconds(table: dict[str, Any], key: str, default: float, low: float, high: f
     return value
 
 
+class _ClockTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A config's ``[time_control]`` as written."""
+
+    move_seconds: float = DEFAULT_TIME_CONTROL.move_time
+    """Allowance per decision."""
+    bank_seconds: float = DEFAULT_TIME_CONTROL.bank
+    """Extra time over a whole game."""
+
+
 def parse_time_control(data: dict[str, Any]) -> TimeControl:
-    table = expect(data.get("time_control", {}), dict, "time_control", "a table")
-    known_keys(table, ("move_seconds", "bank_seconds"), "time_control.")
+    table = msgspec.structs.asdict(decode(data.get("time_control", {}), _ClockTable, "time_control."))
     return TimeControl(
         move_time=seconds(table, "move_seconds", DEFAULT_TIME_CONTROL.move_time, MIN_MOVE_SECONDS, MAX_MOVE_SECONDS,
                           where="time_control.move_seconds"),

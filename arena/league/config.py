@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from ..engine import Options, make_options
 from ..games.schedule import Pairing
 from ..games.settings import (
@@ -41,8 +43,7 @@ from ..games.settings import (
     MAX_CONCURRENCY,
     PAIRINGS,
     ConfigError,
-    expect,
-    known_keys,
+    decode,
     name_and_game,
     one_of,
     parse_time_control,
@@ -64,8 +65,10 @@ MAX_PERSON_MOVE_SECONDS = 3600.0
 
 @dataclass(frozen=True)
 class Matchmaking:
-    max_gap: int = 2  # games behind before a pair holds its bots' free streams for itself
-    refit_every: int = 20  # finished games between two rating fits
+    max_gap: int = 2
+    """Games behind before a pair holds its bots' free streams for itself."""
+    refit_every: int = 20
+    """Finished games between two rating fits."""
 
 
 @dataclass(frozen=True)
@@ -77,13 +80,14 @@ class LeagueConfig:
     concurrency: int = 8
     time_control: TimeControl = DEFAULT_TIME_CONTROL
     forfeit_seconds: float = 10.0
-    # How long after it was last connected a bot is still paired (its games
-    # forfeit while it is away); 0: only connected bots are paired.
     attendance_seconds: float = 0.0
+    """How long after it was last connected a bot is still paired (its games
+    forfeit while it is away); 0: only connected bots are paired."""
     matchmaking: Matchmaking = Matchmaking()
-    persons: frozenset[str] = frozenset()  # entrants that are people: marked so in the standings
-    # seconds per move of every seat in a game with a person (a person thinks slower than a bot)
+    persons: frozenset[str] = frozenset()
+    """Entrants that are people: marked so in the standings."""
     person_move_seconds: float = DEFAULT_PERSON_MOVE_SECONDS
+    """Seconds per move of every seat in a game with a person (a person thinks slower than a bot)."""
 
     @property
     def person_time_control(self) -> TimeControl:
@@ -116,63 +120,64 @@ class LeagueConfig:
 
 # What must not change across restarts: the games would not be comparable.
 _RULES_KEYS = ("variant", "options", "pairing")
-_TOP = ("name", "variant", "options", "pairing", "concurrency", "time_control", "forfeit_seconds",
-        "attendance_seconds", "matchmaking", "persons")
 MAX_ATTENDANCE_SECONDS = 30 * 86400.0
-_PERSONS = ("names", "move_seconds")
-_MATCHMAKING = ("max_gap", "refit_every")
 
 
-def _matchmaking(data: dict[str, Any]) -> Matchmaking:
-    table = expect(data.get("matchmaking", {}), dict, "matchmaking", "a table")
-    known_keys(table, _MATCHMAKING, "matchmaking.")
-    default = Matchmaking()
-    return Matchmaking(
-        max_gap=whole(table.get("max_gap", default.max_gap), "matchmaking.max_gap", 1, MAX_GAP),
-        refit_every=whole(table.get("refit_every", default.refit_every), "matchmaking.refit_every", 1,
-                          MAX_REFIT_EVERY),
-    )
+class _MatchmakingTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    max_gap: int = Matchmaking.max_gap
+    refit_every: int = Matchmaking.refit_every
 
 
-def _persons(data: dict[str, Any]) -> tuple[frozenset[str], float]:
-    table = expect(data.get("persons", {}), dict, "persons", "a table")
-    known_keys(table, _PERSONS, "persons.")
-    names = expect(table.get("names", []), list, "persons.names", "a list of bot names")
-    if len(names) > MAX_PERSONS:
-        raise ConfigError(f"persons.names: at most {MAX_PERSONS} names, got {len(names)}")
-    for name in names:
-        expect(name, str, "persons.names", "a list of bot names")
+class _PersonsTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    names: list[str] = []
+    move_seconds: float = DEFAULT_PERSON_MOVE_SECONDS
+
+
+class _LeagueFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The file as written, its keys' types checked by msgspec (the module's docstring shows them)."""
+
+    name: str = "league"
+    variant: str = "argentino"
+    options: dict[str, Any] = {}
+    pairing: str = Pairing.INDEPENDENT.value
+    concurrency: int = LeagueConfig.concurrency
+    time_control: dict[str, Any] = {}
+    forfeit_seconds: float = LeagueConfig.forfeit_seconds
+    attendance_seconds: float = LeagueConfig.attendance_seconds
+    matchmaking: _MatchmakingTable = _MatchmakingTable()
+    persons: _PersonsTable = _PersonsTable()
+
+
+def _persons(table: _PersonsTable) -> frozenset[str]:
+    if len(table.names) > MAX_PERSONS:
+        raise ConfigError(f"persons.names: at most {MAX_PERSONS} names, got {len(table.names)}")
+    for name in table.names:
         try:
             check_name(name, "persons.names")
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
-    move = seconds(table, "move_seconds", DEFAULT_PERSON_MOVE_SECONDS, 1.0, MAX_PERSON_MOVE_SECONDS,
-                   where="persons.move_seconds")
-    return frozenset(names), move
-
-
-def _forfeit_seconds(data: dict[str, Any]) -> float:
-    return seconds(data, "forfeit_seconds", LeagueConfig.forfeit_seconds, 0.0, MAX_FORFEIT_SECONDS, low_ok=False)
+    return frozenset(table.names)
 
 
 def parse_league_config(data: dict[str, Any]) -> LeagueConfig:
-    known_keys(data, _TOP)
+    doc = decode(data, _LeagueFile)
     name, variant, options = name_and_game(data, "league")
-    pairing = one_of(data.get("pairing", Pairing.INDEPENDENT.value), Pairing, "pairing", PAIRINGS)
-    persons, person_move = _persons(data)
+    given = doc.matchmaking
     return LeagueConfig(
         name=name,
         variant=variant,
         options=options,
-        pairing=pairing,
-        concurrency=whole(data.get("concurrency", LeagueConfig.concurrency), "concurrency", 1, MAX_CONCURRENCY),
+        pairing=one_of(doc.pairing, Pairing, "pairing", PAIRINGS),
+        concurrency=whole(doc.concurrency, "concurrency", 1, MAX_CONCURRENCY),
         time_control=parse_time_control(data),
-        forfeit_seconds=_forfeit_seconds(data),
-        attendance_seconds=seconds(data, "attendance_seconds", LeagueConfig.attendance_seconds, 0.0,
-                                   MAX_ATTENDANCE_SECONDS),
-        matchmaking=_matchmaking(data),
-        persons=persons,
-        person_move_seconds=person_move,
+        forfeit_seconds=seconds(data, "forfeit_seconds", doc.forfeit_seconds, 0.0, MAX_FORFEIT_SECONDS,
+                                low_ok=False),
+        attendance_seconds=seconds(data, "attendance_seconds", doc.attendance_seconds, 0.0, MAX_ATTENDANCE_SECONDS),
+        matchmaking=Matchmaking(max_gap=whole(given.max_gap, "matchmaking.max_gap", 1, MAX_GAP),
+                                refit_every=whole(given.refit_every, "matchmaking.refit_every", 1, MAX_REFIT_EVERY)),
+        persons=_persons(doc.persons),
+        person_move_seconds=seconds({"s": doc.persons.move_seconds}, "s", 0.0, 1.0, MAX_PERSON_MOVE_SECONDS,
+                                    where="persons.move_seconds"),
     )
 
 
