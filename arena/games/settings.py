@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import enum
 import ipaddress
-import math
 import re
 import tomllib
-from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 
@@ -45,17 +43,10 @@ class ConfigError(UsageError, ValueError):
         super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in message))
 
 
-def expect(value: Any, kind: type | tuple[type, ...], key: str, what: str) -> Any:
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-        raise ConfigError(f"{key}: expected {what}, got {value!r}")
-    return value
-
-
-def whole(value: Any, key: str, low: int, high: int) -> int:
-    """``value`` as a whole number from ``low`` to ``high``."""
-    if not low <= expect(value, int, key, "a whole number") <= high:
-        raise ConfigError(f"{key}: must be from {low} to {high}, got {value}")
-    return int(value)
+def bounds(low: float, high: float | None = None, *, low_ok: bool = True) -> msgspec.Meta:
+    """The range of a number field (``Annotated[int, bounds(1, 1024)]``), which
+    ``decode`` refuses naming the key: "concurrency: must be from 1 to 1024, got 0"."""
+    return msgspec.Meta(ge=low, le=high) if low_ok else msgspec.Meta(gt=low, le=high)
 
 
 def one_of(value: Any, kind: type[E], key: str, what: str) -> E:
@@ -79,10 +70,10 @@ def decode(data: Any, kind: type[T], where: str = "") -> T:
     try:
         return msgspec.convert(data, kind, strict=True)
     except msgspec.ValidationError as exc:
-        raise ConfigError(_message(str(exc), data, where)) from None
+        raise ConfigError(_message(str(exc), data, where, kind)) from None
 
 
-def _message(text: str, data: Any, where: str) -> str:
+def _message(text: str, data: Any, where: str, kind: Any) -> str:
     match = _AT.fullmatch(text)
     what, path = (match[1], match[2] or "") if match else (text, "")
     key = (where + path.lstrip(".")).rstrip(".")
@@ -98,9 +89,39 @@ def _message(text: str, data: Any, where: str) -> str:
             value = value[name] if name else value[int(index)]
         except (KeyError, IndexError, TypeError):
             break
+    if bounded := re.fullmatch(r"Expected `(int|float)` [<>]=? \S+", what):
+        return f"{key}: {_out_of_bounds(bounded[1], _field_type(kind, path), value)}"
     expected = what.removeprefix("Expected ").replace("`", "").split(", got ")[0]
     kinds = [_KINDS.get(k, k) for k in expected.split(" | ") if k != "null"]
     return f"{key or 'config'}: expected {' or '.join(kinds)}, got {value!r}"
+
+
+def _field_type(kind: Any, path: str) -> Any:
+    """What ``kind`` declares at ``path`` ("$.bots[0].cpus" without the "$"), as ``msgspec.inspect`` tells it."""
+    info = msgspec.inspect.type_info(kind)
+    for name, _index in _PATH_PART.findall(path):
+        info = _one(info)
+        if isinstance(info, (msgspec.inspect.StructType, msgspec.inspect.DataclassType)):
+            info = next(f.type for f in info.fields if f.encode_name == name)
+        else:
+            info = getattr(info, "value_type" if name else "item_type")
+    return _one(info)
+
+
+def _one(info: Any) -> Any:
+    """``X | None`` as ``X``."""
+    if isinstance(info, msgspec.inspect.UnionType):
+        return next(t for t in info.types if not isinstance(t, msgspec.inspect.NoneType))
+    return info
+
+
+def _out_of_bounds(number: str, info: Any, value: Any) -> str:
+    """Today's wording of a bound a field's ``msgspec.Meta`` sets: an int's range,
+    or a float's, which in every config of the arena is a number of seconds."""
+    if number == "int":
+        return f"must be {f'from {info.ge} to {info.le}' if info.le is not None else f'at least {info.ge}'}, got {value!r}"
+    low, bound = (info.ge, ">=") if info.ge is not None else (info.gt, ">")
+    return f"must be a finite number of seconds {bound} {low:g} and <= {info.le:g}, got {float(value)!r}"
 
 
 # msgspec's names of JSON types, as a config's messages say them.
@@ -108,60 +129,25 @@ _KINDS = {"int": "a whole number", "float": "a number", "bool": "true or false",
           "object": "a table", "array": "a list"}
 
 
-def known_keys(table: Mapping[str, Any], allowed: Collection[str], where: str = "") -> None:
-    """ConfigError for the first key of ``table`` not ``allowed``; ``where``
-    (``limits.``) says whose keys they are, top-level ones when empty."""
-    for key in table:
-        if key not in allowed:
-            expected = ", ".join(allowed) if where else f"one of {', '.join(sorted(allowed))}"
-            raise ConfigError(f"{where}{key}: unknown key (expected {expected})")
-
-
-def name_and_game(data: Mapping[str, Any], default_name: str) -> tuple[str, str, Options]:
-    """The ``name``, ``variant`` and ``options`` every config starts with."""
-    name = expect(data.get("name", default_name), str, "name", "a string")
-    variant = expect(data.get("variant", "argentino"), str, "variant", "a variant name")
+def rules(variant: str, options: dict[str, Any]) -> Options:
+    """The rules a config's ``variant`` and ``[options]`` give."""
     try:
-        return name, variant, make_options(variant, expect(data.get("options", {}), dict, "options", "a table"))
+        return make_options(variant, options)
     except OptionsError as exc:
         raise ConfigError(str(exc)) from None
 
 
-def seconds(table: dict[str, Any], key: str, default: float, low: float, high: float, *,
-            where: str | None = None, low_ok: bool = True) -> float:
-    """``table[key]`` as a finite number of seconds from ``low`` (excluded
-    unless ``low_ok``) to ``high``; ``where`` names it in messages."""
-    where = where or key
-    given = expect(table.get(key, default), (int, float), where, "a number of seconds")
-    try:
-        value = float(given)
-    except OverflowError:  # an integer too large for a float
-        value = math.inf
-    above_low = value >= low if low_ok else value > low
-    if not (math.isfinite(value) and above_low and value <= high):
-        bound = ">=" if low_ok else ">"
-        raise ConfigError(f"{where}: must be a finite number of seconds {bound} {low:g} and <= {high:g}, "
-                          f"got {value!r}")
-    return value
-
-
-class _ClockTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class ClockTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A config's ``[time_control]`` as written."""
 
-    move_seconds: float = DEFAULT_TIME_CONTROL.move_time
+    move_seconds: Annotated[float, bounds(MIN_MOVE_SECONDS, MAX_MOVE_SECONDS)] = DEFAULT_TIME_CONTROL.move_time
     """Allowance per decision."""
-    bank_seconds: float = DEFAULT_TIME_CONTROL.bank
+    bank_seconds: Annotated[float, bounds(0.0, MAX_BANK_SECONDS)] = DEFAULT_TIME_CONTROL.bank
     """Extra time over a whole game."""
 
-
-def parse_time_control(data: dict[str, Any]) -> TimeControl:
-    table = msgspec.structs.asdict(decode(data.get("time_control", {}), _ClockTable, "time_control."))
-    return TimeControl(
-        move_time=seconds(table, "move_seconds", DEFAULT_TIME_CONTROL.move_time, MIN_MOVE_SECONDS, MAX_MOVE_SECONDS,
-                          where="time_control.move_seconds"),
-        bank=seconds(table, "bank_seconds", DEFAULT_TIME_CONTROL.bank, 0.0, MAX_BANK_SECONDS,
-                     where="time_control.bank_seconds"),
-    )
+    @property
+    def clock(self) -> TimeControl:
+        return TimeControl(move_time=self.move_seconds, bank=self.bank_seconds)
 
 
 def clear_text_warning(address: str, tls: bool) -> str | None:

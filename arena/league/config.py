@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -42,14 +42,13 @@ from ..games.settings import (
     DEFAULT_TIME_CONTROL,
     MAX_CONCURRENCY,
     PAIRINGS,
+    ClockTable,
     ConfigError,
+    bounds,
     decode,
-    name_and_game,
     one_of,
-    parse_time_control,
     read_toml,
-    seconds,
-    whole,
+    rules,
 )
 from ..server import TimeControl
 from ..server.tokens import check_name
@@ -124,13 +123,13 @@ MAX_ATTENDANCE_SECONDS = 30 * 86400.0
 
 
 class _MatchmakingTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    max_gap: int = Matchmaking.max_gap
-    refit_every: int = Matchmaking.refit_every
+    max_gap: Annotated[int, bounds(1, MAX_GAP)] = Matchmaking.max_gap
+    refit_every: Annotated[int, bounds(1, MAX_REFIT_EVERY)] = Matchmaking.refit_every
 
 
 class _PersonsTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     names: list[str] = []
-    move_seconds: float = DEFAULT_PERSON_MOVE_SECONDS
+    move_seconds: Annotated[float, bounds(1.0, MAX_PERSON_MOVE_SECONDS)] = DEFAULT_PERSON_MOVE_SECONDS
 
 
 class _LeagueFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -140,10 +139,10 @@ class _LeagueFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     variant: str = "argentino"
     options: dict[str, Any] = {}
     pairing: str = Pairing.INDEPENDENT.value
-    concurrency: int = LeagueConfig.concurrency
-    time_control: dict[str, Any] = {}
-    forfeit_seconds: float = LeagueConfig.forfeit_seconds
-    attendance_seconds: float = LeagueConfig.attendance_seconds
+    concurrency: Annotated[int, bounds(1, MAX_CONCURRENCY)] = LeagueConfig.concurrency
+    time_control: ClockTable = ClockTable()
+    forfeit_seconds: Annotated[float, bounds(0.0, MAX_FORFEIT_SECONDS, low_ok=False)] = LeagueConfig.forfeit_seconds
+    attendance_seconds: Annotated[float, bounds(0.0, MAX_ATTENDANCE_SECONDS)] = LeagueConfig.attendance_seconds
     matchmaking: _MatchmakingTable = _MatchmakingTable()
     persons: _PersonsTable = _PersonsTable()
 
@@ -161,23 +160,18 @@ def _persons(table: _PersonsTable) -> frozenset[str]:
 
 def parse_league_config(data: dict[str, Any]) -> LeagueConfig:
     doc = decode(data, _LeagueFile)
-    name, variant, options = name_and_game(data, "league")
-    given = doc.matchmaking
     return LeagueConfig(
-        name=name,
-        variant=variant,
-        options=options,
+        name=doc.name,
+        variant=doc.variant,
+        options=rules(doc.variant, doc.options),
         pairing=one_of(doc.pairing, Pairing, "pairing", PAIRINGS),
-        concurrency=whole(doc.concurrency, "concurrency", 1, MAX_CONCURRENCY),
-        time_control=parse_time_control(data),
-        forfeit_seconds=seconds(data, "forfeit_seconds", doc.forfeit_seconds, 0.0, MAX_FORFEIT_SECONDS,
-                                low_ok=False),
-        attendance_seconds=seconds(data, "attendance_seconds", doc.attendance_seconds, 0.0, MAX_ATTENDANCE_SECONDS),
-        matchmaking=Matchmaking(max_gap=whole(given.max_gap, "matchmaking.max_gap", 1, MAX_GAP),
-                                refit_every=whole(given.refit_every, "matchmaking.refit_every", 1, MAX_REFIT_EVERY)),
+        concurrency=doc.concurrency,
+        time_control=doc.time_control.clock,
+        forfeit_seconds=doc.forfeit_seconds,
+        attendance_seconds=doc.attendance_seconds,
+        matchmaking=Matchmaking(doc.matchmaking.max_gap, doc.matchmaking.refit_every),
         persons=_persons(doc.persons),
-        person_move_seconds=seconds({"s": doc.persons.move_seconds}, "s", 0.0, 1.0, MAX_PERSON_MOVE_SECONDS,
-                                    where="persons.move_seconds"),
+        person_move_seconds=doc.persons.move_seconds,
     )
 
 

@@ -49,7 +49,7 @@ import shlex
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
@@ -60,16 +60,14 @@ from ..games.settings import (
     DEFAULT_TIME_CONTROL,
     MAX_CONCURRENCY,
     PAIRINGS,
+    ClockTable,
     ConfigError,
+    bounds,
     check_address,
     decode,
-    known_keys,
-    name_and_game,
     one_of,
-    parse_time_control,
     read_toml,
-    seconds,
-    whole,
+    rules,
 )
 from ..protocol.stdio import GRPC, PROTOCOLS
 from ..sandbox import BOUNDS, LIMIT_KEYS, Containment, Limits, SandboxMode, SandboxUnavailableError, find_bwrap, probe
@@ -180,7 +178,24 @@ class TournamentConfig:
         return self.options.seats // 2
 
 
-class _BotTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class _LimitsTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Sandbox limits of each of a bot's processes (``arena.sandbox.limits``), as
+    written in ``[limits]`` or a ``[[bots]]`` table; none given: the default."""
+
+    memory_mb: Annotated[int, bounds(*BOUNDS["memory_mb"])] | None = None
+    processes: Annotated[int, bounds(*BOUNDS["processes"])] | None = None
+    open_files: Annotated[int, bounds(*BOUNDS["open_files"])] | None = None
+    scratch_mb: Annotated[int, bounds(*BOUNDS["scratch_mb"])] | None = None
+    cpus: Annotated[int, bounds(*BOUNDS["cpus"])] | None = None
+    log_mb: Annotated[int, bounds(*BOUNDS["log_mb"])] | None = None
+
+    def over(self, base: Limits) -> Limits:
+        """``base`` with the limits given here."""
+        given = {k: getattr(self, k) for k in LIMIT_KEYS}
+        return dataclasses.replace(base, **{k: v for k, v in given.items() if v is not None})
+
+
+class _BotTable(_LimitsTable, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """A ``[[bots]]`` table as written: types and keys checked by msgspec."""
 
     name: str
@@ -195,13 +210,6 @@ class _BotTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Extra environment variables."""
     protocol: str | None = None
     """"grpc": the command dials the arena itself; "stdio": it speaks JSON lines (docs/protocol.md)."""
-    memory_mb: int | None = None
-    """Sandbox limits of each of its processes (``arena.sandbox.limits``); none: the config's ``[limits]``."""
-    processes: int | None = None
-    open_files: int | None = None
-    scratch_mb: int | None = None
-    cpus: int | None = None
-    log_mb: int | None = None
 
 
 class _Document(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -212,40 +220,28 @@ class _Document(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str | None = None
     variant: str = "argentino"
     options: dict[str, Any] = {}
-    games_per_pairing: int = 10
+    games_per_pairing: Annotated[int, bounds(1)] = 10
     pairing: str | None = None
     seed: int | None = None
-    concurrency: int = 1
-    time_control: dict[str, Any] = {}
+    concurrency: Annotated[int, bounds(1, MAX_CONCURRENCY)] = 1
+    time_control: ClockTable = ClockTable()
     address: str = "127.0.0.1:0"
     tokens: str | None = None
     tls_cert: str | None = None
     tls_key: str | None = None
-    absent_wait_seconds: float = DEFAULT_ABSENT_WAIT
-    start_seconds: float = DEFAULT_START_SECONDS
-    workers: int | None = None
+    absent_wait_seconds: Annotated[float, bounds(0.0, MAX_ABSENT_WAIT)] = DEFAULT_ABSENT_WAIT
+    start_seconds: Annotated[float, bounds(0.1, MAX_START_SECONDS)] = DEFAULT_START_SECONDS
+    workers: Annotated[int, bounds(1, MAX_WORKERS)] | None = None
     ray: str | None = None
     ray_runtime_env: dict[str, Any] | None = None
-    batch_pairs: int | None = None
+    batch_pairs: Annotated[int, bounds(1, MAX_GAMES)] | None = None
     sandbox: str = SandboxMode.BWRAP.value
     containment: str = Containment.FULL.value
-    limits: dict[str, Any] = {}
+    limits: _LimitsTable = _LimitsTable()
     alternate_seats: bool = True
 
 
 _TOP = {*_Document.__struct_fields__, *FORMAT_KEYS}
-
-
-def _limits(table: _BotTable | dict[str, Any], where: str, base: Limits) -> Limits:
-    """The limits keys of ``table`` over ``base``; each a whole number within BOUNDS."""
-    given = table if isinstance(table, dict) else {k: getattr(table, k) for k in LIMIT_KEYS}
-    return dataclasses.replace(base, **{key: whole(given[key], f"{where}{key}", *BOUNDS[key])
-                                        for key in LIMIT_KEYS if given.get(key) is not None})
-
-
-def _default_limits(doc: _Document) -> Limits:
-    known_keys(doc.limits, LIMIT_KEYS, "limits.")
-    return _limits(doc.limits, "limits.", Limits())
 
 
 # Variables the sandbox's own start, or the bot's interpreter, depends on: a
@@ -331,7 +327,7 @@ def _bots(doc: _Document, base: Path | None, limits: Limits) -> tuple[BotSpec, .
         if protocol not in PROTOCOLS:
             raise ConfigError(f"{where}.protocol: expected {' or '.join(map(repr, PROTOCOLS))}, got {protocol!r}")
         bots.append(BotSpec(b.name, tuple(command) if command else None, _bot_dir(b, where, base), _env(b, where),
-                            _limits(b, f"{where}.", limits), protocol))
+                            b.over(limits), protocol))
     if len(bots) < 2:
         raise ConfigError("bots: a tournament needs at least two bots")
     return tuple(bots)
@@ -353,22 +349,16 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
     """The config in ``data``; relative paths in it are relative to ``base``
     (the config file's folder), or to the current folder if None."""
     doc = decode({k: v for k, v in data.items() if k not in FORMAT_KEYS}, _Document)
-    name, variant, options = name_and_game(data, default_name)
+    options = rules(doc.variant, doc.options)
     if (doc.tls_cert is None) != (doc.tls_key is None):
         raise ConfigError("tls_cert, tls_key: give both or neither")
     if options.seats not in TEAM_SEATS:
         raise ConfigError(f"options.seats: tournaments run 2-, 4- or 6-seat games, got {options.seats}")
-    games = doc.games_per_pairing
-    if games < 1:
-        raise ConfigError(f"games_per_pairing: must be at least 1, got {games}")
-    concurrency = whole(doc.concurrency, "concurrency", 1, MAX_CONCURRENCY)
-    time_control = parse_time_control(data)
-    absent_wait = seconds(data, "absent_wait_seconds", DEFAULT_ABSENT_WAIT, 0.0, MAX_ABSENT_WAIT)
-    start_seconds = seconds(data, "start_seconds", DEFAULT_START_SECONDS, 0.1, MAX_START_SECONDS)
+    games, concurrency = doc.games_per_pairing, doc.concurrency
     sandbox = one_of(doc.sandbox, SandboxMode, "sandbox", '"bwrap" or "none" (for bot code you trust)')
     containment = one_of(doc.containment, Containment, "containment",
                          '"full" or "best-effort" (run where memory, processes or CPU cannot be limited per bot)')
-    bots = _bots(doc, base, _default_limits(doc))
+    bots = _bots(doc, base, doc.limits.over(Limits()))
     # Before anything is built: the schedule's size is known from two numbers.
     total = games_in(len(bots), games)
     if total > MAX_GAMES:
@@ -381,39 +371,38 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
     if doc.tokens is not None and (not doc.tokens or "\0" in doc.tokens):
         raise ConfigError(f"tokens: expected a file path, got {doc.tokens!r}")
     return TournamentConfig(
-        name=name,
-        variant=variant,
+        name=doc.name if doc.name is not None else default_name,
+        variant=doc.variant,
         options=options,
         bots=bots,
         games_per_pairing=games,
         pairing=pairing,
         seed=doc.seed,
         concurrency=concurrency,
-        time_control=time_control,
+        time_control=doc.time_control.clock,
         address=check_address(doc.address),
         tokens=_from_base(doc.tokens, base),
         tls_cert=_from_base(doc.tls_cert, base),
         tls_key=_from_base(doc.tls_key, base),
-        absent_wait=absent_wait,
+        absent_wait=doc.absent_wait_seconds,
         raw=data,
         format=fmt,
         alternate_seats=doc.alternate_seats,
         scale=_scale(doc),
         sandbox=sandbox,
         containment=containment,
-        start_seconds=start_seconds,
+        start_seconds=doc.start_seconds,
         base_dir=base,
     )
 
 
 def _scale(doc: _Document) -> ScaleOut:
-    workers = None if doc.workers is None else whole(doc.workers, "workers", 1, MAX_WORKERS)
     if doc.ray is not None and (not doc.ray or not doc.ray.isprintable()):
         raise ConfigError(f"ray: expected a Ray cluster address, got {doc.ray!r}")
     if doc.ray_runtime_env is not None and doc.ray is None:
         raise ConfigError("ray_runtime_env: only with ray (a Ray cluster address)")
-    batch = None if doc.batch_pairs is None else whole(doc.batch_pairs, "batch_pairs", 1, MAX_GAMES)
-    return ScaleOut(workers=workers, ray_address=doc.ray, ray_runtime_env=doc.ray_runtime_env, batch_pairs=batch)
+    return ScaleOut(workers=doc.workers, ray_address=doc.ray, ray_runtime_env=doc.ray_runtime_env,
+                    batch_pairs=doc.batch_pairs)
 
 
 def stored_form(config: TournamentConfig) -> dict[str, Any]:
