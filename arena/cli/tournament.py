@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -36,6 +35,7 @@ from ..tournament.config import (
     with_overrides,
 )
 from ..tournament.runner import RunSummary, schedule_of, scheduler_of, stored_secret
+from ..tournament.scale import MAX_WORKERS, RunPlan
 from ..tournament.stopping import TournamentInterruptedError
 from ..tournament.supervisor import containment_line
 from ..web.option import missing_extra, split_address
@@ -61,7 +61,8 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
          http: str | None = None, kept: bool = True, standings_every: int = 0,
          http_linger: float | None = None,
          tables: Callable[[Sequence[GameRow]], list[Table]] | None = None,
-         scheduler: Scheduler | None = None) -> RunSummary:
+         scheduler: Scheduler | None = None, workers: int | None = None,
+         ray_address: str | None = None) -> RunSummary:
     """Run the missing games of ``config`` into ``db`` and print the standings.
 
     One process per database (a lock next to it); Ctrl-C or SIGTERM stop the
@@ -72,7 +73,8 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     (``match`` without ``--db``), so an interruption offers no resume.
     ``standings_every``: print interim standings every N recorded games (0: never).
     ``tables``: what to print from the stored rows instead of the standings (``ladder``).
-    ``scheduler``: the games to play instead of the config's format (``play``)."""
+    ``scheduler``: the games to play instead of the config's format (``play``).
+    ``workers``, ``ray_address``: where this run plays, over what the config asks."""
     log_dir = db.parent / f"{db.stem}-logs"
     check_environment(config)
     check_reachable(config, {"results database": db, "key file": key_path(db), "logs folder": log_dir})
@@ -82,15 +84,12 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     # progress display otherwise (a run's quiet stderr keeps only its errors).
     if containment is not None and (progress or "does not hold" in containment):
         click.echo(containment, err=True)
-    if live is not None and config.scale.workers is None and config.scale.ray_address is None:
-        # The live page shows the games on the tournament's own arena: with
-        # it, games stay in this process unless workers were asked for.
-        config = dataclasses.replace(config, scale=dataclasses.replace(config.scale, workers=1))
+    plan = RunPlan.of(config.scale, workers=workers, ray_address=ray_address, live=live is not None)
     interim = InterimStandings(standings_every, (), _say)
     hooks = Hooks(say=_say, progress=progress, on_arena=live, on_start=interim.start, on_record=interim,
                   check=lambda verified, legacy: _judge(db, verified, legacy), scheduler=scheduler)
     try:
-        finished = Tournament.run(config, db, new=new, hooks=hooks)
+        finished = Tournament.run(config, db, new=new, hooks=hooks, plan=plan)
         summary, rows = finished.summary, finished.rows
         records = to_records(rows)
     except TournamentInterruptedError as exc:
@@ -155,7 +154,7 @@ def _judge(db: Path, verified: Verified, legacy: bool) -> None:
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path),
               help="Results database. Default: CONFIG with the suffix .sqlite, next to it.")
 @click.option("--concurrency", type=click.IntRange(1), help="Games at once, in each worker (overrides the config).")
-@click.option("--workers", type=click.IntRange(1),
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
               help="Worker processes, each with its own arena and copies of the launched bots (overrides the "
                    "config). Default: one per core. 1 plays every game in this process.")
 @click.option("--ray", "ray_address", metavar="ADDRESS",
@@ -199,12 +198,11 @@ def run(config_path: Path, db: Path | None, concurrency: int | None, workers: in
       truco-arena tournament run weekly.toml --concurrency 4 --workers 2
     """
     try:
-        config = with_overrides(load_config(config_path), concurrency=concurrency, workers=workers, ray=ray_address,
-                                seed=seed)
+        config = with_overrides(load_config(config_path), concurrency=concurrency, seed=seed)
     except ConfigError as exc:
         raise fail(f"{config_path}: {exc}", USAGE_ERROR) from None
     play(config, db or default_db(config_path), progress, pick_format(fmt, as_json, as_csv), new=True, http=http,
-         standings_every=standings_every, http_linger=http_linger)
+         standings_every=standings_every, http_linger=http_linger, workers=workers, ray_address=ray_address)
 
 
 def _stored_config(db: Path) -> TournamentConfig:
@@ -223,8 +221,8 @@ def _stored_config(db: Path) -> TournamentConfig:
 
 @tournament.command("resume")
 @click.argument("db", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--workers", type=click.IntRange(1),
-              help="Worker processes for this run (default: as the tournament was started). The results do "
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
+              help="Worker processes for this run (default: as its config says). The results do "
                    "not depend on it.")
 @click.option("--ray", "ray_address", metavar="ADDRESS", help="Play on the Ray cluster at ADDRESS for this run.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show the progress bar on stderr.")
@@ -248,13 +246,8 @@ def resume(db: Path, workers: int | None, ray_address: str | None, progress: boo
     Example:
       truco-arena tournament resume weekly.sqlite --workers 4
     """
-    config = _stored_config(db)
-    if workers is not None or ray_address is not None:
-        scale = dataclasses.replace(config.scale, workers=workers or config.scale.workers,
-                                    ray_address=ray_address or config.scale.ray_address)
-        config = dataclasses.replace(config, scale=scale)
-    play(config, db, progress, pick_format(fmt, as_json, as_csv), http=http, standings_every=standings_every,
-         http_linger=http_linger)
+    play(_stored_config(db), db, progress, pick_format(fmt, as_json, as_csv), http=http,
+         standings_every=standings_every, http_linger=http_linger, workers=workers, ray_address=ray_address)
 
 
 @tournament.command("status")

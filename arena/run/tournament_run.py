@@ -28,6 +28,7 @@ from ..match.session import run_match
 from ..replay.audit import Verified, verify_store
 from ..tournament.config import TournamentConfig, stored_form
 from ..tournament.runner import RunSummary, run_tournament
+from ..tournament.scale import RunPlan
 from ..tournament.stopping import StopRequest
 
 CONFIG_DIR_META = "config_dir"  # the config file's folder, where its relative paths start
@@ -84,11 +85,15 @@ class Tournament:
     """Runs tournaments into results files."""
 
     @staticmethod
-    def run(config: TournamentConfig, db: Path, *, new: bool = False, hooks: Hooks = Hooks()) -> Finished:
+    def run(config: TournamentConfig, db: Path, *, new: bool = False, hooks: Hooks = Hooks(),
+            plan: RunPlan | None = None) -> Finished:
         """Play the missing games of ``config`` into ``db``. ``new``: start
         afresh (refused if ``db`` holds games); otherwise resume it, after
-        every stored game is checked. ``TournamentInterruptedError`` when a
-        signal stopped it (the finished games are kept)."""
+        every stored game is checked. ``plan``: where the games are played
+        (default: as the config asks, on this machine's cores).
+        ``TournamentInterruptedError`` when a signal stopped it (the finished
+        games are kept)."""
+        plan = plan or RunPlan.of(config.scale)
         log_dir = db.parent / f"{db.stem}-logs"
         with RunLock(db):
             if not new:  # under the lock and before anything is written: a forged row stops the resume
@@ -101,7 +106,7 @@ class Tournament:
                 make_private_dir(log_dir)
                 if hooks.on_start is not None:
                     hooks.on_start(list(store.games()))
-                summary = asyncio.run(_play(config, store, log_dir, hooks))
+                summary = asyncio.run(_play(config, plan, store, log_dir, hooks))
                 return Finished(summary, list(store.games()))
 
 
@@ -126,7 +131,8 @@ def _start_afresh(store: ResultsStore, config: TournamentConfig, db: Path) -> No
     store.set_secret(None)
 
 
-async def _play(config: TournamentConfig, store: ResultsStore, log_dir: Path, hooks: Hooks) -> RunSummary:
+async def _play(config: TournamentConfig, plan: RunPlan, store: ResultsStore, log_dir: Path,
+                hooks: Hooks) -> RunSummary:
     """The run, with SIGINT and SIGTERM turned into a clean stop (a second one ends the process at once)."""
     stop = StopRequest()
     with interrupt.clean_stop(asyncio.get_running_loop(), stop.request):
@@ -134,5 +140,5 @@ async def _play(config: TournamentConfig, store: ResultsStore, log_dir: Path, ho
             return await run_match(config, store, log_dir=log_dir, stop_request=stop, announce=hooks.say,
                                    report=hooks.say)
         return await run_tournament(config, store, log_dir=log_dir, progress=hooks.progress, stop_request=stop,
-                                    announce=hooks.say, on_arena=hooks.on_arena, scale=config.scale.resolved(),
+                                    announce=hooks.say, on_arena=hooks.on_arena, scale=plan.scale,
                                     on_record=hooks.on_record, scheduler=hooks.scheduler)

@@ -146,8 +146,9 @@ class TournamentConfig:
     alternate_seats: bool = True
     """Independent pairing: the bot in seat 0 alternates between the two bots;
     False: the first in config order keeps it."""
-    scale: ScaleOut = ScaleOut()
-    """Workers, or a Ray cluster (docs/scaling.md)."""
+    scale: ScaleOut = field(default=ScaleOut(), compare=False)
+    """Workers, or a Ray cluster (docs/scaling.md): what the file asks for; a
+    run resolves it into its ``RunPlan``, and it makes no two tournaments differ."""
     sandbox: SandboxMode = SandboxMode.BWRAP
     """Every launched bot in a sandbox (docs/sandbox.md)."""
     containment: Containment = Containment.FULL

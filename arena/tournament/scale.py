@@ -24,11 +24,16 @@ def default_workers() -> int:
 
 @dataclass(frozen=True)
 class ScaleOut:
-    # local: worker processes (None: one per core, resolved at start); Ray: tasks at once (None: the cluster's CPUs)
+    """How the games are spread, as a config or a command line asks for it."""
+
     workers: int | None = None
+    """Local: worker processes (None: one per core, resolved at start); Ray: tasks at once (None: the cluster's CPUs)."""
     ray_address: str | None = None
-    ray_runtime_env: dict[str, Any] | None = None  # how bots get onto every node (docs/scaling.md)
-    batch_pairs: int | None = None  # duplicate pairs per batch (None: a default for each kind)
+    """A Ray cluster's HOST:PORT (or auto); None: local workers."""
+    ray_runtime_env: dict[str, Any] | None = None
+    """How bots get onto every node (docs/scaling.md)."""
+    batch_pairs: int | None = None
+    """Duplicate pairs per batch (None: a default for each kind)."""
 
     def resolved(self) -> ScaleOut:
         """This machine's plan: local workers not asked for are one per core."""
@@ -40,3 +45,25 @@ class ScaleOut:
     def spreads(self) -> bool:
         """Whether any game leaves this process: more than one worker, or Ray."""
         return self.ray_address is not None or (self.workers or 1) > 1
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """What one run of a tournament takes from this machine and this command
+    line, resolved at its start: neither stored with the results nor part of
+    what makes two tournaments the same (its config)."""
+
+    scale: ScaleOut
+    """Where the games are played, every choice made (local workers counted)."""
+
+    @classmethod
+    def of(cls, asked: ScaleOut, *, workers: int | None = None, ray_address: str | None = None,
+           live: bool = False) -> RunPlan:
+        """The plan for a run of a config whose file asks for ``asked``, with the
+        command line's ``workers`` and ``ray_address`` over it. ``live``: a live
+        page watches the run; it sees the games of the tournament's own arena,
+        so they stay in this process unless workers were asked for."""
+        scale = replace(asked, workers=workers or asked.workers, ray_address=ray_address or asked.ray_address)
+        if live and scale.workers is None and scale.ray_address is None:
+            scale = replace(scale, workers=1)
+        return cls(scale.resolved())
