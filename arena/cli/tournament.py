@@ -22,6 +22,8 @@ from ..league.config import is_league
 from ..match.monitor import MatchMonitor, summary_line
 from ..match.tally import recorded_games
 from ..replay.audit import Verified
+from ..replay.replay import ReplayError
+from ..replay.stored import stored_config
 from ..results.tables import Table, render, views
 from ..results.verdicts import verdict_table
 from ..run import CONFIG_DIR_META, Hooks, Tournament
@@ -31,7 +33,6 @@ from ..tournament.config import (
     check_environment,
     check_reachable,
     load_config,
-    parse_config,
     with_overrides,
 )
 from ..tournament.runner import RunSummary, schedule_of, scheduler_of, stored_secret
@@ -213,10 +214,11 @@ def _stored_config(db: Path) -> TournamentConfig:
         raise fail(f"{db}: a league's database, not a tournament's: use `truco-arena league status {db}`",
                    USAGE_ERROR)
     try:
-        # Relative paths of the config (a bot's dir) start from the config's folder, as on its first run.
-        return parse_config(raw, default_name=db.stem, base=Path(base) if isinstance(base, str) else None)
-    except ConfigError as exc:
-        raise fail(f"{db}: stored config is invalid: {exc}", DOMAIN_ERROR) from None
+        config = stored_config(raw, default_name=db.stem, base=Path(base) if isinstance(base, str) else None)
+    except ReplayError as exc:
+        raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
+    assert config.tournament is not None  # not a league's: a tournament's or a ReplayError
+    return config.tournament
 
 
 @tournament.command("resume")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from ..engine import Options, OptionsError
@@ -27,16 +28,17 @@ class StoredConfig:
     """The tournament's whole config; None for a league's database."""
 
 
-def stored_config(stored: Any, default_name: str = "tournament") -> StoredConfig:
+def stored_config(stored: Any, default_name: str = "tournament", base: Path | None = None) -> StoredConfig:
     """``stored`` (``store.get_meta("config")``) as the arena reads it;
     ReplayError if it cannot be read. A league stores its options as played
-    (docs/league.md)."""
+    (docs/league.md). ``base``: the folder the config's relative paths (a
+    bot's dir) start from, as on its first run (``CONFIG_DIR_META``)."""
     if not isinstance(stored, dict):
         raise ReplayError("the stored tournament config is missing")
     try:
         if is_league(stored):
             return StoredConfig(*played(stored), None)
-        config = parse_config(stored, default_name=default_name)
+        config = parse_config(stored, default_name=default_name, base=base)
         return StoredConfig(config.name, config.options, config)
     except (ConfigError, OptionsError, ValueError, TypeError) as exc:
         raise ReplayError(f"the stored config is invalid: {exc}") from None
