@@ -9,6 +9,7 @@ import enum
 import ipaddress
 import re
 import tomllib
+from collections.abc import Collection
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -63,24 +64,27 @@ _PATH_PART = re.compile(r"\.([^.\[]+)|\[(\d+)\]")
 _NAMED = re.compile(r"[A-Za-z_][\w.\[\]]*(?:, [A-Za-z_][\w.]*)*: ")
 
 
-def decode(data: Any, kind: type[T], where: str = "") -> T:
+def decode(data: Any, kind: type[T], where: str = "", others: Collection[str] = ()) -> T:
     """``data`` (a parsed TOML table) as a ``kind`` (a msgspec Struct), every
     type strict (``true`` is no number); a failure is the ConfigError naming
-    its key, with ``where`` (``sprt.``) before the key msgspec reports."""
+    its key, with ``where`` (``sprt.``) before the key msgspec reports.
+    ``others``: keys of the table read elsewhere, named among the known ones."""
     try:
         return msgspec.convert(data, kind, strict=True)
     except msgspec.ValidationError as exc:
-        raise ConfigError(_message(str(exc), data, where, kind)) from None
+        raise ConfigError(_message(str(exc), data, where, kind, others)) from None
 
 
-def _message(text: str, data: Any, where: str, kind: Any) -> str:
+def _message(text: str, data: Any, where: str, kind: Any, others: Collection[str]) -> str:
     match = _AT.fullmatch(text)
     what, path = (match[1], match[2] or "") if match else (text, "")
     key = (where + path.lstrip(".")).rstrip(".")
     if _NAMED.match(what):  # the value's own check, which names its key
         return f"{key}.{what}" if key else what
     if field := re.fullmatch(r"Object contains unknown field `(.*)`", what):
-        return f"{key}{'.' if key else ''}{field[1]}: unknown key"
+        fields = _field_type(kind, path).fields
+        known = ", ".join(sorted({f.encode_name for f in fields} | (set(others) if not path else set())))
+        return f"{key}{'.' if key else ''}{field[1]}: unknown key (expected one of {known})"
     if field := re.fullmatch(r"Object missing required field `(.*)`", what):
         return f"{key}{'.' if key else ''}{field[1]}: missing"
     value = data

@@ -349,7 +349,7 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
                  ) -> TournamentConfig:
     """The config in ``data``; relative paths in it are relative to ``base``
     (the config file's folder), or to the current folder if None."""
-    doc = decode({k: v for k, v in data.items() if k not in FORMAT_KEYS}, _Document)
+    doc = decode({k: v for k, v in data.items() if k not in FORMAT_KEYS}, _Document, others=FORMAT_KEYS)
     options = rules(doc.variant, doc.options)
     if (doc.tls_cert is None) != (doc.tls_key is None):
         raise ConfigError("tls_cert, tls_key: give both or neither")
