@@ -66,11 +66,16 @@ class MatchFormat(StrEnum):
 
 @dataclass(frozen=True)
 class MatchPlan:
+    """What a match or gauntlet follows, resolved from its format and bots."""
+
     format: MatchFormat
-    challenger: str  # bot A of every SPRT
+    challenger: str
+    """Bot A of every SPRT."""
     opponents: tuple[str, ...]
-    bounds: SprtBounds | None  # None: a fixed number of games
-    games: int  # per opponent: the fixed count, or the cap of the SPRT
+    bounds: SprtBounds | None
+    """The SPRT's; None: a fixed number of games."""
+    games: int
+    """Per opponent: the fixed count, or the cap of the SPRT."""
 
     @property
     def pairs(self) -> int:
