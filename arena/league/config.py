@@ -101,20 +101,14 @@ class LeagueConfig:
 
     def to_meta(self) -> dict[str, Any]:
         """What the results database keeps as ``meta.config``: everything
-        needed to tell a league's rules, and that it is a league."""
-        return {
-            "kind": LEAGUE_KIND,
-            "name": self.name,
-            "variant": self.variant,
-            "options": self.options.to_dict(),
-            "pairing": self.pairing.value,
-            "concurrency": self.concurrency,
-            "time_control": {"move_seconds": self.time_control.move_time, "bank_seconds": self.time_control.bank},
-            "forfeit_seconds": self.forfeit_seconds,
-            "attendance_seconds": self.attendance_seconds,
-            "matchmaking": {"max_gap": self.matchmaking.max_gap, "refit_every": self.matchmaking.refit_every},
-            "persons": {"names": sorted(self.persons), "move_seconds": self.person_move_seconds},
-        }
+        needed to tell a league's rules, and that it is a league: the file's
+        form with every value resolved (the options in full)."""
+        table = _LeagueFile(
+            self.name, self.variant, self.options.to_dict(), self.pairing.value, self.concurrency,
+            ClockTable(self.time_control.move_time, self.time_control.bank), self.forfeit_seconds,
+            self.attendance_seconds, _MatchmakingTable(self.matchmaking.max_gap, self.matchmaking.refit_every),
+            _PersonsTable(sorted(self.persons), self.person_move_seconds))
+        return {"kind": LEAGUE_KIND, **msgspec.to_builtins(table)}
 
 
 # What must not change across restarts: the games would not be comparable.
