@@ -2,7 +2,7 @@
 watches the live page and stays away while a strong bot is there gains,
 with ``attendance_seconds`` set, over playing when scheduled.
 
-    python benchmarks/attendance.py [--games 500] [--control-games 100] [--forfeit-seconds 0.2]
+    python benchmarks/attendance.py [--games 500] [--control-games 500] [--forfeit-seconds 0.2]
 
 The league and the chooser are tests/league/attendance_scenario.py's (a real
 ``truco-arena serve --http``, the heuristic sample bot connected 4 s and
@@ -13,8 +13,8 @@ away 4 s, two random bots and a random chooser that polls
 - charged, chooses: attendance on, the chooser away while the strong bot is
   due or was seen in a game within 2 s;
 - and, as the control, the same two without attendance, until the chooser
-  has ``control-games`` games (it plays only while present, so these are
-  slow): the attack works there.
+  has ``control-games`` games: the attack works there (a chooser that
+  plays only while present takes a few minutes to get them).
 
 Prints each arm (the chooser's games, score = wins over its games with
 forfeits, forfeits, games against the strong bot, the league's games, wall
@@ -44,7 +44,7 @@ def _row(name: str, o: Outcome) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500, help="the chooser's games per charged arm")
-    parser.add_argument("--control-games", type=int, default=100, help="the chooser's games per control arm")
+    parser.add_argument("--control-games", type=int, default=500, help="the chooser's games per control arm")
     parser.add_argument("--forfeit-seconds", type=float, default=0.2)
     args = parser.parse_args()
     print(f"{'arm':<20} {'games':>6} {'score':>6} {'forfeits':>8} {'v strong':>9} {'share':>7} "

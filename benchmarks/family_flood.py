@@ -16,7 +16,9 @@ the same seed), and each run is a fresh sandboxed tournament of
 
 The others' games/s is the number of ``good-a`` v ``good-b`` games over
 the sum of their durations (each game's wall time from its first message
-to its last, as stored). The script prints each round's pair, the median
+to its last, as stored). Beside it, the flooding bot's CPU per game of its
+own, as its sandbox measured it (the flood's process is in the same
+control group): what the flood itself spends while games run. The script prints each round's pair, the median
 of each arm and the ratio flooding/quiet, with the median of the round
 ratios (the paired figure: both arms of a round ran a few seconds apart,
 under the same load from the rest of the machine). Goal: within 10%.
@@ -59,13 +61,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40, help="games per pairing in each run")
     args = parser.parse_args()
     print(f"{'round':>5} {'quiet games/s':>14} {'flooding games/s':>17} {'ratio':>6} {'others games':>13} "
-          f"{'run wall s':>12}", flush=True)
+          f"{'flooder cpu-ms/game':>20} {'run wall s':>12}", flush=True)
     pairs = []
     with tempfile.TemporaryDirectory() as tmp:
         for i, (q, f) in enumerate(paired_runs(Path(tmp), args.rounds, args.games)):
             pairs.append((q, f))
             print(f"{i:>5} {q.games_per_second:>14.2f} {f.games_per_second:>17.2f} "
                   f"{f.games_per_second / q.games_per_second:>6.3f} {q.others_games:>6}/{f.others_games:<6} "
+                  f"{1000 * q.flooder_cpu / q.flooder_games:>9.1f}/{1000 * f.flooder_cpu / f.flooder_games:<10.1f} "
                   f"{q.wall:>5.1f}/{f.wall:<6.1f}", flush=True)
     s = summary(pairs)
     print(f"median: quiet {s['quiet']:.2f} games/s, flooding {s['flooding']:.2f} games/s, "

@@ -28,6 +28,7 @@ class Arm:
     others_seconds: float  # the sum of their durations
     flooder_games: int  # games of the flooding bot played to the target
     wall: float  # the whole run, sandbox start included
+    flooder_cpu: float  # CPU seconds its sandbox measured over its own games (the flood's process included)
 
     @property
     def games_per_second(self) -> float:
@@ -75,5 +76,6 @@ def run_arm(folder: Path, flood: bool, games: int, seed: int = 7) -> Arm:
     finished = [r for r in rows if r.termination.value == "target_reached"]
     others = [r for r in finished if {r.bot0, r.bot1} == set(OTHERS)
               and r.finished_at - r.duration >= flood_start + RAMP]
-    return Arm(flood, len(others), sum(r.duration for r in others),
-               sum(1 for r in finished if "flooder" in (r.bot0, r.bot1)), wall)
+    flooders = [r for r in finished if "flooder" in (r.bot0, r.bot1)]
+    cpu = sum((r.cpu0 if r.bot0 == "flooder" else r.cpu1) or 0.0 for r in flooders)
+    return Arm(flood, len(others), sum(r.duration for r in others), len(flooders), wall, cpu)
