@@ -17,12 +17,20 @@ thread: the others' games/s fall by at most that share. Beside it, printed
 only, the arena's CPU seconds per game and the games/s in wall time, which
 on a shared machine mostly measure the other processes (the flooder's own
 CPU is the sandbox's to limit: here it runs at nice 19).
+
+Then the same flood from a bot launched in the sandbox of a real
+tournament (family_tournament.py): its flood holds its socket through every
+game, and the others play all theirs. Their games/s with and without the
+flood are printed; the comparison within 10% is benchmarks/family_flood.py's
+(paired runs and medians: wall-clock rates on a shared machine are no
+test's to assert), and the bound the test holds is the CPU share above.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -32,6 +40,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import pytest
+from family_tournament import OTHERS, run_arm
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -120,3 +129,22 @@ def test_one_familys_flood_costs_the_arena_nothing_on_its_own_socket(tmp_path: P
     # fifth of what the same flood takes on the shared socket: the others'
     # games/s stay within 10% of what they are without it.
     assert family < 0.1 and family < shared / 5, figures
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None and not os.environ.get("CI"),
+                    reason="needs bubblewrap (apt-get install bubblewrap)")
+@pytest.mark.skipif(os.geteuid() != 0 and not os.environ.get("CI"),
+                    reason="a run's full containment needs root or a delegated control group (docs/sandbox.md)")
+def test_a_sandboxed_bots_flood_leaves_the_others_playing(tmp_path: Path) -> None:
+    games = 20
+    quiet = run_arm(tmp_path / "quiet", flood=False, games=games)
+    flooding = run_arm(tmp_path / "flooding", flood=True, games=games)  # raises unless the flood outlived the games
+    print(f"others' games/s: quiet {quiet.games_per_second:.1f}, flooding {flooding.games_per_second:.1f} "
+          f"(ratio {flooding.games_per_second / quiet.games_per_second:.2f}); {quiet}, {flooding}")
+    for arm in (quiet, flooding):
+        # Every game of the others ran to its target under the flood (games
+        # start after the flooding bot's hello, two seconds into its flood:
+        # all count), and the flooder, on the one connection its flood left
+        # it, played all of its own.
+        assert arm.others_games == games, (arm, OTHERS)
+        assert arm.flooder_games == 2 * games, arm
