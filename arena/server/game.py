@@ -292,7 +292,7 @@ class _MoveClock:
     """The clock of one Decision. It starts when the Decision's write to the
     stream completes (the writer calls ``written``), not when the game queues
     it: messages queued ahead of it, and the arena's own backlog, are not the
-    bot's time. The deadline timer is armed at that moment; until then a
+    bot's time. The game's deadline timer is set at that moment; until then a
     write that never completes is the write watchdog's business (the stream
     is dropped, the game hears Gone).
 
