@@ -1,7 +1,7 @@
 """Decisions per second and latency through the arena, next to a bare
 grpc.aio bidi echo that moves messages of the same sizes.
 
-    python benchmarks/protocol.py [--runs 5] [--seconds 2] [--in-process]
+    python benchmarks/protocol.py [--runs 5] [--seconds 2] [--in-process] [--games 1,8] [--cases sdk,raw] [--profile FILE]
 
 By default the bots run as separate processes, as deployed: this process
 hosts the arena (and the echo server), and child processes dial in. The arena
@@ -28,6 +28,21 @@ bring the echo down to the decisions/s of the arena with SDK bots in the
 same run: the gRPC cost per decision at the pace SDK bots set. The arena's
 "vs paced" column compares its CPU per decision with that row.
 
+The "loop" column is the part of the CPU column spent on the event loop's
+thread (the rest is gRPC's own threads: its poller and event engine). The
+last row, "refereeing and messages alone", is the arena's own work per
+decision with no gRPC, stream or bot (the referee, each Decision and HandEnd
+built, padded and serialized), timed on this thread in the same run: the
+arena's loop CPU minus the echo's minus this row is what the streams, tasks,
+clocks and wake-ups of a game cost.
+
+``--games`` and ``--cases`` pick the row groups and rows (the bare echo is
+always measured); ``--profile FILE`` writes a cProfile (CPU time of the loop's
+thread) of the server during the SDK bots' runs to FILE and during the bare
+echo's to FILE.echo. The build (compiled or pure Python) is the first word
+printed: a compiled build first on ``PYTHONPATH`` (``PYTHONPATH=.build-compiled
+python -P benchmarks/protocol.py``) is used here and by the bots.
+
 Each figure is the median of ``--runs`` interleaved runs; latency is the
 server-side time from sending a Decision to receiving its answer.
 Goals: the arena reaches >= 60% of the echo's decisions/s; the arena's server
@@ -39,8 +54,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import gc
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -53,11 +70,14 @@ from pathlib import Path
 import grpc
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))  # rawbot: the protocol-level bot of the tests
+# Appended, not put first: a compiled build on PYTHONPATH
+# (``PYTHONPATH=.build-compiled python -P benchmarks/protocol.py``) wins, here and in the children.
+sys.path.append(str(ROOT))
+sys.path.append(str(ROOT / "tests"))  # rawbot: the protocol-level bot of the tests
 
 import rawbot  # noqa: E402
 
+from arena.engine import BUILD  # noqa: E402
 from arena.engine.options import make_options  # noqa: E402
 from arena.protocol import arena_pb2 as pb  # noqa: E402
 from arena.server import Arena, TimeControl  # noqa: E402
@@ -75,10 +95,15 @@ class Sample:
     seconds: float
     latencies: list[float]
     cpu: float = 0.0  # CPU seconds of this (the server's) process, all threads
+    loop_cpu: float = 0.0  # of which the event loop's thread (the rest: gRPC's threads)
 
     @property
     def cpu_per_decision(self) -> float:
         return self.cpu / max(1, self.decisions)
+
+    @property
+    def loop_cpu_per_decision(self) -> float:
+        return self.loop_cpu / max(1, self.decisions)
 
     @property
     def rate(self) -> float:
@@ -112,9 +137,34 @@ async def arena_run(arena: Arena, games: int, seconds: float, seed0: int, pair: 
             decisions += len(r.actions)
             latencies.extend(r.move_times)
 
-    start, cpu0 = time.perf_counter(), time.process_time()
+    start, cpu0, loop0 = time.perf_counter(), time.process_time(), time.thread_time()
     await asyncio.gather(*(lane() for _ in range(games)))
-    return Sample(decisions, time.perf_counter() - start, latencies, time.process_time() - cpu0)
+    return Sample(decisions, time.perf_counter() - start, latencies, time.process_time() - cpu0,
+                  time.thread_time() - loop0)
+
+
+def game_work(seconds: float, seed0: int) -> Sample:
+    """The arena's own work per decision without gRPC, streams or bots, on
+    this thread: the referee (observation, legal actions, apply, hand
+    summaries) and the protocol messages (each Decision and HandEnd built,
+    padded and serialized), a seeded random legal action for each answer."""
+    from arena.referee import Referee
+    from arena.server.convert import decision_pb, hand_end_pb
+
+    options = make_options(VARIANT)
+    rng = random.Random(seed0)
+    decisions, seed = 0, seed0
+    start, cpu0 = time.perf_counter(), time.thread_time()
+    while time.perf_counter() < start + seconds:
+        seed += 1
+        referee = Referee(options, seed)
+        while (d := referee.decision()) is not None:
+            decision_pb("g", decisions, d.observation, d.legal_texts, 5.0, 60.0, options).SerializeToString()
+            for h in referee.play(referee.resolve(rng.choice(d.legal_texts))):
+                hand_end_pb("g", h).SerializeToString()
+            decisions += 1
+    cpu = time.thread_time() - cpu0
+    return Sample(decisions, time.perf_counter() - start, [0.0], cpu, cpu)
 
 
 async def message_sizes(arena: Arena) -> tuple[int, int]:
@@ -247,12 +297,13 @@ class EchoServer:
     async def run(self, mode: str, streams: int, seconds: float) -> Sample:
         self.latencies = []
         gos = [await self.waiting[mode].get() for _ in range(streams)]
-        start, cpu0 = time.perf_counter(), time.process_time()
+        start, cpu0, loop0 = time.perf_counter(), time.process_time(), time.thread_time()
         self.stop_at = start + seconds
         for go in gos:
             go.set_result(0)
         total = sum([await self.done.get() for _ in range(streams)])
-        return Sample(total, time.perf_counter() - start, list(self.latencies), time.process_time() - cpu0)
+        return Sample(total, time.perf_counter() - start, list(self.latencies), time.process_time() - cpu0,
+                      time.thread_time() - loop0)
 
 
 async def echo_client(address: str, streams: int, move_size: int) -> None:
@@ -280,8 +331,10 @@ async def echo_client(address: str, streams: int, move_size: int) -> None:
 
 
 def spawn(args: list[str], **extra_env: str) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), TRUCO_ARENA_PARENT_PID=str(os.getpid()), **extra_env)
-    return subprocess.Popen([sys.executable, *args], cwd=ROOT, env=env, stdin=subprocess.DEVNULL)
+    path = os.pathsep.join(p for p in (os.environ.get("PYTHONPATH", ""), str(ROOT)) if p)
+    env = dict(os.environ, PYTHONPATH=path, TRUCO_ARENA_PARENT_PID=str(os.getpid()), **extra_env)
+    # -P: the working directory is not put before PYTHONPATH (a compiled build there wins).
+    return subprocess.Popen([sys.executable, "-P", *args], cwd=ROOT, env=env, stdin=subprocess.DEVNULL)
 
 
 def child(argv: list[str]) -> None:
@@ -306,7 +359,8 @@ def summary(samples: list[Sample]) -> tuple[float, float, float]:
     return rate, p50, p99
 
 
-async def main(runs: int, seconds: float, in_process: bool) -> None:
+async def main(runs: int, seconds: float, in_process: bool, game_counts: tuple[int, ...] = (1, 8),
+               cases: frozenset[str] | None = None, profile: str | None = None) -> None:
     from sample_bots.random_bot import RandomBot
     from sdk.client import run_async
 
@@ -345,10 +399,10 @@ async def main(runs: int, seconds: float, in_process: bool) -> None:
             procs.append(spawn([__file__, "--child", "echo", echo_address, str(move_size)]))
 
         where = "in this one process" if in_process else "bots and echo client in their own processes"
-        print(f"{VARIANT} games, {where}; Decision ~{dec_size} B, Move ~{move_size} B; "
+        print(f"{BUILD} build; {VARIANT} games, {where}; Decision ~{dec_size} B, Move ~{move_size} B; "
               f"median of {runs} runs of ~{seconds:g} s")
-        print(f"{'case':<60}{'decisions/s':>12}{'p50 ms':>8}{'p99 ms':>8}{'CPU us/dec':>11}{'vs echo':>8}"
-              f"{'CPU vs echo':>12}{'CPU vs paced':>13}")
+        print(f"{'case':<60}{'decisions/s':>12}{'p50 ms':>8}{'p99 ms':>8}{'CPU us/dec':>11}{'loop':>6}"
+              f"{'vs echo':>8}{'CPU vs echo':>12}{'CPU vs paced':>13}")
         rows = (
             ("sdk", "arena + SDK bots"),
             ("stdio", "arena + stdio bots through the bridge"),
@@ -356,18 +410,39 @@ async def main(runs: int, seconds: float, in_process: bool) -> None:
             ("tasks", "echo through arena stream plumbing"),
             ("plain", "bare grpc.aio echo"),
             ("paced", "bare grpc.aio echo, paced to the SDK bots' rate"),
+            ("work", "refereeing and messages alone (no gRPC, no bots)"),
         )
-        for games in (1, 8):
+        profiler = cProfile.Profile(time.thread_time) if profile else None
+        echo_profiler = cProfile.Profile(time.thread_time) if profile else None
+        wanted = [(key, title) for key, title in rows if cases is None or key in cases or key == "plain"]
+        for games in game_counts:
             samples: dict[str, list[Sample]] = {key: [] for key, _ in rows}
             correction = 1.0
             for run in range(runs):  # interleaved, so drift in machine load hits all alike
                 seed = 1000 * run + 10 * games
                 for pair in PAIRS:
+                    if cases is not None and pair not in cases:
+                        continue
                     gc.collect()
+                    if profiler is not None and pair == "sdk" and games == max(game_counts):
+                        profiler.enable()
                     samples[pair].append(await arena_run(arena, games, seconds, seed, pair))
+                    if profiler is not None:
+                        profiler.disable()
                 for mode in ("plain", "tasks"):
+                    if mode == "tasks" and cases is not None and mode not in cases:
+                        continue
                     gc.collect()
+                    if echo_profiler is not None and mode == "plain" and games == max(game_counts):
+                        echo_profiler.enable()
                     samples[mode].append(await echo.run(mode, games, seconds))
+                    if echo_profiler is not None:
+                        echo_profiler.disable()
+                if cases is None or "work" in cases:
+                    gc.collect()
+                    samples["work"].append(game_work(seconds / 2, seed))
+                if "sdk" not in samples or not samples["sdk"] or (cases is not None and "paced" not in cases):
+                    continue
                 # Each paced stream's round takes games / rate: the client waits what the bare echo does not
                 # take, times a correction learnt run by run (a sleep costs more than it says).
                 sdk_rate, plain_rate = samples["sdk"][-1].rate, samples["plain"][-1].rate
@@ -378,12 +453,21 @@ async def main(runs: int, seconds: float, in_process: bool) -> None:
             label = "1 game" if games == 1 else f"{games} concurrent games"
             echo_rate = summary(samples["plain"])[0]
             echo_cpu, paced_cpu = (statistics.median(s.cpu_per_decision for s in samples[k]) * 1e6
-                                   for k in ("plain", "paced"))
-            for key, title in rows:
+                                   if samples[k] else float("nan") for k in ("plain", "paced"))
+            for key, title in wanted:
+                if not samples[key]:
+                    continue
                 rate, p50, p99 = summary(samples[key])
                 cpu = statistics.median(s.cpu_per_decision for s in samples[key]) * 1e6
-                print(f"{title + ', ' + label:<60}{rate:>12.0f}{p50:>8.3f}{p99:>8.3f}{cpu:>11.0f}{rate / echo_rate:>8.0%}"
+                loop_cpu = statistics.median(s.loop_cpu_per_decision for s in samples[key]) * 1e6
+                print(f"{title + ', ' + label:<60}{rate:>12.0f}{p50:>8.3f}{p99:>8.3f}{cpu:>11.0f}{loop_cpu:>6.0f}"
+                      f"{rate / echo_rate:>8.0%}"
                       f"{cpu / echo_cpu:>11.2f}x{cpu / paced_cpu:>12.2f}x")
+        if profiler is not None and echo_profiler is not None and profile:
+            profiler.dump_stats(profile)
+            echo_profiler.dump_stats(profile + ".echo")
+            print(f"profiles of the server process at {max(game_counts)} games: {profile} (arena + SDK bots), "
+                  f"{profile}.echo (bare echo)")
         await server.stop(0)
         await arena.stop(grace=0)
     finally:
@@ -408,5 +492,14 @@ if __name__ == "__main__":
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--seconds", type=float, default=2.0)
     p.add_argument("--in-process", action="store_true", help="bots and echo client in this process")
+    p.add_argument("--games", default="1,8", help="concurrent games per row group, comma-separated (default 1,8)")
+    p.add_argument("--cases", default="", help="only these rows (comma-separated keys: sdk, stdio, raw, tasks, paced, "
+                                                "work; "
+                                                "the bare echo is always measured); default all")
+    p.add_argument("--profile", metavar="FILE", help="write a cProfile of the server process during the SDK bots' "
+                                                      "runs at the largest --games to FILE and during the bare echo's to FILE.echo "
+                                                      "(pstats format)")
     args = p.parse_args()
-    asyncio.run(main(args.runs, args.seconds, args.in_process))
+    counts = tuple(int(g) for g in args.games.split(","))
+    wanted = frozenset(c for c in args.cases.split(",") if c) or None
+    asyncio.run(main(args.runs, args.seconds, args.in_process, counts, wanted, args.profile))

@@ -95,6 +95,40 @@ class Deadline:
 
 
 InboxItem = Reply | Bad | Gone | Interrupt | Deadline
+
+
+class Inbox:
+    """What a game's seats' readers, its clock and the arena put for the game,
+    read by that game alone, in order. An ``asyncio.Queue`` without a bound
+    and with one reader: it costs the game's loop a deque and one future per
+    wait, and a game waits once per decision."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: deque[InboxItem] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: InboxItem) -> None:
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def get(self) -> InboxItem:
+        items = self._items
+        while not items:
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            await waiter
+        return items.popleft()
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items)
 # Called by the writer with the loop time at which a message's write completed.
 Written = Callable[[float], None]
 
@@ -125,7 +159,7 @@ class Connection:
         self.hello: asyncio.Future[pb.Hello | None] = asyncio.get_running_loop().create_future()
         # The answer to the Challenge: the second message (None if it is not a Proof).
         self.proof: asyncio.Future[pb.Proof | None] = asyncio.get_running_loop().create_future()
-        self.inbox: asyncio.Queue[InboxItem] | None = None  # the game's, while in one
+        self.inbox: Inbox | None = None  # the game's, while in one
         self.outstanding: tuple[str, int] | None = None  # the Decision awaiting a Move
         self._seq = 0
         self._games: OrderedDict[str, list[int]] = OrderedDict()  # game id -> [first seq, last seq]
@@ -148,7 +182,7 @@ class Connection:
 
     # ------------------------------------------------------------ game binding
 
-    def begin_game(self, game_id: str, inbox: asyncio.Queue[InboxItem]) -> None:
+    def begin_game(self, game_id: str, inbox: Inbox) -> None:
         self._games[game_id] = [self._seq + 1, self._seq]
         while len(self._games) > _GAMES_REMEMBERED:
             self._games.popitem(last=False)

@@ -167,17 +167,18 @@ def _pad(padding: Any, extra: int) -> None:
     padding.append(bytes(extra - 2))
 
 
-def hidden_slack(d: pb.Decision, flor: bool, con_flor: bool) -> int:
-    """How many bytes ``d`` (unpadded) is short of the size it would have if
-    each card the seat holds had the longest text and every flor action it
-    might be offered were there. Its size plus this is a function of what
-    is public; never negative."""
-    obs = d.observation
-    slack = sum(_LONGEST_CARD - len(c) for c in obs.hand) + sum(_LONGEST_CARD - len(c) for c in obs.dealt)
+def hidden_slack(obs: Observation, legal: Sequence[str], obs_size: int, flor: bool, con_flor: bool) -> int:
+    """How many bytes the unpadded Decision for ``obs`` with actions
+    ``legal`` (its Observation message ``obs_size`` bytes long) is short of
+    the size it would have if each card the seat holds had the longest text
+    and every flor action it might be offered were there. Its size plus this
+    is a function of what is public; never negative. Read off the engine's
+    values, not the message: the same figure at a fraction of the cost."""
+    slack = sum([_LONGEST_CARD - len(c.text) for c in obs.hand])
+    slack += sum([_LONGEST_CARD - len(c.text) for c in obs.dealt])
     slack += _holds_slack(obs.events, obs.seat)
-    obs_size: int = obs.ByteSize()
     out = _field(obs_size + slack) - _field(obs_size)
-    for t in d.legal_actions:
+    for t in legal:
         if t == _FLOR or t.endswith(_CON_FLOR):
             out -= _field(len(t))  # counted below, for every hand alike
         elif t.startswith("play "):
@@ -206,7 +207,7 @@ def decision_pb(
     d.bank_ms = ms(bank)
     flor = options.flor if options is not None else True
     con_flor = flor and VARIANT_BY_NAME[obs.variant].flor_with_truco
-    _pad(d.padding, hidden_slack(d, flor, con_flor) + _PAD_MIN)
+    _pad(d.padding, hidden_slack(obs, legal, d.observation.ByteSize(), flor, con_flor) + _PAD_MIN)
     return msg
 
 

@@ -31,7 +31,7 @@ from .connection import (
     ConnectionLostError,
     Deadline,
     Gone,
-    InboxItem,
+    Inbox,
     Interrupt,
     Reply,
 )
@@ -85,7 +85,8 @@ class GameRun:
         self.options = options
         self.seed = seed
         self.tc = time_control
-        self.inbox: asyncio.Queue[InboxItem] = asyncio.Queue()
+        self.inbox = Inbox()
+        self._alarm = _Alarm(self.inbox)  # the deadline of the Decision on the clock
         self._seat_of = {c: s for s, c in enumerate(self.conns)}
         self._bank = [time_control.bank] * len(self.conns)
         self._interrupted = False
@@ -146,6 +147,7 @@ class GameRun:
                 reason = f"arena error: {type(exc).__name__}: {exc}"
             self._finish(referee, outcome, reason)
         finally:
+            self._alarm.close()
             for conn in self.conns:
                 conn.end_game()
         return PlayedGame(
@@ -181,7 +183,7 @@ class GameRun:
         msg = decision_pb(self.game_id, seq, decision.observation, decision.legal_texts, move_time, bank,
                          self.options)
         loop = asyncio.get_running_loop()
-        clock = _MoveClock(loop, self.inbox, conn, seq, move_time + bank, loop.time())
+        clock = _MoveClock(loop, self._alarm, conn, seq, move_time + bank, loop.time())
         try:
             conn.post(self._with_held(seat, msg), written=clock.written)
         except ConnectionLostError as exc:
@@ -290,7 +292,7 @@ class _MoveClock:
     """The clock of one Decision. It starts when the Decision's write to the
     stream completes (the writer calls ``written``), not when the game queues
     it: messages queued ahead of it, and the arena's own backlog, are not the
-    bot's time. The deadline timer is armed at that moment; until then a
+    bot's time. The game's deadline timer is set at that moment; until then a
     write that never completes is the write watchdog's business (the stream
     is dropped, the game hears Gone).
 
@@ -300,21 +302,20 @@ class _MoveClock:
     write completes more than ``write_timeout`` after it was posted therefore
     drops the stream, as the watchdog would."""
 
-    __slots__ = ("conn", "inbox", "limit", "loop", "posted", "seq", "start", "stopped", "timer")
+    __slots__ = ("alarm", "conn", "limit", "loop", "posted", "seq", "start", "stopped")
 
     def __init__(
         self,
         loop: asyncio.AbstractEventLoop,
-        inbox: asyncio.Queue[InboxItem],
+        alarm: _Alarm,
         conn: Connection,
         seq: int,
         limit: float,
         posted: float,
     ) -> None:
-        self.loop, self.inbox, self.conn, self.seq, self.limit = loop, inbox, conn, seq, limit
+        self.loop, self.alarm, self.conn, self.seq, self.limit = loop, alarm, conn, seq, limit
         self.posted = posted
         self.start: float | None = None
-        self.timer: asyncio.TimerHandle | None = None
         self.stopped = False
 
     def written(self, at: float) -> None:
@@ -325,20 +326,72 @@ class _MoveClock:
             self.conn.drop(f"its Decision waited {waited:.1f} s to be written: the bot is not reading")
             return
         self.start = at
-        # A timer that drops a marker into the inbox costs a fraction of an
-        # asyncio.timeout() scope, and this runs for every decision.
-        self.timer = self.loop.call_at(at + self.limit, self.inbox.put_nowait, Deadline(self.conn, self.seq))
+        self.alarm.set(self.loop, at + self.limit, self.conn, self.seq)
 
     def stop(self) -> None:
         self.stopped = True
-        if self.timer is not None:
-            self.timer.cancel()
+        self.alarm.clear(self.conn, self.seq)
 
     def took(self, now: float) -> float:
         """Seconds on the clock at ``now``. A Move read before the writer saw
         its Decision's write complete (both finish on the loop, in either
         order) took no measurable time."""
         return 0.0 if self.start is None else max(0.0, now - self.start)
+
+
+class _Alarm:
+    """A game's one deadline timer: it drops ``Deadline(conn, seq)`` into the
+    inbox when the Decision on the clock runs out of time. A loop timer armed
+    and cancelled for every Decision costs a timer handle and two heap
+    operations each time, and nearly every Decision is answered long before
+    its deadline; so the timer armed for an answered Decision is left running
+    and, when it rings, put forward to the deadline of the Decision on the
+    clock then, if any. It is armed anew only for a deadline earlier than
+    the one it is armed for (a shrunk bank)."""
+
+    __slots__ = ("conn", "due", "handle", "inbox", "seq")
+
+    # A timer may ring this early (the loop runs timers due within its
+    # clock's resolution): the deadline counts as reached.
+    _EARLY = 1e-6
+
+    def __init__(self, inbox: Inbox) -> None:
+        self.inbox = inbox
+        self.handle: asyncio.TimerHandle | None = None
+        self.conn: Connection | None = None  # the Decision on the clock: its stream and seq
+        self.seq = 0
+        self.due = 0.0
+
+    def set(self, loop: asyncio.AbstractEventLoop, due: float, conn: Connection, seq: int) -> None:
+        """Decision ``seq`` on ``conn`` runs out of time at loop time ``due``."""
+        self.conn, self.seq, self.due = conn, seq, due
+        handle = self.handle
+        if handle is None or due < handle.when():
+            if handle is not None:
+                handle.cancel()
+            self.handle = loop.call_at(due, self._ring, loop)
+
+    def clear(self, conn: Connection, seq: int) -> None:
+        """Decision ``seq`` on ``conn`` is off the clock (answered or the game moved on)."""
+        if self.conn is conn and self.seq == seq:
+            self.conn = None
+
+    def close(self) -> None:
+        self.conn = None
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
+
+    def _ring(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.handle = None
+        conn = self.conn
+        if conn is None:
+            return
+        if loop.time() + self._EARLY < self.due:
+            self.handle = loop.call_at(self.due, self._ring, loop)
+            return
+        self.conn = None
+        self.inbox.put_nowait(Deadline(conn, self.seq))
 
 
 def new_game_id() -> str:
