@@ -45,12 +45,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from arena.games.store import ResultsStore
+from arena.games.store import GameRow, ResultsStore
 from arena.sandbox import Containment, Sandbox, probe
 from arena.sandbox.limits import Limits
 from arena.server import Arena
-from arena.tournament.config import parse_config, stored_form
-from arena.tournament.launcher import LaunchSpec, launch, stop
+from arena.tournament.config import BotSpec, parse_config, stored_form
+from arena.tournament.launcher import LaunchedBot, LaunchSpec, launch, stop
 from arena.tournament.runner import run_tournament
 from arena.tournament.scale import ScaleOut
 
@@ -66,18 +66,113 @@ def _config(sandbox: str, games: int, concurrency: int) -> dict[str, object]:
     }
 
 
-def games_per_second(sandbox: str, games: int, concurrency: int) -> float:
-    config = parse_config(_config(sandbox, games, concurrency))
+# The arms of the games/s figure: the two a config chooses ("none" and
+# "bwrap"), and between them arms that each change one factor of the
+# sandbox's cost, to tell where it comes from (patched into this process's
+# runner only for the length of a run, ``_arm``).
+ARMS = {
+    "none": "no sandbox; bots dial the arena's TCP port (sandbox = \"none\")",
+    "none+family": "no sandbox; each bot dials a Unix socket and gRPC server of its own (as sandboxed bots do)",
+    "bwrap+shared": "sandbox, cgroups; every bot dials the one shared Unix socket",
+    "bwrap-cgroups": "sandbox, a socket per bot, no control groups (resource limits instead)",
+    "bwrap": "sandbox, cgroups, a socket per bot (sandbox = \"bwrap\", the default)",
+}
+MAIN_ARMS = "none,bwrap"
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _tree_cpu() -> tuple[float, float]:
+    """CPU seconds so far of (this process, every process below it): user and
+    system time of each live process of the tree, threads included, plus what
+    each has reaped of its children (bwrap's and the shells' included)."""
+    parent: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as f:
+                text = f.read()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2:].split()  # field 3 (state) on; utime..cstime are 14..17
+        parent[int(entry.name)] = int(fields[1])
+        used[int(entry.name)] = sum(int(x) for x in fields[11:15]) / _TICK
+    me = os.getpid()
+    below, todo = 0.0, [me]
+    children: dict[int, list[int]] = {}
+    for pid, ppid in parent.items():
+        children.setdefault(ppid, []).append(pid)
+    while todo:
+        for child in children.get(todo.pop(), []):
+            below += used.get(child, 0.0)
+            todo.append(child)
+    return used.get(me, 0.0), below
+
+
+@contextlib.contextmanager
+def _arm(name: str, folder: Path) -> Iterator[str]:
+    """This process's runner set up as arm ``name``; yields the config's sandbox value."""
+    from arena.sandbox import cgroups, session
+    from arena.tournament import supervisor
+    saved: list[tuple[object, str, object]] = []
+
+    def patch(owner: object, attr: str, value: object) -> None:
+        saved.append((owner, attr, getattr(owner, attr)))
+        setattr(owner, attr, value)
+
+    if name == "none+family":
+        launch_as_usual = supervisor.Supervisor._launch
+
+        async def launch_on_own_socket(self: supervisor.Supervisor, bot: BotSpec, slot: int) -> LaunchedBot:
+            path = folder / f"{bot.name}.sock"
+            await self.arena.listen_family(bot.name, path, self.config.seats_per_bot, self.streams)
+            address, self.address = self.address, f"unix:{path}"
+            try:
+                return await launch_as_usual(self, bot, slot)
+            finally:
+                self.address = address
+
+        patch(supervisor.Supervisor, "_launch", launch_on_own_socket)
+    elif name == "bwrap+shared":
+        patch(session.Sandbox, "family_socket", lambda self, name: self.socket)
+        patch(session.Sandbox, "family_socket_ready", lambda self, name: None)
+
+        async def no_family_server(self: Arena, family: str, path: Path, processes: int, streams: int) -> None:
+            return None
+
+        patch(Arena, "listen_family", no_family_server)
+    elif name == "bwrap-cgroups":
+        patch(cgroups.Cgroups, "detect", classmethod(lambda cls, delegated=None: None))
+    try:
+        yield "none" if name.startswith("none") else "bwrap"
+    finally:
+        for owner, attr, value in reversed(saved):
+            setattr(owner, attr, value)
+
+
+def games_per_second(arm: str, games: int, concurrency: int) -> tuple[float, float, float]:
+    """(games/s, CPU seconds per game of the arena's process, of the bots'
+    processes). CPU counts from the first game's end to the last's: every
+    process is started by then, so neither start-up nor shutdown is in it."""
+    marks: list[tuple[float, tuple[float, float]]] = []  # (when a game ended, CPU so far)
     ends: list[tuple[float, float]] = []  # (when the game ended, how long it took)
-    with tempfile.TemporaryDirectory() as tmp:
+
+    def on_record(row: GameRow) -> None:
+        ends.append((time.monotonic(), row.duration))
+        marks.append((ends[-1][0], _tree_cpu()))
+
+    with tempfile.TemporaryDirectory() as tmp, _arm(arm, Path(tmp)) as sandbox:
+        config = parse_config(_config(sandbox, games, concurrency))
         with ResultsStore.create_or_open(Path(tmp) / "bench.sqlite") as store:
             store.set_meta("config", stored_form(config))
             asyncio.run(run_tournament(config, store, log_dir=Path(tmp) / "logs", progress=False,
-                                       on_record=lambda row: ends.append((time.monotonic(), row.duration)),
-                                       scale=ScaleOut(workers=1)))
+                                       on_record=on_record, scale=ScaleOut(workers=1)))
     first_start = min(end - took for end, took in ends)
     last_end = max(end for end, _ in ends)
-    return len(ends) / (last_end - first_start)
+    (_, (arena0, bots0)), (_, (arena1, bots1)) = marks[0], marks[-1]
+    return len(ends) / (last_end - first_start), (arena1 - arena0) / (len(marks) - 1), \
+        (bots1 - bots0) / (len(marks) - 1)
 
 
 async def _start_once(sandboxed: bool, log_dir: Path) -> float:
@@ -122,11 +217,15 @@ def _setup_once(sandbox: Sandbox) -> tuple[float, float]:
 def measure(args: argparse.Namespace) -> dict[str, object]:
     """Every figure of this user's mode, no sandbox beside sandbox, the arms alternating."""
     levels = [int(x) for x in args.concurrency.split(",")]
+    arms = args.arms.split(",")
     rates: dict[str, list[float]] = {}
+    cpu: dict[str, list[tuple[float, float]]] = {}  # arm and level -> (arena, bots) CPU seconds per game, by run
     for run in range(args.runs):
         for level in levels:
-            for arm in (("none", "bwrap") if run % 2 == 0 else ("bwrap", "none")):
-                rates.setdefault(f"{arm} {level}", []).append(games_per_second(arm, args.games, level))
+            for arm in (arms if run % 2 == 0 else arms[::-1]):
+                rate, arena_cpu, bots_cpu = games_per_second(arm, args.games, level)
+                rates.setdefault(f"{arm} {level}", []).append(rate)
+                cpu.setdefault(f"{arm} {level}", []).append((arena_cpu, bots_cpu))
         print(f"  run {run + 1}/{args.runs} done", file=sys.stderr, flush=True)
     starts: dict[str, list[float]] = {"none": [], "bwrap": []}
     with tempfile.TemporaryDirectory() as tmp:
@@ -139,7 +238,8 @@ def measure(args: argparse.Namespace) -> dict[str, object]:
         setup = [_setup_once(sandbox) for _ in range(args.starts)]
     finally:
         sandbox.close()
-    return {"level": probe(Containment.BEST_EFFORT), "levels": levels, "rates": rates, "starts": starts,
+    return {"level": probe(Containment.BEST_EFFORT), "levels": levels, "arms": arms, "rates": rates, "cpu": cpu,
+            "starts": starts,
             "setup_wall": [w for w, _ in setup], "setup_cpu": [c for _, c in setup]}
 
 
@@ -159,6 +259,26 @@ def report(modes: list[tuple[str, dict[str, object]]], args: argparse.Namespace,
         for level in m["levels"]:
             plain, boxed = statistics.median(rates[f"none {level}"]), statistics.median(rates[f"bwrap {level}"])
             print(f"| {name} | {level} | {plain:.1f} | {boxed:.1f} | {100 * (boxed / plain - 1):+.1f}% |")
+    print("\nEach arm, medians: games/s and its change from \"none\"; CPU ms per game of the arena's process and"
+          " of the bots' processes (bwrap and its helpers included), from the first game's end to the last's")
+    print("| mode | games at once | arm | games/s | change | arena CPU ms/game | bots CPU ms/game | total | change |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, m in modes:
+        rates, cpu, arms = m["rates"], m["cpu"], m["arms"]
+        assert isinstance(rates, dict) and isinstance(cpu, dict) and isinstance(arms, list)
+        assert isinstance(m["levels"], list)
+        for level in m["levels"]:
+            base_rate = statistics.median(rates[f"none {level}"])
+            base_cpu = statistics.median(a + b for a, b in cpu[f"none {level}"])
+            for arm in arms:
+                rate = statistics.median(rates[f"{arm} {level}"])
+                arena_ms = 1000 * statistics.median(a for a, _ in cpu[f"{arm} {level}"])
+                bots_ms = 1000 * statistics.median(b for _, b in cpu[f"{arm} {level}"])
+                total = statistics.median(a + b for a, b in cpu[f"{arm} {level}"])
+                print(f"| {name} | {level} | {arm} | {rate:.2f} | {100 * (rate / base_rate - 1):+.1f}% | "
+                      f"{arena_ms:.1f} | {bots_ms:.1f} | {1000 * total:.1f} | {100 * (total / base_cpu - 1):+.1f}% |")
+    for arm, what in ARMS.items():
+        print(f"  {arm}: {what}")
     print("\n| mode | start-up ms, no sandbox | start-up ms, sandbox | more | the sandbox's own chain: wall ms | CPU ms |")
     print("|---|---|---|---|---|---|")
     for name, m in modes:
@@ -178,10 +298,16 @@ def main() -> None:
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--concurrency", default="1,4")
     p.add_argument("--starts", type=int, default=10)
+    p.add_argument("--arms", default=",".join(ARMS),
+                   help=f"games/s arms, comma-separated, of {', '.join(ARMS)} (none and bwrap always)")
     p.add_argument("--user-python", help="as root: also run as an ordinary uid with this interpreter")
     p.add_argument("--uid", type=int, default=4242)
     p.add_argument("--json", action="store_true", help="print this mode's figures as one JSON line (sub-runs)")
     args = p.parse_args()
+    unknown = set(args.arms.split(",")) - set(ARMS)
+    if unknown:
+        p.error(f"--arms: unknown arm(s) {', '.join(sorted(unknown))}; arms: {', '.join(ARMS)}")
+    args.arms = ",".join(["none", *(a for a in args.arms.split(",") if a not in ("none", "bwrap")), "bwrap"])
     if args.json:
         print(json.dumps(measure(args)))
         return
