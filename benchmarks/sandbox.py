@@ -214,16 +214,43 @@ def _setup_once(sandbox: Sandbox) -> tuple[float, float]:
     return elapsed, usage.ru_utime + usage.ru_stime
 
 
+def _paired(arm: str, games: int, concurrency: int, first: bool) -> tuple[list[float], list[float]]:
+    """``games_per_second`` of ``arm`` and of "none", run at the same time in
+    two processes (``first``: ``arm``'s starts first): whatever else loads
+    the machine loads both alike, so their ratio keeps what the arm changes."""
+    argv = [sys.executable, os.path.abspath(__file__), "--games", str(games), "--single"]
+    order = [arm, "none"] if first else ["none", arm]
+    procs = {a: subprocess.Popen([*argv, f"{a}:{concurrency}"], stdout=subprocess.PIPE, text=True) for a in order}
+    out = {}
+    for a, proc in procs.items():
+        text, _ = proc.communicate(timeout=1800)
+        if proc.returncode != 0:
+            raise SystemExit(f"the {a} arm's run failed (exit {proc.returncode})")
+        out[a] = json.loads(text.strip().splitlines()[-1])
+    return out[arm], out["none"]
+
+
 def measure(args: argparse.Namespace) -> dict[str, object]:
     """Every figure of this user's mode, no sandbox beside sandbox, the arms alternating."""
     levels = [int(x) for x in args.concurrency.split(",")]
     arms = args.arms.split(",")
     rates: dict[str, list[float]] = {}
     cpu: dict[str, list[tuple[float, float]]] = {}  # arm and level -> (arena, bots) CPU seconds per game, by run
+    pairs: dict[str, list[tuple[float, float]]] = {}  # arm and level -> (games/s, CPU per game) over "none"'s
     for run in range(args.runs):
         for level in levels:
             for arm in (arms if run % 2 == 0 else arms[::-1]):
-                rate, arena_cpu, bots_cpu = games_per_second(arm, args.games, level)
+                if args.paired and arm == "none":
+                    continue
+                if args.paired:  # this arm and "none" at the same time, in two processes
+                    ours, theirs = _paired(arm, args.games, level, first=run % 2 == 0)
+                    rates.setdefault(f"none {level}", []).append(theirs[0])
+                    cpu.setdefault(f"none {level}", []).append((theirs[1], theirs[2]))
+                    pairs.setdefault(f"{arm} {level}", []).append(
+                        (ours[0] / theirs[0], (ours[1] + ours[2]) / (theirs[1] + theirs[2])))
+                    rate, arena_cpu, bots_cpu = ours
+                else:
+                    rate, arena_cpu, bots_cpu = games_per_second(arm, args.games, level)
                 rates.setdefault(f"{arm} {level}", []).append(rate)
                 cpu.setdefault(f"{arm} {level}", []).append((arena_cpu, bots_cpu))
         print(f"  run {run + 1}/{args.runs} done", file=sys.stderr, flush=True)
@@ -239,7 +266,7 @@ def measure(args: argparse.Namespace) -> dict[str, object]:
     finally:
         sandbox.close()
     return {"level": probe(Containment.BEST_EFFORT), "levels": levels, "arms": arms, "rates": rates, "cpu": cpu,
-            "starts": starts,
+            "pairs": pairs, "starts": starts,
             "setup_wall": [w for w, _ in setup], "setup_cpu": [c for _, c in setup]}
 
 
@@ -279,6 +306,18 @@ def report(modes: list[tuple[str, dict[str, object]]], args: argparse.Namespace,
                       f"{arena_ms:.1f} | {bots_ms:.1f} | {1000 * total:.1f} | {100 * (total / base_cpu - 1):+.1f}% |")
     for arm, what in ARMS.items():
         print(f"  {arm}: {what}")
+    if any(m.get("pairs") for _, m in modes):
+        print("\nEach arm against a \"none\" run at the same time (--paired): median (lowest..highest) of the ratios")
+        print("| mode | games at once | arm | games/s | CPU per game, arena + bots |")
+        print("|---|---|---|---|---|")
+        for name, m in modes:
+            pairs = m.get("pairs")
+            assert isinstance(pairs, dict)
+            for key, ratios in pairs.items():
+                arm, level = key.split()
+                rate, used = ([100 * (r[i] - 1) for r in ratios] for i in (0, 1))
+                print(f"| {name} | {level} | {arm} | {statistics.median(rate):+.1f}% ({min(rate):+.0f}..{max(rate):+.0f}) "
+                      f"| {statistics.median(used):+.1f}% ({min(used):+.0f}..{max(used):+.0f}) |")
     print("\n| mode | start-up ms, no sandbox | start-up ms, sandbox | more | the sandbox's own chain: wall ms | CPU ms |")
     print("|---|---|---|---|---|---|")
     for name, m in modes:
@@ -302,8 +341,15 @@ def main() -> None:
                    help=f"games/s arms, comma-separated, of {', '.join(ARMS)} (none and bwrap always)")
     p.add_argument("--user-python", help="as root: also run as an ordinary uid with this interpreter")
     p.add_argument("--uid", type=int, default=4242)
+    p.add_argument("--paired", action="store_true",
+                   help="run each arm at the same time as a \"none\" run, in two processes, and compare the two")
     p.add_argument("--json", action="store_true", help="print this mode's figures as one JSON line (sub-runs)")
+    p.add_argument("--single", metavar="ARM:GAMES_AT_ONCE", help=argparse.SUPPRESS)  # one run of --paired
     args = p.parse_args()
+    if args.single:
+        arm, level = args.single.split(":")
+        print(json.dumps(games_per_second(arm, args.games, int(level))))
+        return
     unknown = set(args.arms.split(",")) - set(ARMS)
     if unknown:
         p.error(f"--arms: unknown arm(s) {', '.join(sorted(unknown))}; arms: {', '.join(ARMS)}")
