@@ -20,9 +20,11 @@ import os
 import re
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -172,13 +174,21 @@ def delegated_cgroup(uid: int = ORGANIZER_UID) -> Iterator[str]:
                 os.chown(path, uid, uid)
         yield name
     finally:
-        for folder in made:
-            for child in sorted(folder.glob("**/"), key=lambda p: -len(p.parts)):
-                if child != folder:
+        # A run's last processes may still be exiting (its groups are then
+        # busy): whatever is left is killed, and removing is tried again.
+        deadline = time.monotonic() + 10
+        while made and time.monotonic() < deadline:
+            for folder in list(made):
+                for child in sorted(folder.glob("**/"), key=lambda p: -len(p.parts)):
                     with contextlib.suppress(OSError):
+                        for pid in (child / "cgroup.procs").read_text().split():
+                            with contextlib.suppress(OSError):
+                                os.kill(int(pid), signal.SIGKILL)
                         child.rmdir()
-            with contextlib.suppress(OSError):
-                folder.rmdir()
+                if not folder.exists():
+                    made.remove(folder)
+            if made:
+                time.sleep(0.1)
 
 
 def v1_machine() -> bool:
