@@ -3,6 +3,7 @@ with ``sandbox = "bwrap"`` (the default) and ``sandbox = "none"``, side by
 side in one run, at the containment level this user gets (printed first).
 
     python benchmarks/sandbox.py [--runs 5] [--games 20] [--concurrency 1,4] [--starts 10]
+                                 [--arms none,none+family,...] [--paired]
                                  [--user-python PYTHON [--uid 4242]]
 
 Run as root with ``--user-python`` (an interpreter any user can execute,
@@ -17,7 +18,13 @@ pairing, duplicate pairs, uruguayo to 30) on this process's arena (one
 worker, so both arms run the same number of processes), a fresh results file
 per run; the figure counts from the first game's start to the last game's
 end, as ``benchmarks/tournament.py`` does. The arms alternate run by run, so
-the machine's noise is shared; medians are printed with the ratio.
+the machine's noise is shared; medians are printed with the ratio. Beside
+games/s, CPU seconds per game of the arena's process and of the bots' (every
+process below this one, from /proc), from the first game's end to the
+last's: a busy machine moves it far less than wall time. ``--arms`` adds
+arms between the two that each change one factor (``ARMS``); ``--paired``
+runs each arm at the same time as a run without the sandbox, in two
+processes, and prints the medians of the ratios of the pairs.
 
 Start-up: from launching one random bot to its Hello being admitted by the
 arena, ``--starts`` times per arm, alternating; the medians and their
