@@ -24,7 +24,8 @@ process below this one, from /proc), from the first game's end to the
 last's: a busy machine moves it far less than wall time. ``--arms`` adds
 arms between the two that each change one factor (``ARMS``); ``--paired``
 runs each arm at the same time as a run without the sandbox, in two
-processes, and prints the medians of the ratios of the pairs.
+processes, each counted only while both play, and prints the medians of
+the ratios of the pairs.
 
 Start-up: from launching one random bot to its Hello being admitted by the
 arena, ``--starts`` times per arm, alternating; the medians and their
@@ -82,6 +83,8 @@ ARMS = {
     "none+family": "no sandbox; each bot dials a Unix socket and gRPC server of its own (as sandboxed bots do)",
     "bwrap+shared": "sandbox, cgroups; every bot dials the one shared Unix socket",
     "bwrap-cgroups": "sandbox, a socket per bot, no control groups (resource limits instead)",
+    "bwrap-quota": "sandbox, a socket per bot, control groups without the CPU quota",
+    "bwrap-memory": "sandbox, a socket per bot, only the memory and pids control groups (no cpu, cpuacct, cpuset)",
     "bwrap": "sandbox, cgroups, a socket per bot (sandbox = \"bwrap\", the default)",
 }
 MAIN_ARMS = "none,bwrap"
@@ -151,6 +154,32 @@ def _arm(name: str, folder: Path) -> Iterator[str]:
         patch(Arena, "listen_family", no_family_server)
     elif name == "bwrap-cgroups":
         patch(cgroups.Cgroups, "detect", classmethod(lambda cls, delegated=None: None))
+    elif name == "bwrap-quota":
+        box_as_usual = cgroups.Cgroups.box
+
+        def box_without_quota(self: cgroups.Cgroups, name: str, limits: Limits, cores: tuple[int, ...] | None
+                              ) -> cgroups.Box:
+            box = box_as_usual(self, name, limits, cores)
+            if "cpu" in box.dirs:
+                (box.dirs["cpu"] / "cpu.cfs_quota_us").write_text("-1")
+            elif "unified" in box.dirs:
+                (box.dirs["unified"] / "cpu.max").write_text(f"max {cgroups.CFS_PERIOD_US}")
+            return box
+
+        patch(cgroups.Cgroups, "box", box_without_quota)
+    elif name == "bwrap-memory":
+        detect_as_usual = cgroups.Cgroups.detect
+
+        def memory_and_pids(cls: type[cgroups.Cgroups], delegated: str | None = None) -> cgroups.Cgroups | None:
+            found = detect_as_usual(delegated)
+            if found is not None and found.version == 1:
+                for c in ("cpu", "cpuacct", "cpuset"):
+                    if c in found.run_dirs:
+                        with contextlib.suppress(OSError):  # a hierarchy mounted with another (cpu,cpuacct)
+                            found.run_dirs.pop(c).rmdir()
+            return found
+
+        patch(cgroups.Cgroups, "detect", classmethod(memory_and_pids))
     try:
         yield "none" if name.startswith("none") else "bwrap"
     finally:
@@ -158,16 +187,18 @@ def _arm(name: str, folder: Path) -> Iterator[str]:
             setattr(owner, attr, value)
 
 
-def games_per_second(arm: str, games: int, concurrency: int) -> tuple[float, float, float]:
-    """(games/s, CPU seconds per game of the arena's process, of the bots'
-    processes). CPU counts from the first game's end to the last's: every
-    process is started by then, so neither start-up nor shutdown is in it."""
-    marks: list[tuple[float, tuple[float, float]]] = []  # (when a game ended, CPU so far)
-    ends: list[tuple[float, float]] = []  # (when the game ended, how long it took)
+Mark = tuple[float, float, float]  # (when a game ended, CPU seconds so far of the arena's process, of the bots')
+
+
+def _play(arm: str, games: int, concurrency: int) -> tuple[float, list[Mark]]:
+    """One run of ``arm``: when its first game started, and a mark at each game's end."""
+    marks: list[Mark] = []
+    starts: list[float] = []
 
     def on_record(row: GameRow) -> None:
-        ends.append((time.monotonic(), row.duration))
-        marks.append((ends[-1][0], _tree_cpu()))
+        now = time.monotonic()
+        starts.append(now - row.duration)
+        marks.append((now, *_tree_cpu()))
 
     with tempfile.TemporaryDirectory() as tmp, _arm(arm, Path(tmp)) as sandbox:
         config = parse_config(_config(sandbox, games, concurrency))
@@ -175,11 +206,21 @@ def games_per_second(arm: str, games: int, concurrency: int) -> tuple[float, flo
             store.set_meta("config", stored_form(config))
             asyncio.run(run_tournament(config, store, log_dir=Path(tmp) / "logs", progress=False,
                                        on_record=on_record, scale=ScaleOut(workers=1)))
-    first_start = min(end - took for end, took in ends)
-    last_end = max(end for end, _ in ends)
-    (_, (arena0, bots0)), (_, (arena1, bots1)) = marks[0], marks[-1]
-    return len(ends) / (last_end - first_start), (arena1 - arena0) / (len(marks) - 1), \
-        (bots1 - bots0) / (len(marks) - 1)
+    return min(starts), marks
+
+
+def _cpu_per_game(marks: list[Mark]) -> tuple[float, float]:
+    """CPU seconds per game (arena, bots) between the first mark and the last."""
+    (_, arena0, bots0), (_, arena1, bots1) = marks[0], marks[-1]
+    return (arena1 - arena0) / (len(marks) - 1), (bots1 - bots0) / (len(marks) - 1)
+
+
+def games_per_second(arm: str, games: int, concurrency: int) -> tuple[float, float, float]:
+    """(games/s, CPU seconds per game of the arena's process, of the bots'
+    processes). CPU counts from the first game's end to the last's: every
+    process is started by then, so neither start-up nor shutdown is in it."""
+    first_start, marks = _play(arm, games, concurrency)
+    return (len(marks) / (marks[-1][0] - first_start), *_cpu_per_game(marks))
 
 
 async def _start_once(sandboxed: bool, log_dir: Path) -> float:
@@ -222,18 +263,29 @@ def _setup_once(sandbox: Sandbox) -> tuple[float, float]:
 
 
 def _paired(arm: str, games: int, concurrency: int, first: bool) -> tuple[list[float], list[float]]:
-    """``games_per_second`` of ``arm`` and of "none", run at the same time in
-    two processes (``first``: ``arm``'s starts first): whatever else loads
-    the machine loads both alike, so their ratio keeps what the arm changes."""
+    """``arm`` and "none" run at the same time in two processes (``first``:
+    ``arm``'s starts first), each counted only while both play (games ended
+    between the later first game's end and the earlier last game's end; the
+    monotonic clock is the machine's): whatever else loads the machine loads
+    both alike, so their ratio keeps what the arm changes. Each is
+    [games/s, arena CPU, bots CPU] as ``games_per_second`` gives them."""
     argv = [sys.executable, os.path.abspath(__file__), "--games", str(games), "--single"]
     order = [arm, "none"] if first else ["none", arm]
     procs = {a: subprocess.Popen([*argv, f"{a}:{concurrency}"], stdout=subprocess.PIPE, text=True) for a in order}
-    out = {}
+    marks: dict[str, list[Mark]] = {}
     for a, proc in procs.items():
         text, _ = proc.communicate(timeout=1800)
         if proc.returncode != 0:
             raise SystemExit(f"the {a} arm's run failed (exit {proc.returncode})")
-        out[a] = json.loads(text.strip().splitlines()[-1])
+        marks[a] = [(t, x, y) for t, x, y in json.loads(text.strip().splitlines()[-1])]
+    low = max(m[0][0] for m in marks.values())
+    high = min(m[-1][0] for m in marks.values())
+    out = {}
+    for a, m in marks.items():
+        inside = [x for x in m if low <= x[0] <= high]
+        if len(inside) < 3:
+            raise SystemExit("the paired runs hardly overlapped: more --games")
+        out[a] = [(len(inside) - 1) / (inside[-1][0] - inside[0][0]), *_cpu_per_game(inside)]
     return out[arm], out["none"]
 
 
@@ -355,7 +407,7 @@ def main() -> None:
     args = p.parse_args()
     if args.single:
         arm, level = args.single.split(":")
-        print(json.dumps(games_per_second(arm, args.games, int(level))))
+        print(json.dumps(_play(arm, args.games, int(level))[1]))
         return
     unknown = set(args.arms.split(",")) - set(ARMS)
     if unknown:
