@@ -3,6 +3,7 @@ with ``sandbox = "bwrap"`` (the default) and ``sandbox = "none"``, side by
 side in one run, at the containment level this user gets (printed first).
 
     python benchmarks/sandbox.py [--runs 5] [--games 20] [--concurrency 1,4] [--starts 10]
+                                 [--arms none,none+family,...] [--paired]
                                  [--user-python PYTHON [--uid 4242]]
 
 Run as root with ``--user-python`` (an interpreter any user can execute,
@@ -17,7 +18,14 @@ pairing, duplicate pairs, uruguayo to 30) on this process's arena (one
 worker, so both arms run the same number of processes), a fresh results file
 per run; the figure counts from the first game's start to the last game's
 end, as ``benchmarks/tournament.py`` does. The arms alternate run by run, so
-the machine's noise is shared; medians are printed with the ratio.
+the machine's noise is shared; medians are printed with the ratio. Beside
+games/s, CPU seconds per game of the arena's process and of the bots' (every
+process below this one, from /proc), from the first game's end to the
+last's: a busy machine moves it far less than wall time. ``--arms`` adds
+arms between the two that each change one factor (``ARMS``); ``--paired``
+runs each arm at the same time as a run without the sandbox, in two
+processes, each counted only while both play, and prints the medians of
+the ratios of the pairs.
 
 Start-up: from launching one random bot to its Hello being admitted by the
 arena, ``--starts`` times per arm, alternating; the medians and their
@@ -45,12 +53,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from arena.games.store import ResultsStore
+from arena.games.store import GameRow, ResultsStore
 from arena.sandbox import Containment, Sandbox, probe
 from arena.sandbox.limits import Limits
 from arena.server import Arena
-from arena.tournament.config import parse_config, stored_form
-from arena.tournament.launcher import LaunchSpec, launch, stop
+from arena.tournament.config import BotSpec, parse_config, stored_form
+from arena.tournament.launcher import LaunchedBot, LaunchSpec, launch, stop
 from arena.tournament.runner import run_tournament
 from arena.tournament.scale import ScaleOut
 
@@ -66,18 +74,153 @@ def _config(sandbox: str, games: int, concurrency: int) -> dict[str, object]:
     }
 
 
-def games_per_second(sandbox: str, games: int, concurrency: int) -> float:
-    config = parse_config(_config(sandbox, games, concurrency))
-    ends: list[tuple[float, float]] = []  # (when the game ended, how long it took)
-    with tempfile.TemporaryDirectory() as tmp:
+# The arms of the games/s figure: the two a config chooses ("none" and
+# "bwrap"), and between them arms that each change one factor of the
+# sandbox's cost, to tell where it comes from (patched into this process's
+# runner only for the length of a run, ``_arm``).
+ARMS = {
+    "none": "no sandbox; bots dial the arena's TCP port (sandbox = \"none\")",
+    "none+family": "no sandbox; each bot dials a Unix socket and gRPC server of its own (as sandboxed bots do)",
+    "bwrap+shared": "sandbox, cgroups; every bot dials the one shared Unix socket",
+    "bwrap-cgroups": "sandbox, a socket per bot, no control groups (resource limits instead)",
+    "bwrap-quota": "sandbox, a socket per bot, control groups without the CPU quota",
+    "bwrap-memory": "sandbox, a socket per bot, only the memory and pids control groups (no cpu, cpuacct, cpuset)",
+    "bwrap": "sandbox, cgroups, a socket per bot (sandbox = \"bwrap\", the default)",
+}
+MAIN_ARMS = "none,bwrap"
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _tree_cpu() -> tuple[float, float]:
+    """CPU seconds so far of (this process, every process below it): user and
+    system time of each live process of the tree, threads included, plus what
+    each has reaped of its children (bwrap's and the shells' included)."""
+    parent: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as f:
+                text = f.read()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2:].split()  # field 3 (state) on; utime..cstime are 14..17
+        parent[int(entry.name)] = int(fields[1])
+        used[int(entry.name)] = sum(int(x) for x in fields[11:15]) / _TICK
+    me = os.getpid()
+    below, todo = 0.0, [me]
+    children: dict[int, list[int]] = {}
+    for pid, ppid in parent.items():
+        children.setdefault(ppid, []).append(pid)
+    while todo:
+        for child in children.get(todo.pop(), []):
+            below += used.get(child, 0.0)
+            todo.append(child)
+    return used.get(me, 0.0), below
+
+
+@contextlib.contextmanager
+def _arm(name: str, folder: Path) -> Iterator[str]:
+    """This process's runner set up as arm ``name``; yields the config's sandbox value."""
+    from arena.sandbox import cgroups, session
+    from arena.tournament import supervisor
+    saved: list[tuple[object, str, object]] = []
+
+    def patch(owner: object, attr: str, value: object) -> None:
+        saved.append((owner, attr, getattr(owner, attr)))
+        setattr(owner, attr, value)
+
+    if name == "none+family":
+        launch_as_usual = supervisor.Supervisor._launch
+
+        async def launch_on_own_socket(self: supervisor.Supervisor, bot: BotSpec, slot: int) -> LaunchedBot:
+            path = folder / f"{bot.name}.sock"
+            await self.arena.listen_family(bot.name, path, self.config.seats_per_bot, self.streams)
+            address, self.address = self.address, f"unix:{path}"
+            try:
+                return await launch_as_usual(self, bot, slot)
+            finally:
+                self.address = address
+
+        patch(supervisor.Supervisor, "_launch", launch_on_own_socket)
+    elif name == "bwrap+shared":
+        patch(session.Sandbox, "family_socket", lambda self, name: self.socket)
+        patch(session.Sandbox, "family_socket_ready", lambda self, name: None)
+
+        async def no_family_server(self: Arena, family: str, path: Path, processes: int, streams: int) -> None:
+            return None
+
+        patch(Arena, "listen_family", no_family_server)
+    elif name == "bwrap-cgroups":
+        patch(cgroups.Cgroups, "detect", classmethod(lambda cls, delegated=None: None))
+    elif name == "bwrap-quota":
+        box_as_usual = cgroups.Cgroups.box
+
+        def box_without_quota(self: cgroups.Cgroups, name: str, limits: Limits, cores: tuple[int, ...] | None
+                              ) -> cgroups.Box:
+            box = box_as_usual(self, name, limits, cores)
+            if "cpu" in box.dirs:
+                (box.dirs["cpu"] / "cpu.cfs_quota_us").write_text("-1")
+            elif "unified" in box.dirs:
+                (box.dirs["unified"] / "cpu.max").write_text(f"max {cgroups.CFS_PERIOD_US}")
+            return box
+
+        patch(cgroups.Cgroups, "box", box_without_quota)
+    elif name == "bwrap-memory":
+        detect_as_usual = cgroups.Cgroups.detect
+
+        def memory_and_pids(cls: type[cgroups.Cgroups], delegated: str | None = None) -> cgroups.Cgroups | None:
+            found = detect_as_usual(delegated)
+            if found is not None and found.version == 1:
+                for c in ("cpu", "cpuacct", "cpuset"):
+                    if c in found.run_dirs:
+                        with contextlib.suppress(OSError):  # a hierarchy mounted with another (cpu,cpuacct)
+                            found.run_dirs.pop(c).rmdir()
+            return found
+
+        patch(cgroups.Cgroups, "detect", classmethod(memory_and_pids))
+    try:
+        yield "none" if name.startswith("none") else "bwrap"
+    finally:
+        for owner, attr, value in reversed(saved):
+            setattr(owner, attr, value)
+
+
+Mark = tuple[float, float, float]  # (when a game ended, CPU seconds so far of the arena's process, of the bots')
+
+
+def _play(arm: str, games: int, concurrency: int) -> tuple[float, list[Mark]]:
+    """One run of ``arm``: when its first game started, and a mark at each game's end."""
+    marks: list[Mark] = []
+    starts: list[float] = []
+
+    def on_record(row: GameRow) -> None:
+        now = time.monotonic()
+        starts.append(now - row.duration)
+        marks.append((now, *_tree_cpu()))
+
+    with tempfile.TemporaryDirectory() as tmp, _arm(arm, Path(tmp)) as sandbox:
+        config = parse_config(_config(sandbox, games, concurrency))
         with ResultsStore.create_or_open(Path(tmp) / "bench.sqlite") as store:
             store.set_meta("config", stored_form(config))
             asyncio.run(run_tournament(config, store, log_dir=Path(tmp) / "logs", progress=False,
-                                       on_record=lambda row: ends.append((time.monotonic(), row.duration)),
-                                       scale=ScaleOut(workers=1)))
-    first_start = min(end - took for end, took in ends)
-    last_end = max(end for end, _ in ends)
-    return len(ends) / (last_end - first_start)
+                                       on_record=on_record, scale=ScaleOut(workers=1)))
+    return min(starts), marks
+
+
+def _cpu_per_game(marks: list[Mark]) -> tuple[float, float]:
+    """CPU seconds per game (arena, bots) between the first mark and the last."""
+    (_, arena0, bots0), (_, arena1, bots1) = marks[0], marks[-1]
+    return (arena1 - arena0) / (len(marks) - 1), (bots1 - bots0) / (len(marks) - 1)
+
+
+def games_per_second(arm: str, games: int, concurrency: int) -> tuple[float, float, float]:
+    """(games/s, CPU seconds per game of the arena's process, of the bots'
+    processes). CPU counts from the first game's end to the last's: every
+    process is started by then, so neither start-up nor shutdown is in it."""
+    first_start, marks = _play(arm, games, concurrency)
+    return (len(marks) / (marks[-1][0] - first_start), *_cpu_per_game(marks))
 
 
 async def _start_once(sandboxed: bool, log_dir: Path) -> float:
@@ -119,14 +262,56 @@ def _setup_once(sandbox: Sandbox) -> tuple[float, float]:
     return elapsed, usage.ru_utime + usage.ru_stime
 
 
+def _paired(arm: str, games: int, concurrency: int, first: bool) -> tuple[list[float], list[float]]:
+    """``arm`` and "none" run at the same time in two processes (``first``:
+    ``arm``'s starts first), each counted only while both play (games ended
+    between the later first game's end and the earlier last game's end; the
+    monotonic clock is the machine's): whatever else loads the machine loads
+    both alike, so their ratio keeps what the arm changes. Each is
+    [games/s, arena CPU, bots CPU] as ``games_per_second`` gives them."""
+    argv = [sys.executable, os.path.abspath(__file__), "--games", str(games), "--single"]
+    order = [arm, "none"] if first else ["none", arm]
+    procs = {a: subprocess.Popen([*argv, f"{a}:{concurrency}"], stdout=subprocess.PIPE, text=True) for a in order}
+    marks: dict[str, list[Mark]] = {}
+    for a, proc in procs.items():
+        text, _ = proc.communicate(timeout=1800)
+        if proc.returncode != 0:
+            raise SystemExit(f"the {a} arm's run failed (exit {proc.returncode})")
+        marks[a] = [(t, x, y) for t, x, y in json.loads(text.strip().splitlines()[-1])]
+    low = max(m[0][0] for m in marks.values())
+    high = min(m[-1][0] for m in marks.values())
+    out = {}
+    for a, m in marks.items():
+        inside = [x for x in m if low <= x[0] <= high]
+        if len(inside) < 3:
+            raise SystemExit("the paired runs hardly overlapped: more --games")
+        out[a] = [(len(inside) - 1) / (inside[-1][0] - inside[0][0]), *_cpu_per_game(inside)]
+    return out[arm], out["none"]
+
+
 def measure(args: argparse.Namespace) -> dict[str, object]:
     """Every figure of this user's mode, no sandbox beside sandbox, the arms alternating."""
     levels = [int(x) for x in args.concurrency.split(",")]
+    arms = args.arms.split(",")
     rates: dict[str, list[float]] = {}
+    cpu: dict[str, list[tuple[float, float]]] = {}  # arm and level -> (arena, bots) CPU seconds per game, by run
+    pairs: dict[str, list[tuple[float, float]]] = {}  # arm and level -> (games/s, CPU per game) over "none"'s
     for run in range(args.runs):
         for level in levels:
-            for arm in (("none", "bwrap") if run % 2 == 0 else ("bwrap", "none")):
-                rates.setdefault(f"{arm} {level}", []).append(games_per_second(arm, args.games, level))
+            for arm in (arms if run % 2 == 0 else arms[::-1]):
+                if args.paired and arm == "none":
+                    continue
+                if args.paired:  # this arm and "none" at the same time, in two processes
+                    ours, theirs = _paired(arm, args.games, level, first=run % 2 == 0)
+                    rates.setdefault(f"none {level}", []).append(theirs[0])
+                    cpu.setdefault(f"none {level}", []).append((theirs[1], theirs[2]))
+                    pairs.setdefault(f"{arm} {level}", []).append(
+                        (ours[0] / theirs[0], (ours[1] + ours[2]) / (theirs[1] + theirs[2])))
+                    rate, arena_cpu, bots_cpu = ours
+                else:
+                    rate, arena_cpu, bots_cpu = games_per_second(arm, args.games, level)
+                rates.setdefault(f"{arm} {level}", []).append(rate)
+                cpu.setdefault(f"{arm} {level}", []).append((arena_cpu, bots_cpu))
         print(f"  run {run + 1}/{args.runs} done", file=sys.stderr, flush=True)
     starts: dict[str, list[float]] = {"none": [], "bwrap": []}
     with tempfile.TemporaryDirectory() as tmp:
@@ -139,7 +324,8 @@ def measure(args: argparse.Namespace) -> dict[str, object]:
         setup = [_setup_once(sandbox) for _ in range(args.starts)]
     finally:
         sandbox.close()
-    return {"level": probe(Containment.BEST_EFFORT), "levels": levels, "rates": rates, "starts": starts,
+    return {"level": probe(Containment.BEST_EFFORT), "levels": levels, "arms": arms, "rates": rates, "cpu": cpu,
+            "pairs": pairs, "starts": starts,
             "setup_wall": [w for w, _ in setup], "setup_cpu": [c for _, c in setup]}
 
 
@@ -159,6 +345,38 @@ def report(modes: list[tuple[str, dict[str, object]]], args: argparse.Namespace,
         for level in m["levels"]:
             plain, boxed = statistics.median(rates[f"none {level}"]), statistics.median(rates[f"bwrap {level}"])
             print(f"| {name} | {level} | {plain:.1f} | {boxed:.1f} | {100 * (boxed / plain - 1):+.1f}% |")
+    print("\nEach arm, medians: games/s and its change from \"none\"; CPU ms per game of the arena's process and"
+          " of the bots' processes (bwrap and its helpers included), from the first game's end to the last's")
+    print("| mode | games at once | arm | games/s | change | arena CPU ms/game | bots CPU ms/game | total | change |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name, m in modes:
+        rates, cpu, arms = m["rates"], m["cpu"], m["arms"]
+        assert isinstance(rates, dict) and isinstance(cpu, dict) and isinstance(arms, list)
+        assert isinstance(m["levels"], list)
+        for level in m["levels"]:
+            base_rate = statistics.median(rates[f"none {level}"])
+            base_cpu = statistics.median(a + b for a, b in cpu[f"none {level}"])
+            for arm in arms:
+                rate = statistics.median(rates[f"{arm} {level}"])
+                arena_ms = 1000 * statistics.median(a for a, _ in cpu[f"{arm} {level}"])
+                bots_ms = 1000 * statistics.median(b for _, b in cpu[f"{arm} {level}"])
+                total = statistics.median(a + b for a, b in cpu[f"{arm} {level}"])
+                print(f"| {name} | {level} | {arm} | {rate:.2f} | {100 * (rate / base_rate - 1):+.1f}% | "
+                      f"{arena_ms:.1f} | {bots_ms:.1f} | {1000 * total:.1f} | {100 * (total / base_cpu - 1):+.1f}% |")
+    for arm, what in ARMS.items():
+        print(f"  {arm}: {what}")
+    if any(m.get("pairs") for _, m in modes):
+        print("\nEach arm against a \"none\" run at the same time (--paired): median (lowest..highest) of the ratios")
+        print("| mode | games at once | arm | games/s | CPU per game, arena + bots |")
+        print("|---|---|---|---|---|")
+        for name, m in modes:
+            pairs = m.get("pairs")
+            assert isinstance(pairs, dict)
+            for key, ratios in pairs.items():
+                arm, level = key.split()
+                rate, used = ([100 * (r[i] - 1) for r in ratios] for i in (0, 1))
+                print(f"| {name} | {level} | {arm} | {statistics.median(rate):+.1f}% ({min(rate):+.0f}..{max(rate):+.0f}) "
+                      f"| {statistics.median(used):+.1f}% ({min(used):+.0f}..{max(used):+.0f}) |")
     print("\n| mode | start-up ms, no sandbox | start-up ms, sandbox | more | the sandbox's own chain: wall ms | CPU ms |")
     print("|---|---|---|---|---|---|")
     for name, m in modes:
@@ -178,10 +396,23 @@ def main() -> None:
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--concurrency", default="1,4")
     p.add_argument("--starts", type=int, default=10)
+    p.add_argument("--arms", default=",".join(ARMS),
+                   help=f"games/s arms, comma-separated, of {', '.join(ARMS)} (none and bwrap always)")
     p.add_argument("--user-python", help="as root: also run as an ordinary uid with this interpreter")
     p.add_argument("--uid", type=int, default=4242)
+    p.add_argument("--paired", action="store_true",
+                   help="run each arm at the same time as a \"none\" run, in two processes, and compare the two")
     p.add_argument("--json", action="store_true", help="print this mode's figures as one JSON line (sub-runs)")
+    p.add_argument("--single", metavar="ARM:GAMES_AT_ONCE", help=argparse.SUPPRESS)  # one run of --paired
     args = p.parse_args()
+    if args.single:
+        arm, level = args.single.split(":")
+        print(json.dumps(_play(arm, args.games, int(level))[1]))
+        return
+    unknown = set(args.arms.split(",")) - set(ARMS)
+    if unknown:
+        p.error(f"--arms: unknown arm(s) {', '.join(sorted(unknown))}; arms: {', '.join(ARMS)}")
+    args.arms = ",".join(["none", *(a for a in args.arms.split(",") if a not in ("none", "bwrap")), "bwrap"])
     if args.json:
         print(json.dumps(measure(args)))
         return

@@ -70,11 +70,11 @@ class Arm:
 def arm(name: str, tmp_path: Path) -> Iterator[Arm]:
     if name == "root":
         if os.geteuid() != 0:
-            pytest.skip("the root arm needs root")
+            pytest.skip("the root arm needs root: it plays the mode where each bot process has a user id of its own")
         yield Arm(name, tmp_path, HERE)
         return
     if os.geteuid() != 0:
-        pytest.skip("the ordinary-user arms drop from root to another uid")
+        pytest.skip("the ordinary-user arms need root: they drop from root to another uid")
     bots = user_env() / "bots"
     with user_folder() as folder:
         if name == "user-delegated":

@@ -3,11 +3,12 @@
 ``user_python()`` makes, once per test session and cached between sessions,
 an environment that any user can execute, outside /root (mode 700, where
 the default interpreter lives): a venv of Debian's /usr/bin/python3.11 holding
-copies of the arena's packages and their runtime dependencies (copied from
-the running environment: the same Python minor version, so the same
-wheels), and copies of this folder's test bots. ``as_user`` runs a command
-as another uid with ``setpriv``; ``delegated_cgroup`` hands that uid a
-cgroup subtree as an administrator would."""
+copies of the arena's packages, their runtime dependencies and pytest
+(copied from the running environment: the same Python minor version, so
+the same wheels), and copies of this folder's files (test bots and tests).
+``as_user`` runs a command as another uid with ``setpriv``;
+``delegated_cgroup`` hands that uid a cgroup subtree as an administrator
+would."""
 
 from __future__ import annotations
 
@@ -19,9 +20,11 @@ import os
 import re
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -70,6 +73,7 @@ def _build(target: Path) -> None:
     needed: set[str] = set()
     _requirements("truco-arena", needed)  # pyproject's runtime dependencies, whatever they are now
     needed.discard("truco-arena")  # the checkout's own packages are copied below
+    _requirements("pytest", needed)  # to run this folder's tests as the user (test_sandbox_as_user.py)
     for dist in importlib.metadata.distributions():
         key = re.sub(r"[-_.]+", "-", dist.metadata["Name"]).lower()
         if key not in needed:
@@ -170,13 +174,21 @@ def delegated_cgroup(uid: int = ORGANIZER_UID) -> Iterator[str]:
                 os.chown(path, uid, uid)
         yield name
     finally:
-        for folder in made:
-            for child in sorted(folder.glob("**/"), key=lambda p: -len(p.parts)):
-                if child != folder:
+        # A run's last processes may still be exiting (its groups are then
+        # busy): whatever is left is killed, and removing is tried again.
+        deadline = time.monotonic() + 10
+        while made and time.monotonic() < deadline:
+            for folder in list(made):
+                for child in sorted(folder.glob("**/"), key=lambda p: -len(p.parts)):
                     with contextlib.suppress(OSError):
+                        for pid in (child / "cgroup.procs").read_text().split():
+                            with contextlib.suppress(OSError):
+                                os.kill(int(pid), signal.SIGKILL)
                         child.rmdir()
-            with contextlib.suppress(OSError):
-                folder.rmdir()
+                if not folder.exists():
+                    made.remove(folder)
+            if made:
+                time.sleep(0.1)
 
 
 def v1_machine() -> bool:
