@@ -9,7 +9,7 @@ The same league run with the chooser connected all along is what it would
 get by playing when scheduled.
 
 Shared by tests/league/test_league_attendance.py (the mechanism and its
-control, 500 league games a run) and benchmarks/attendance.py (500 of the
+control, a few whole cycles a run) and benchmarks/attendance.py (500 of the
 chooser's own games an arm, the figure with its interval).
 """
 
@@ -90,11 +90,14 @@ def _chooser_rows(rows: list[GameRow]) -> list[GameRow]:
 
 
 def run(workdir: Path, attendance: bool, chooses: bool, *, league_games: int | None = None,
-        chooser_games: int | None = None, forfeit_seconds: float = 0.5, limit: float = 600) -> Outcome:
-    """One league run until it holds ``league_games`` games, or until the
-    chooser has played ``chooser_games`` (the first of them counted);
-    AssertionError after ``limit`` seconds."""
-    assert (league_games is None) != (chooser_games is None)
+        chooser_games: int | None = None, cycles: int | None = None, forfeit_seconds: float = 0.5,
+        limit: float = 600) -> Outcome:
+    """One league run until it holds ``league_games`` games, until the
+    chooser has played ``chooser_games`` (the first of them counted), or for
+    ``cycles`` whole cycles of the strong bot's hours (every game of them
+    counted: the same share of time with and without the strong bot,
+    however fast the machine plays); AssertionError after ``limit`` seconds."""
+    assert sum(x is not None for x in (league_games, chooser_games, cycles)) == 1
     workdir.mkdir()
     league = League(workdir, CONFIG.format(forfeit=forfeit_seconds,
                                            attendance="attendance_seconds = 600" if attendance else ""))
@@ -103,6 +106,8 @@ def run(workdir: Path, attendance: bool, chooses: bool, *, league_games: int | N
     tokens = {name: league.token(name) for name in ("strong", "weak1", "weak2", "chooser")}
 
     def done(rows: list[GameRow]) -> bool:
+        if cycles is not None:
+            return time.monotonic() - start >= cycles * 2 * PERIOD
         return len(rows) >= league_games if league_games is not None else \
             len(_chooser_rows(rows)) >= (chooser_games or 0)
 
@@ -142,6 +147,8 @@ def run(workdir: Path, attendance: bool, chooses: bool, *, league_games: int | N
                 rows = league.rows()
             time.sleep(0.1)
         seconds = time.monotonic() - start
+        if cycles is not None:
+            return outcome(league.rows(), seconds)
         if league_games is not None:
             return outcome(rows[:league_games], seconds)
         return replace(outcome(_chooser_rows(rows)[:chooser_games], seconds), league_games=len(rows))
