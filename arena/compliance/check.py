@@ -50,6 +50,6 @@ def judge_game(ctx: CheckContext, record: PlayedGame) -> Finding:
     if fault is not None:
         return failed(COMPLETE_GAME, fault.describe())
     mine = [s for s, name in enumerate(record.bots) if name == ctx.name]
-    won = record.winner_team is not None and record.winner_team == mine[0] % 2
+    won = record.winner_seat is not None and record.winner_seat == mine[0] % 2
     a, b = record.scores
     return passed(f"{record.hands} hands, {'won' if won else 'lost'} {a}-{b} (seat {', '.join(map(str, mine))})")

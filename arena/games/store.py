@@ -43,74 +43,16 @@ from arena.errors import DomainError
 from ..engine.outcome import Termination
 from .chain import HEAD_META, SIGNED_COLUMNS, ChainCheck, canonical, digest, head_tag, normalized, row_mac
 from .evidence import Evidence, EvidenceError
-from .gameids import SQL_ID_OF_KEY, id_of_key
+from .game_record import GameRecord
+from .gameids import SQL_ID_OF_KEY
 from .keyfile import KeyFileError, Keys, key_path, read_keys, write_keys
 from .private_files import PrivateFileError, check_private_sidecar, private_fd
 from .schema import LATEST_VERSION, SchemaError, migrate, stored_version
 from .seeds import SECRET_META, TournamentSecret
 
-
-@dataclass(frozen=True)
-class GameRow:
-    game_key: str
-    seq: int
-    matchup: str  # "a|b": the two bots (the column ``pairing``)
-    pair_index: int
-    bot0: str
-    bot1: str
-    mano: int
-    seed: int
-    score0: int
-    score1: int
-    winner: str | None
-    winner_seat: int | None
-    termination: Termination
-    faulty_bot: str | None
-    hands: int
-    duration: float
-    actions: tuple[str, ...]
-    finished_at: float = 0.0
-    reason: str = ""  # why the game ended, one line for people (schema version 2)
-    # The bot_version each side's bot announced in its Hello (schema version 3;
-    # '' when unknown: older rows, tournaments that do not record it).
-    version0: str = ""
-    version1: str = ""
-    # CPU seconds each side's bot spent on this game, measured by its sandbox
-    # (schema version 4; None: not measured, e.g. a bot that connects by itself).
-    cpu0: float | None = None
-    cpu1: float | None = None
-    # Moves each side marked as a fallback (Move.fallback: its code failed and
-    # it played a legal action instead; schema version 5, 0 in older rows).
-    fallbacks0: int = 0
-    fallbacks1: int = 0
-    # The shell-safe id people see and type (schema version 6): the key with
-    # '|' and '#' as ':' (gameids.py); filled in from the key when not given.
-    game_id: str = ""
-    # What the arena measured at the fault that ended the game (schema version
-    # 7; None for a game ended by the rules, and in rows written before).
-    evidence: Evidence | None = None
-    # The schema version the row was written under: rows of version 7 on
-    # carry evidence for every fault (a row signed by the migration is 6).
-    row_version: int = LATEST_VERSION
-    # (decision index, text): what a bot wrote to stderr while deciding, for
-    # the organizer's replay (schema version 8; () in older rows). The index
-    # counts like ``actions``; one past them: a decision never answered.
-    stderr: tuple[tuple[int, str], ...] = ()
-
-    def __post_init__(self) -> None:
-        if not self.game_id:
-            object.__setattr__(self, "game_id", id_of_key(self.game_key))
-
-    @property
-    def pair_id(self) -> str | None:
-        """The duplicate pair this game is half of; None (pair_index < 0) for
-        a game of an independent pairing, which is nobody's twin."""
-        return f"{self.matchup}#{self.pair_index}" if self.pair_index >= 0 else None
-
-
 WAL_LIMIT = 4 << 20  # bytes the WAL file is cut back to after a checkpoint
 _SIDECARS = ("-wal", "-shm")  # SQLite's WAL and shared-memory files, next to the database
-_COLUMNS = tuple(f.name for f in dataclasses.fields(GameRow))
+_COLUMNS = tuple(f.name for f in dataclasses.fields(GameRecord))
 # A field whose SQL column has another name (the column keeps the name of schema version 1).
 _COLUMN_OF = {"matchup": "pairing"}
 _SQL_COLUMNS = tuple(_COLUMN_OF.get(c, c) for c in _COLUMNS)
@@ -131,7 +73,7 @@ class StoredRow:
     """The canonical bytes its MAC covers (``chain.canonical``)."""
     prev_mac: str
     mac: str
-    row: GameRow | None
+    row: GameRecord | None
     problem: str | None
     """Why the row cannot be read as a game (None: it can)."""
 
@@ -313,11 +255,11 @@ class ResultsStore:
             raise StoreError(f"{self.path}: stored {key} is not valid JSON") from None
 
     # -- games
-    def record(self, row: GameRow) -> None:
+    def record(self, row: GameRecord) -> None:
         """Write one finished game; a game already recorded is an error (never twice)."""
         self.record_together((row,))
 
-    def record_together(self, rows: tuple[GameRow, ...]) -> None:
+    def record_together(self, rows: tuple[GameRecord, ...]) -> None:
         """Write finished games in one transaction: all of them or none (the two
         halves of a league's duplicate pair, so a crash never leaves half a pair)."""
         self._check_writable()
@@ -404,13 +346,13 @@ class ResultsStore:
         return ", ".join(f"{_ADDED_IN[c][1]} AS {c}" if c in _ADDED_IN and self.version < _ADDED_IN[c][0] else c
                          for c in columns)
 
-    def games(self, newest: int | None = None) -> Iterator[GameRow]:
+    def games(self, newest: int | None = None) -> Iterator[GameRecord]:
         """Every recorded game in schedule order; with ``newest``, only that many, the last to finish first."""
         order = "seq" if newest is None else f"finished_at DESC LIMIT {int(newest)}"
         for values in self._db.execute(f"SELECT {self._select(_SQL_COLUMNS)} FROM games ORDER BY {order}"):
             yield self._row_of(values, lenient=True)
 
-    def _row_of(self, values: tuple[Any, ...], lenient: bool) -> GameRow:
+    def _row_of(self, values: tuple[Any, ...], lenient: bool) -> GameRecord:
         """The row of the SQL ``values`` (``_SQL_COLUMNS``); StoreError names a
         column that does not read. ``lenient``: evidence that does not read is
         None (the views do not use it; ``--verify`` reads it strictly)."""
@@ -432,7 +374,9 @@ class ResultsStore:
                     raise StoreError(f"{self.path}: game {row['game_key']}: {exc}") from None
                 row["evidence"] = None
         row["stderr"] = _stderr_of(row["stderr"])
-        return GameRow(**row)
+        # As stored: a row edited into nonsense (a winner who did not play) is for
+        # --verify to name, and the ratings refuse it (``game_record.checked``).
+        return GameRecord(**row, check=False)
 
     def chain(self) -> Iterator[StoredRow]:
         """Every row in the order it was stored (the chain's order), as signed."""
@@ -441,13 +385,13 @@ class ResultsStore:
         at = {c: i for i, c in enumerate(columns)}
         for values in self._db.execute(f"SELECT {self._select(columns)} FROM games ORDER BY rowid"):
             content = canonical([values[at[c]] for c in SIGNED_COLUMNS])
-            row: GameRow | None = None
+            row: GameRecord | None = None
             problem: str | None = None
             try:
                 row = self._row_of(values[:len(_SQL_COLUMNS)], lenient=False)
             except (StoreError, TypeError) as exc:
-                problem = str(exc).removeprefix(f"{self.path}: game {values[0]}: ")
-            yield StoredRow(str(values[0]), content, str(values[at["prev_mac"]]), str(values[at["mac"]]), row, problem)
+                problem = str(exc).removeprefix(f"{self.path}: game {values[at['game_key']]}: ")
+            yield StoredRow(str(values[at["game_key"]]), content, str(values[at["prev_mac"]]), str(values[at["mac"]]), row, problem)
 
     @contextlib.contextmanager
     def snapshot(self) -> Iterator[None]:

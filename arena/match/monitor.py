@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..games.game_record import GameRecord
 from ..games.schedule import ScheduledGame
-from ..games.store import GameRow
 from ..ratings.sprt import PairCounts, SprtState, sprt_status
 from ..ratings.sprt_format import elo_text, format_sprt_line
 from ..tournament.formats.match_plan import MatchPlan
@@ -91,7 +91,7 @@ def summary_line(status: OpponentStatus, recorded: int | None = None) -> str:
 
 
 class MatchMonitor:
-    def __init__(self, plan: MatchPlan, stored: Iterable[GameRow], show: Callable[[str], None]) -> None:
+    def __init__(self, plan: MatchPlan, stored: Iterable[GameRecord], show: Callable[[str], None]) -> None:
         self.plan = plan
         self._show = show
         self._tallies = tally_rows(plan.challenger, plan.opponents, stored)
@@ -110,7 +110,7 @@ class MatchMonitor:
         opponent = game.bot1 if game.bot0 == self.plan.challenger else game.bot0
         return opponent in self._tallies and self.status(opponent).verdict is Verdict.RUNNING
 
-    def on_record(self, row: GameRow) -> None:
+    def on_record(self, row: GameRecord) -> None:
         opponent = opponent_of(row, self.plan.challenger)
         if opponent is None or opponent not in self._tallies:
             return

@@ -19,7 +19,6 @@ from .los import likelihood_of_superiority, los_from_difference
 from .pairs import PairStats, pair_stats
 from .placement import Placement, Reference, place
 from .rating_fit import DEFAULT_BASE, ELO_PER_NAT, Z95, RatingFit, fit_ratings
-from .records import GameRecord
 from .sprt import SprtBounds, SprtState, SprtVerdict, sprt_status
 from .sprt_counts import EloEstimate, PairCounts, elo_from_score, score_from_elo
 from .sprt_format import format_sprt_header, format_sprt_line
@@ -37,7 +36,6 @@ __all__ = [
     "CrossCell",
     "CrossTable",
     "FailureCounts",
-    "GameRecord",
     "LadderRow",
     "NaturalFit",
     "PairStats",

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .records import GameRecord, RecordError
+from ..games.game_record import GameRecord, RecordError
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +61,9 @@ def pair_stats(records: Sequence[GameRecord]) -> tuple[PairStats, ...]:
     for pair_id, games in groups.items():
         if len(games) > 2:
             raise RecordError(f"pair {pair_id!r} has {len(games)} games; a duplicate pair has two")
-        if len(games) == 2 and (games[0].bot_a, games[0].bot_b) != (games[1].bot_b, games[1].bot_a):
+        if len(games) == 2 and (games[0].bot0, games[0].bot1) != (games[1].bot1, games[1].bot0):
             raise RecordError(f"pair {pair_id!r} is not the same two bots with seats swapped")
-        x, y = sorted((games[0].bot_a, games[0].bot_b))
+        x, y = sorted((games[0].bot0, games[0].bot1))
         c = counts.setdefault((x, y), [0, 0, 0, 0, 0])
         winners = [g.winner for g in games if g.winner is not None]
         if len(winners) < 2:

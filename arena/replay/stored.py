@@ -7,8 +7,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..engine import Options, OptionsError
+from ..games.game_record import GameRecord
 from ..games.settings import ConfigError
-from ..games.store import GameRow
 from ..league.config import is_league, played
 from ..tournament.config import TournamentConfig, parse_config
 from .model import GameReplay
@@ -48,7 +48,7 @@ def options_of(stored: Any) -> Options:
     return stored_config(stored).options
 
 
-def replay_row(row: GameRow, options: Options, *, with_stderr: bool = False) -> GameReplay:
+def replay_row(row: GameRecord, options: Options, *, with_stderr: bool = False) -> GameReplay:
     """Replay one stored game; ReplayError names the game and what does not fit.
     ``with_stderr``: each step carries what its bot wrote to stderr while
     deciding: for the organizer's eyes only (``replay``, ``report --stderr``),

@@ -33,7 +33,7 @@ from arena.errors import DomainError
 from ..engine import Action, Game, State
 from ..engine import events as ev
 from ..engine.outcome import Termination
-from ..games.store import GameRow
+from ..games.game_record import GameRecord
 
 REPLAY, EVIDENCE_MISSING, EVIDENCE = "replay mismatch", "evidence missing", "evidence inconsistent"
 # The clock is measured on the event loop; a wait a hair short of its limit is rounding, not a forgery.
@@ -53,14 +53,14 @@ class TamperedError(DomainError, ValueError):
     """A stored game whose result its replay does not give; one line naming the game."""
 
 
-def check_row(row: GameRow, game: Game) -> None:
+def check_row(row: GameRecord, game: Game) -> None:
     """Raise ``TamperedError`` if ``row`` is not what replaying it on ``game``'s rules gives."""
     problem = row_problem(row, game)
     if problem is not None:
         raise TamperedError(f"game {row.game_key}: {problem[0]}: {problem[1]}")
 
 
-def row_problem(row: GameRow, game: Game) -> tuple[str, str] | None:
+def row_problem(row: GameRecord, game: Game) -> tuple[str, str] | None:
     """What is wrong with ``row`` against its replay: (kind, one line), kind
     ``REPLAY``, ``EVIDENCE_MISSING`` or ``EVIDENCE``; None if it holds."""
     problem = _shape_problem(row, game)
@@ -75,7 +75,7 @@ def row_problem(row: GameRow, game: Game) -> tuple[str, str] | None:
     return _evidence_problem(row, state)
 
 
-def _evidence_problem(row: GameRow, state: State | None) -> tuple[str, str] | None:
+def _evidence_problem(row: GameRecord, state: State | None) -> tuple[str, str] | None:
     """Whether the row's evidence fits its fault and its replay (``state``:
     after the last action; None for a forfeit, never dealt)."""
     evidence, termination = row.evidence, Termination(row.termination)
@@ -105,7 +105,7 @@ def _evidence_problem(row: GameRow, state: State | None) -> tuple[str, str] | No
     return None
 
 
-def _shape_problem(row: GameRow, game: Game) -> str | None:
+def _shape_problem(row: GameRecord, game: Game) -> str | None:
     """What is wrong with the row on its face: types, its termination, who
     won and who failed, and the one shape a forfeit may have."""
     # SQLite keeps whatever type was written: a forged column may hold text where a number belongs.
@@ -143,7 +143,7 @@ def _shape_problem(row: GameRow, game: Game) -> str | None:
 _FORFEITS = (Termination.ABSENT, Termination.CRASH)
 
 
-def _replay_problem(row: GameRow, game: Game) -> str | State:
+def _replay_problem(row: GameRecord, game: Game) -> str | State:
     """Where the replay of the row's action log disagrees with what the row says;
     the state after its last action if it agrees."""
     state = game.new_state(seed=row.seed, mano=row.mano)

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from league_harness import League, free_port, wait_until
 
-from arena.games.store import GameRow
+from arena.games.game_record import GameRecord
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -60,7 +60,7 @@ class Outcome:
         return math.sqrt(max(self.score * (1 - self.score), 0.01) / max(self.games, 1))
 
 
-def _outcome(rows: list[GameRow]) -> Outcome:
+def _outcome(rows: list[GameRecord]) -> Outcome:
     mine = [r for r in rows if "chooser" in (r.bot0, r.bot1)]
     wins = sum(1 for r in mine if r.winner == "chooser")
     return Outcome(len(mine), wins / max(len(mine), 1),
@@ -97,7 +97,7 @@ def _run(workdir: Path, attendance: bool, chooses: bool) -> Outcome:
         strong = chooser = None
         seen = -math.inf  # when the strong bot was last seen in a game
         start = time.monotonic()
-        rows: list[GameRow] = []
+        rows: list[GameRecord] = []
         last_count = 0.0
         while len(rows) < GAMES:
             now = time.monotonic()

@@ -12,19 +12,18 @@ from pathlib import Path
 import pytest
 
 from arena.engine.outcome import Termination
-from arena.games.records import to_records
+from arena.games.game_record import GameRecord, checked
 from arena.games.schema import LATEST_VERSION
-from arena.games.store import GameRow, ResultsStore, StoreError
-from arena.ratings import GameRecord
+from arena.games.store import ResultsStore, StoreError
 from arena.results.tables import render, views
 
 
 def _row(key: str, seq: int, bot0: str, bot1: str, winner: str,
          termination: Termination = Termination.TARGET_REACHED,
-         faulty: str | None = None) -> GameRow:
+         faulty: str | None = None) -> GameRecord:
     pairing = "|".join(sorted((bot0, bot1)))
-    return GameRow(key, seq, pairing, seq // 2, bot0, bot1, 0, 1000 + seq // 2, 30, 12, winner,
-                   0 if winner == bot0 else 1, termination, faulty, 7, 1.25, ("0 play 1E", "1 mazo"),
+    return GameRecord(game_key=key, seq=seq, matchup=pairing, pair_index=seq // 2, bot0=bot0, bot1=bot1, mano=0, seed=1000 + seq // 2, score0=30, score1=12, winner=winner,
+                   winner_seat=0 if winner == bot0 else 1, termination=termination, faulty_bot=faulty, hands=7, duration=1.25, actions=("0 play 1E", "1 mazo"),
                    reason=f"{termination} in game {key}")
 
 
@@ -104,10 +103,12 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _expected_version_1_rows() -> list[GameRow]:
-    return [GameRow(*g[:12], Termination(str(g[12])), *g[13:16], actions=tuple(json.loads(str(g[16]))),
-                    finished_at=float(str(g[17])), row_version=6)  # written before rows carried evidence
-            for g in _VERSION_1_GAMES]
+def _expected_version_1_rows() -> list[GameRecord]:
+    return [GameRecord(game_key=k, seq=seq, matchup=m, pair_index=pi, bot0=b0, bot1=b1, mano=mano, seed=seed,
+                       score0=s0, score1=s1, winner=w, winner_seat=ws, termination=Termination(t), faulty_bot=f,
+                       hands=h, duration=d, actions=tuple(json.loads(a)), finished_at=at,
+                       row_version=6)  # written before rows carried evidence
+            for k, seq, m, pi, b0, b1, mano, seed, s0, s1, w, ws, t, f, h, d, a, at in _VERSION_1_GAMES]
 
 
 def test_a_version_1_database_is_read_as_it_is_and_migrated_when_opened_to_write(tmp_path: Path) -> None:
@@ -214,7 +215,7 @@ def _records() -> list[GameRecord]:
         _row("3", 2, "a", "c", "a"), _row("4", 3, "c", "a", "c"),
         _row("5", 4, "b", "c", "c", Termination.TIMEOUT, "b"), _row("6", 5, "c", "b", "b"),
     ]
-    return to_records(rows)
+    return checked(rows)
 
 
 def test_every_format_renders_the_same_numbers() -> None:
@@ -246,7 +247,7 @@ def test_every_format_renders_the_same_numbers() -> None:
 
 def test_html_is_a_whole_page_with_every_table_escaped() -> None:
     rows = [_row("1", 0, "<b>a</b>", "b", "<b>a</b>"), _row("2", 1, "b", "<b>a</b>", "b", Termination.ILLEGAL_ACTION, "<b>a</b>")]
-    page = render(views(to_records(rows), ("standings", "failures")), "html")
+    page = render(views(checked(rows), ("standings", "failures")), "html")
     assert page.startswith("<!DOCTYPE html>\n<html") and page.rstrip().endswith("</html>")
     head = page[page.index("<head>"):page.index("</head>")]
     assert '<meta charset="utf-8">' in head and "<title>" in head

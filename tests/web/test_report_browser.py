@@ -12,11 +12,12 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from arena.engine import Action, Card, Game, Kind
-from arena.games.store import GameRow, ResultsStore
+from arena.games.game_record import GameRecord
+from arena.games.store import ResultsStore
 from arena.replay import GameReplay, options_of, replay_row
 
 
-def _first_game(db: Path) -> tuple[GameRow, GameReplay, Game]:
+def _first_game(db: Path) -> tuple[GameRecord, GameReplay, Game]:
     with ResultsStore.open_existing(db) as store:
         options = options_of(store.get_meta("config"))
         row = next(store.games())

@@ -20,8 +20,8 @@ from typing import Any
 
 from arena.errors import DomainError
 
+from ...games.game_record import GameRecord
 from ...games.orders import Unplayed
-from ...games.store import GameRow
 from ..config import TournamentConfig
 from .batches import Batch
 from .codec import DecodeError, dumps, from_plain, loads
@@ -96,7 +96,7 @@ class Crash:
 
 
 TO_WORKER: dict[str, type] = {"setup": Setup, "batch": Batch, "crash_answer": CrashAnswer, "give_up": GiveUp}
-FROM_WORKER: dict[str, type] = {"ready": Ready, "game": GameRow, "unplayed": Unplayed, "batch_done": BatchDone,
+FROM_WORKER: dict[str, type] = {"ready": Ready, "game": GameRecord, "unplayed": Unplayed, "batch_done": BatchDone,
                                 "failed": Failed, "crash": Crash}
 _KIND = {cls: kind for table in (TO_WORKER, FROM_WORKER) for kind, cls in table.items()}
 
