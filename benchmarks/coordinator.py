@@ -25,7 +25,7 @@ from arena.tournament.scaleout.frames import FROM_WORKER, MAX_REPORT, encode, re
 
 
 def rows(n: int, actions: int) -> list[GameRecord]:
-    return [GameRecord(game_key=f"a|b#{i}a", seq=i, matchup="a|b", pair_index=i, bot0="a", bot1="b", mano=0,
+    return [GameRecord(game_key=f"a|b#{i}a", seq=i, matchup="a|b", pair_index=i, bot0="a", bot1="b",
                     seed=i, score0=30, score1=17, winner="a", winner_seat=0, termination=Termination.TARGET_REACHED,
                     faulty_bot=None, hands=14, duration=0.4, actions=tuple(f"play {i % 40}" for i in range(actions)),
                     finished_at=1.0 + i)

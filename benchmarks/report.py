@@ -63,7 +63,7 @@ def synthetic_rows(n: int, variant: str) -> list[GameRecord]:
         label = f"{a}|{b}"
         rows.append(GameRecord(
             game_key=f"{label}#{seq // 2 // len(pairings)}{'a' if first else 'b'}" + f"-{seq}", seq=seq,
-            matchup=label, pair_index=seq // 2, bot0=bot0, bot1=bot1, mano=0, seed=seq // 2, score0=s0,
+            matchup=label, pair_index=seq // 2, bot0=bot0, bot1=bot1, seed=seq // 2, score0=s0,
             score1=s1, winner=(bot0, bot1)[winner_team], winner_seat=winner_team, termination=Termination.TARGET_REACHED,
             faulty_bot=None, hands=0, duration=0.1, actions=tuple(actions), reason=f"team {winner_team} won",
         ))

@@ -85,7 +85,7 @@ def random_rows(raw: dict[str, Any], games: int) -> list[GameRecord]:
         assert out is not None and out.winner is not None
         rows.append(GameRecord(
             game_key=game.key, seq=seq, matchup=game.matchup, pair_index=game.pair_index, bot0=game.bot0,
-            bot1=game.bot1, mano=0, seed=seed, score0=out.scores[0], score1=out.scores[1],
+            bot1=game.bot1, seed=seed, score0=out.scores[0], score1=out.scores[1],
             winner=(game.bot0, game.bot1)[out.winner], winner_seat=out.winner, termination=out.termination,
             faulty_bot=None, hands=len({e.hand for e in state.events if isinstance(e, ev.HandStarted)}), duration=0.0, actions=tuple(actions),
             reason=f"team {out.winner} reached 30", finished_at=1.0))
@@ -161,7 +161,7 @@ def time_writes(directory: Path, raw: dict[str, Any], rows: list[GameRecord]) ->
 
 
 def _value(row: GameRecord, column: str) -> Any:
-    value = getattr(row, "matchup" if column == "pairing" else column)
+    value: Any = 0 if column == "mano" else getattr(row, column)
     if column == "actions":
         return json.dumps(list(value))
     return value.value if column == "termination" else value

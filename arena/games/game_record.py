@@ -56,7 +56,6 @@ class GameRecord:
     """"a|b": the two bots, names in config order."""
     pair_index: int = NO_PAIR
     """Which duplicate pair of its matchup this game is half of; NO_PAIR for an independent game."""
-    mano: int = 0
     seed: int = 0
     """The deal seed."""
     score0: int = 0

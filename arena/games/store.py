@@ -53,9 +53,9 @@ from .seeds import SECRET_META, TournamentSecret
 WAL_LIMIT = 4 << 20  # bytes the WAL file is cut back to after a checkpoint
 _SIDECARS = ("-wal", "-shm")  # SQLite's WAL and shared-memory files, next to the database
 _COLUMNS = tuple(f.name for f in dataclasses.fields(GameRecord))
-# A field whose SQL column has another name (the column keeps the name of schema version 1).
-_COLUMN_OF = {"matchup": "pairing"}
-_SQL_COLUMNS = tuple(_COLUMN_OF.get(c, c) for c in _COLUMNS)
+_SQL_COLUMNS = _COLUMNS
+# Columns named otherwise before schema version 9: (new name, old name).
+_RENAMED_IN_9 = {"matchup": "pairing"}
 # Columns that a database of an older schema version lacks, with the value read in their place.
 _ADDED_IN = {"reason": (2, "''"), "version0": (3, "''"), "version1": (3, "''"), "cpu0": (4, "NULL"),
              "cpu1": (4, "NULL"), "fallbacks0": (5, "0"), "fallbacks1": (5, "0"), "game_id": (6, SQL_ID_OF_KEY),
@@ -280,6 +280,7 @@ class ResultsStore:
                     values["finished_at"] = row.finished_at or time.time()
                     values["evidence"] = row.evidence.to_json() if row.evidence is not None else None
                     values["row_version"] = LATEST_VERSION
+                    values["mano"] = 0  # no longer a column, still a place in the signed content
                     for column in SIGNED_COLUMNS:
                         values[column] = normalized(column, values[column])
                     values["prev_mac"] = last
@@ -342,9 +343,9 @@ class ResultsStore:
         return dict(self._db.execute("SELECT game_key, winner FROM games"))
 
     def _select(self, columns: tuple[str, ...]) -> str:
-        """The SQL columns ``columns``, with what an older schema reads in place of those it lacks."""
-        return ", ".join(f"{_ADDED_IN[c][1]} AS {c}" if c in _ADDED_IN and self.version < _ADDED_IN[c][0] else c
-                         for c in columns)
+        """The SQL columns ``columns``, with what an older schema reads in place of
+        those it lacks or names otherwise; ``mano``, dropped in version 9, reads as 0 from then on."""
+        return ", ".join(_column(c, self.version) for c in columns)
 
     def games(self, newest: int | None = None) -> Iterator[GameRecord]:
         """Every recorded game in schedule order; with ``newest``, only that many, the last to finish first."""
@@ -473,7 +474,8 @@ class _Keying:
         write_keys(self.path, keys)  # before the commit: a crash leaves the secret in both, never in neither
         db.execute("DELETE FROM meta WHERE key = ?", (SECRET_META,))
         last, count = "", 0
-        for rowid, *values in db.execute(f"SELECT rowid, {', '.join(SIGNED_COLUMNS)} FROM games ORDER BY rowid").fetchall():
+        columns = ", ".join(_column(c, 7) for c in SIGNED_COLUMNS)  # as they are named at version 7
+        for rowid, *values in db.execute(f"SELECT rowid, {columns} FROM games ORDER BY rowid").fetchall():
             mac = row_mac(keys.signing_key, canonical(values), last)
             db.execute("UPDATE games SET prev_mac = ?, mac = ? WHERE rowid = ?", (last, mac, rowid))
             last, count = mac, count + 1
@@ -500,6 +502,17 @@ def _keys_of_signed_file(db: sqlite3.Connection, path: Path) -> Keys:
     keys = Keys.fresh()
     write_keys(path, keys)
     return keys
+
+
+def _column(name: str, version: int) -> str:
+    """The SQL that reads column ``name`` from a database of schema ``version``."""
+    if name in _ADDED_IN and version < _ADDED_IN[name][0]:
+        return f"{_ADDED_IN[name][1]} AS {name}"
+    if name in _RENAMED_IN_9 and version < 9:
+        return f"{_RENAMED_IN_9[name]} AS {name}"
+    if name == "mano" and version >= 9:
+        return "0 AS mano"
+    return name
 
 
 def _stderr_of(text: object) -> tuple[tuple[int, str], ...]:

@@ -149,9 +149,9 @@ def _tournament_expectation(store: ResultsStore, config: TournamentConfig,
 
 def _differs(row: GameRecord, seq: int, game: ScheduledGame, secret: TournamentSecret | None
              ) -> tuple[str, str] | None:
-    stored = (row.seq, row.matchup, row.pair_index, row.bot0, row.bot1, row.mano)
-    scheduled = (seq, game.matchup, game.pair_index, game.bot0, game.bot1, 0)
-    names = ("seq", "pairing", "pair_index", "bot0", "bot1", "mano")
+    stored = (row.seq, row.matchup, row.pair_index, row.bot0, row.bot1)
+    scheduled = (seq, game.matchup, game.pair_index, game.bot0, game.bot1)
+    names = ("seq", "matchup", "pair_index", "bot0", "bot1")
     for name, have, want in zip(names, stored, scheduled, strict=True):
         if have != want:
             return REPLAY, f"stored {name} {have!r}, the schedule says {want!r}"

@@ -55,7 +55,7 @@ def replay_row(row: GameRecord, options: Options, *, with_stderr: bool = False) 
     never for a page others may see."""
     try:
         record = replay(options, row.seed, row.actions, game_id=row.game_id, bots=(row.bot0, row.bot1),
-                        mano=row.mano, termination=row.termination, reason=row.reason,
+                        termination=row.termination, reason=row.reason,
                         winner_team=row.winner_seat)
     except ReplayError as exc:
         raise ReplayError(f"game {row.game_key}: {exc}") from None

@@ -39,7 +39,7 @@ REPLAY, EVIDENCE_MISSING, EVIDENCE = "replay mismatch", "evidence missing", "evi
 # The clock is measured on the event loop; a wait a hair short of its limit is rounding, not a forgery.
 _CLOCK_SLACK = 0.005
 
-_WHOLE_NUMBERS = ("seed", "mano", "score0", "score1", "hands")
+_WHOLE_NUMBERS = ("seed", "score0", "score1", "hands")
 # A failure the referee only notices while waiting on the seat to act.
 _SEAT_TO_ACT_FAILURES = frozenset({Termination.TIMEOUT, Termination.ILLEGAL_ACTION})
 
@@ -112,8 +112,6 @@ def _shape_problem(row: GameRecord, game: Game) -> str | None:
     for name in _WHOLE_NUMBERS:
         if type(getattr(row, name)) is not int:
             return f"stored {name} {getattr(row, name)!r} is not a whole number"
-    if not 0 <= row.mano < game.options.seats:
-        return f"stored mano {row.mano} is not a seat of this game"
     try:
         termination = Termination(row.termination)
     except ValueError:
@@ -146,7 +144,7 @@ _FORFEITS = (Termination.ABSENT, Termination.CRASH)
 def _replay_problem(row: GameRecord, game: Game) -> str | State:
     """Where the replay of the row's action log disagrees with what the row says;
     the state after its last action if it agrees."""
-    state = game.new_state(seed=row.seed, mano=row.mano)
+    state = game.new_state(seed=row.seed)
     for index, text in enumerate(row.actions):
         if not isinstance(text, str):
             return f"action {index} is not text"

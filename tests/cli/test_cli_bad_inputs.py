@@ -74,7 +74,7 @@ def _files(tmp: Path) -> Files:
     with ResultsStore.create_or_open(results) as store:
         store.set_meta("config", CONFIG)
         for seq, (bot0, bot1) in enumerate((("a", "b"), ("b", "a"))):
-            store.record(GameRecord(game_key=f"a|b:0:{seq}", seq=seq, matchup="a|b", pair_index=0, bot0=bot0, bot1=bot1, mano=0, seed=7, score0=30, score1=10, winner="a", winner_seat=seq,
+            store.record(GameRecord(game_key=f"a|b:0:{seq}", seq=seq, matchup="a|b", pair_index=0, bot0=bot0, bot1=bot1, seed=7, score0=30, score1=10, winner="a", winner_seat=seq,
                                  termination=Termination.TARGET_REACHED, faulty_bot=None, hands=5, duration=1.0, actions=("0 mazo",), reason="reached 30"))
     newer = tmp / "newer.sqlite"
     newer.write_bytes(results.read_bytes())

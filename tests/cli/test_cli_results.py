@@ -34,7 +34,7 @@ def _results(path: Path, config: dict[str, Any]) -> Path:
     with ResultsStore.create_or_open(path) as store:
         store.set_meta("config", config)
         for seq, (bot0, bot1, winner, termination, faulty, reason) in enumerate(games):
-            store.record(GameRecord(game_key=f"a|b:{seq // 2}:{seq % 2}", seq=seq, matchup="a|b", pair_index=seq // 2, bot0=bot0, bot1=bot1, mano=0, seed=7 + seq // 2,
+            store.record(GameRecord(game_key=f"a|b:{seq // 2}:{seq % 2}", seq=seq, matchup="a|b", pair_index=seq // 2, bot0=bot0, bot1=bot1, seed=7 + seq // 2,
                                  score0=30, score1=10, winner=winner, winner_seat=0 if winner == bot0 else 1, termination=Termination(termination), faulty_bot=faulty, hands=5, duration=1.0,
                                  actions=("0 mazo",), reason=reason))
     return path

@@ -10,7 +10,7 @@ from arena.results.tables import bot_versions, standings_table
 
 def _row(seq: int, winner: str, v0: str = "", v1: str = "") -> GameRecord:
     return GameRecord(
-        game_key=f"g{seq}", seq=seq, matchup="alice|bob", pair_index=-1, bot0="alice", bot1="bob", mano=0,
+        game_key=f"g{seq}", seq=seq, matchup="alice|bob", pair_index=-1, bot0="alice", bot1="bob",
         seed=seq, score0=15 if winner == "alice" else 3, score1=15 if winner == "bob" else 3, winner=winner,
         winner_seat=0 if winner == "alice" else 1, termination=Termination.TARGET_REACHED, faulty_bot=None, hands=5,
         duration=1.0, actions=(), version0=v0, version1=v1,

@@ -17,7 +17,7 @@ from arena.league.keys import match_games
 
 
 def row(key: str, seq: int, pair_index: int = -1, version0: str = "") -> GameRecord:
-    return GameRecord(game_key=key, seq=seq, matchup="a|b", pair_index=pair_index, bot0="a", bot1="b", mano=0, seed=7, score0=30, score1=3, winner="a", winner_seat=0, termination=Termination.TARGET_REACHED, faulty_bot=None, hands=4, duration=0.5,
+    return GameRecord(game_key=key, seq=seq, matchup="a|b", pair_index=pair_index, bot0="a", bot1="b", seed=7, score0=30, score1=3, winner="a", winner_seat=0, termination=Termination.TARGET_REACHED, faulty_bot=None, hands=4, duration=0.5,
                    actions=("0 play 1o",), reason="30 points", version0=version0, version1="2.0")
 
 

@@ -33,7 +33,7 @@ def _rows(outcomes: list[list[str]]) -> list[GameRecord]:
             seats = ("a", "b") if half == 0 else ("b", "a")
             rows.append(GameRecord(
                 game_key=f"a|b#{k}{'ab'[half]}", seq=2 * k + half, matchup="a|b", pair_index=k,
-                bot0=seats[0], bot1=seats[1], mano=0, seed=k, score0=0, score1=0, winner=winner,
+                bot0=seats[0], bot1=seats[1], seed=k, score0=0, score1=0, winner=winner,
                 winner_seat=seats.index(winner), termination=Termination.TARGET_REACHED, faulty_bot=None, hands=1,
                 duration=0.0, actions=()))
     return rows

@@ -63,7 +63,7 @@ def test_seat_views_are_the_engines_observations(small_db: Path) -> None:
     options, rows = _stored(small_db)
     for row in rows:
         record = replay_row(row, options)
-        state = Game(options).new_state(seed=row.seed, mano=row.mano)
+        state = Game(options).new_state(seed=row.seed)
         for step, text in zip(record.steps, row.actions, strict=True):
             hands_before = state.hands_played
             before = [state.observation(seat) for seat in (0, 1)]

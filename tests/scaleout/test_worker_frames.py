@@ -94,7 +94,7 @@ def test_a_frame_over_the_bound_is_refused_before_it_is_read() -> None:
 
 
 def test_what_a_worker_sends_reads_back_as_it_was() -> None:
-    row = GameRecord(game_key="a|b#0a", seq=3, matchup="a|b", pair_index=0, bot0="a", bot1="b", mano=0, seed=99, score0=30, score1=12, winner="a", winner_seat=0, termination=Termination.TARGET_REACHED, faulty_bot=None, hands=7, duration=1.5,
+    row = GameRecord(game_key="a|b#0a", seq=3, matchup="a|b", pair_index=0, bot0="a", bot1="b", seed=99, score0=30, score1=12, winner="a", winner_seat=0, termination=Termination.TARGET_REACHED, faulty_bot=None, hands=7, duration=1.5,
                   actions=("0 play 1o", "1 truco"), finished_at=1.0e9, reason="reached 30", version0="1.0", version1="")
     for msg in (row, Crash(4, "a", None, "Traceback (most recent call last):")):
         assert _read_from_pipe(encode(msg), FROM_WORKER) == msg

@@ -22,7 +22,7 @@ def _row(key: str, seq: int, bot0: str, bot1: str, winner: str,
          termination: Termination = Termination.TARGET_REACHED,
          faulty: str | None = None) -> GameRecord:
     pairing = "|".join(sorted((bot0, bot1)))
-    return GameRecord(game_key=key, seq=seq, matchup=pairing, pair_index=seq // 2, bot0=bot0, bot1=bot1, mano=0, seed=1000 + seq // 2, score0=30, score1=12, winner=winner,
+    return GameRecord(game_key=key, seq=seq, matchup=pairing, pair_index=seq // 2, bot0=bot0, bot1=bot1, seed=1000 + seq // 2, score0=30, score1=12, winner=winner,
                    winner_seat=0 if winner == bot0 else 1, termination=termination, faulty_bot=faulty, hands=7, duration=1.25, actions=("0 play 1E", "1 mazo"),
                    reason=f"{termination} in game {key}")
 
@@ -104,11 +104,11 @@ def _digest(path: Path) -> str:
 
 
 def _expected_version_1_rows() -> list[GameRecord]:
-    return [GameRecord(game_key=k, seq=seq, matchup=m, pair_index=pi, bot0=b0, bot1=b1, mano=mano, seed=seed,
+    return [GameRecord(game_key=k, seq=seq, matchup=m, pair_index=pi, bot0=b0, bot1=b1, seed=seed,
                        score0=s0, score1=s1, winner=w, winner_seat=ws, termination=Termination(t), faulty_bot=f,
                        hands=h, duration=d, actions=tuple(json.loads(a)), finished_at=at,
                        row_version=6)  # written before rows carried evidence
-            for k, seq, m, pi, b0, b1, mano, seed, s0, s1, w, ws, t, f, h, d, a, at in _VERSION_1_GAMES]
+            for k, seq, m, pi, b0, b1, _mano, seed, s0, s1, w, ws, t, f, h, d, a, at in _VERSION_1_GAMES]
 
 
 def test_a_version_1_database_is_read_as_it_is_and_migrated_when_opened_to_write(tmp_path: Path) -> None:
@@ -127,12 +127,58 @@ def test_a_version_1_database_is_read_as_it_is_and_migrated_when_opened_to_write
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT * FROM interrupted").fetchall() == [("a|b:1:0", 1700000002.0, "arena stopped")]
         columns = [c[1] for c in db.execute("PRAGMA table_info(games)")]
-        assert columns[18:] == ["reason", "version0", "version1", "cpu0", "cpu1", "fallbacks0", "fallbacks1", "game_id",
+        assert columns[:4] == ["game_key", "seq", "matchup", "pair_index"] and "mano" not in columns
+        assert columns[17:] == ["reason", "version0", "version1", "cpu0", "cpu1", "fallbacks0", "fallbacks1", "game_id",
                                 "evidence", "row_version", "prev_mac", "mac", "stderr"]
         assert [k for (k,) in db.execute("SELECT game_id FROM games ORDER BY seq")][:2] == ["a:b:0:0", "a:b:0:1"]
     with ResultsStore.open_existing(path) as store:
         rows = list(store.games())
         assert rows[:2] == _expected_version_1_rows() and rows[2].reason == "target_reached in game new"
+
+
+def _as_version_8(path: Path, mano: int = 0) -> None:
+    """Turn a store written now back into the layout of schema version 8: the
+    matchup column named ``pairing`` and a ``mano`` column (always 0 as written)."""
+    with sqlite3.connect(path) as db:
+        db.execute("ALTER TABLE games RENAME COLUMN matchup TO pairing")
+        db.execute("ALTER TABLE games ADD COLUMN mano INTEGER NOT NULL DEFAULT 0")
+        db.execute("UPDATE games SET mano = ? WHERE seq = 1", (mano,))
+        db.execute("PRAGMA user_version = 8")
+    db.close()
+
+
+def test_a_version_8_store_migrates_once_and_its_signed_rows_still_verify(tmp_path: Path) -> None:
+    path = tmp_path / "v8.sqlite"
+    with ResultsStore.create_or_open(path) as store:
+        store.set_meta("config", {"name": "v8", "variant": "argentino"})
+        for seq, (bot0, bot1) in enumerate((("a", "b"), ("b", "a"))):
+            store.record(_row(f"k{seq}", seq, bot0, bot1, "a"))
+        rows, digest = list(store.games()), store.digest()
+    _as_version_8(path)
+    with ResultsStore.open_existing(path) as store:  # read as it is, unchanged
+        assert store.version == 8 and list(store.games()) == rows and store.digest() == digest
+    with ResultsStore.create_or_open(path) as store:
+        assert store.version == LATEST_VERSION and list(store.games()) == rows
+        assert store.unproven() == [] and store.digest() == digest  # the same signed content
+        store.record(_row("k2", 2, "a", "b", "b"))
+    with ResultsStore.create_or_open(path) as store:  # once: nothing left to migrate
+        assert store.version == LATEST_VERSION and store.unproven() == [] and store.count() == 3
+    with sqlite3.connect(path) as db:
+        columns = [c[1] for c in db.execute("PRAGMA table_info(games)")]
+    assert "matchup" in columns and "pairing" not in columns and "mano" not in columns
+
+
+def test_a_version_8_store_with_an_edited_mano_is_not_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "v8.sqlite"
+    with ResultsStore.create_or_open(path) as store:
+        store.set_meta("config", {"name": "v8", "variant": "argentino"})
+        for seq in range(2):
+            store.record(_row(f"k{seq}", seq, "a", "b", "a"))
+    _as_version_8(path, mano=1)
+    before = _digest(path)
+    with pytest.raises(StoreError, match=r"game k1: stored mano 1, .* the file was edited") as info:
+        ResultsStore.create_or_open(path)
+    assert "\n" not in str(info.value) and _digest(path) == before and _version(path) == 8
 
 
 def test_a_new_database_is_stamped_with_the_latest_version(tmp_path: Path) -> None:

@@ -58,7 +58,7 @@ def public_cards(state: State) -> set[str]:
 
 def public_by_step(row: GameRecord, game: Game) -> list[set[str]]:
     """Index k: the public cards after the first k actions of ``row``."""
-    state = game.new_state(seed=row.seed, mano=row.mano)
+    state = game.new_state(seed=row.seed)
     out = [public_cards(state)]
     for text in row.actions:
         state.apply(Action.parse(text.partition(" ")[2]))
@@ -120,7 +120,7 @@ def test_every_live_view_shows_only_public_cards(tmp_path: Path) -> None:
 
 
 def _scores_after(row: GameRecord, game: Game, step: int) -> tuple[int, int]:
-    state = game.new_state(seed=row.seed, mano=row.mano)
+    state = game.new_state(seed=row.seed)
     for text in row.actions[:step]:
         state.apply(Action.parse(text.partition(" ")[2]))
     return state.scores

@@ -58,7 +58,7 @@ def test_viewer_steps_through_a_game_as_the_engine_replays_it(
 
     # The engine, independently: a step past the first hand that leaves its hand running,
     # preferably one with a call and a finished trick on the table (more for the page to show).
-    state = game.new_state(seed=row.seed, mano=row.mano)
+    state = game.new_state(seed=row.seed)
     running: list[int] = []
     busy: list[int] = []
     for index, text in enumerate(row.actions):
@@ -71,7 +71,7 @@ def test_viewer_steps_through_a_game_as_the_engine_replays_it(
                 busy.append(index)
     assert running, "the game has no second hand"
     target = (busy or running)[0]
-    state = game.new_state(seed=row.seed, mano=row.mano)
+    state = game.new_state(seed=row.seed)
     for text in row.actions[:target + 1]:
         state.apply(Action.parse(text.partition(" ")[2]))
     hand = record.steps[target].hand
