@@ -68,7 +68,7 @@ def _interrupted_table(interrupted: list[tuple[str, float, str]], rows: list[Gam
     """The interruptions, kept apart from the results (they never count): a
     resume plays the game again, under the same id, once it is recorded."""
     recorded = {r.game_key: r for r in rows}
-    # A key names its pairing first: "a|b#3a" (a tournament), "a|b#m12a" (a league).
+    # A key names its matchup first: "a|b#3a" (a tournament), "a|b#m12a" (a league).
     kept = [(key, reason) for key, _at, reason in interrupted
             if bot is None or bot in key.split("#", 1)[0].split("|")]
     table_rows = tuple((id_of_key(key), reason, "yes" if key in recorded else "no") for key, reason in kept)

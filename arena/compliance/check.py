@@ -9,29 +9,29 @@ from dataclasses import dataclass
 from arena.server import PlayedGame
 
 from .context import CheckContext
-from .result import Verdict
+from .result import CheckVerdict
 
 COMPLETE_GAME = "a complete game: every Decision answered in time with a legal Move echoing its game_id and seq"
 
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    verdict: Verdict
+    verdict: CheckVerdict
     expected: str = ""
     actual: str = ""
     detail: str = ""  # lines to show under the verdict (a traceback from the bot's log)
 
 
 def passed(note: str = "") -> Finding:
-    return Finding(Verdict.PASS, actual=note)
+    return Finding(CheckVerdict.PASS, actual=note)
 
 
 def failed(expected: str, actual: str, detail: str = "") -> Finding:
-    return Finding(Verdict.FAIL, expected, actual, detail)
+    return Finding(CheckVerdict.FAIL, expected, actual, detail)
 
 
 def skipped(why: str) -> Finding:
-    return Finding(Verdict.SKIP, actual=why)
+    return Finding(CheckVerdict.SKIP, actual=why)
 
 
 @dataclass(frozen=True, slots=True)

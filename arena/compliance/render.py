@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from .result import CheckResult, Report, Verdict
+from .result import CheckResult, CheckVerdict, Report
 
 _WIDTH = 22  # columns for the name, so the texts line up: "reconnect (optional)" is 20
 
@@ -15,9 +15,9 @@ def line(r: CheckResult) -> str:
     then the result's detail, if any, as indented lines."""
     label = f"{r.name} (optional)" if r.optional else r.name
     head = f"{r.verdict.name:<4}  {label:<{_WIDTH}}"
-    if r.verdict is Verdict.FAIL:
+    if r.verdict is CheckVerdict.FAIL:
         text = f"{head}  expected: {r.expected}; got: {r.actual}"
-    elif r.verdict is Verdict.SKIP:
+    elif r.verdict is CheckVerdict.SKIP:
         text = f"{head}  skipped: {r.actual}"
     else:
         text = f"{head}  {r.summary}" + (f" ({r.actual})" if r.actual else "")
@@ -32,8 +32,8 @@ def _printable(text: str) -> str:
 
 
 def summary(report: Report) -> str:
-    passed, failed, skipped = (report.count(v) for v in (Verdict.PASS, Verdict.FAIL, Verdict.SKIP))
-    optional = report.count(Verdict.FAIL, optional=True)
+    passed, failed, skipped = (report.count(v) for v in (CheckVerdict.PASS, CheckVerdict.FAIL, CheckVerdict.SKIP))
+    optional = report.count(CheckVerdict.FAIL, optional=True)
     parts = [f"{passed} passed", f"{failed} failed" + (f" ({optional} optional)" if optional else "")]
     if skipped:
         parts.append(f"{skipped} skipped")

@@ -7,7 +7,9 @@ import enum
 from dataclasses import dataclass
 
 
-class Verdict(enum.Enum):
+class CheckVerdict(enum.Enum):
+    """What one check says about the bot (a match's verdict is ``match.monitor.MatchVerdict``)."""
+
     PASS = "pass"
     FAIL = "fail"
     # The check could not run (e.g. the bot never connected, or it opened too
@@ -19,7 +21,7 @@ class Verdict(enum.Enum):
 class CheckResult:
     name: str
     summary: str  # what the check verifies, one line
-    verdict: Verdict
+    verdict: CheckVerdict
     optional: bool = False  # an optional check's failure does not fail the run
     expected: str = ""
     actual: str = ""  # what happened (for a pass: a short note, may be empty)
@@ -27,7 +29,7 @@ class CheckResult:
 
     @property
     def counts_as_failure(self) -> bool:
-        return self.verdict is Verdict.FAIL and not self.optional
+        return self.verdict is CheckVerdict.FAIL and not self.optional
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -54,7 +56,7 @@ class Report:
     def passed(self) -> bool:
         return not any(r.counts_as_failure for r in self.results)
 
-    def count(self, verdict: Verdict, optional: bool | None = None) -> int:
+    def count(self, verdict: CheckVerdict, optional: bool | None = None) -> int:
         return sum(1 for r in self.results if r.verdict is verdict and (optional is None or r.optional == optional))
 
     def result(self, name: str) -> CheckResult:
@@ -69,6 +71,6 @@ class Report:
             "command": list(self.command),
             "log": self.log_path,
             "passed": self.passed,
-            "counts": {v.value: self.count(v) for v in Verdict},
+            "counts": {v.value: self.count(v) for v in CheckVerdict},
             "checks": [r.to_dict() for r in self.results],
         }

@@ -29,7 +29,7 @@ from .checks import CHECKS
 from .context import CannotPlayError, CheckContext
 from .opponent import start_opponent
 from .rejections import RejectionLog
-from .result import CheckResult, Report, Verdict
+from .result import CheckResult, CheckVerdict, Report
 from .settings import CheckSettings
 
 # Streams of the ordinary opponent: the other team of a 6-seat game.
@@ -118,16 +118,16 @@ async def run_checks(
 
 
 async def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
-    def result(verdict: Verdict, expected: str = "", actual: str = "", detail: str = "") -> CheckResult:
+    def result(verdict: CheckVerdict, expected: str = "", actual: str = "", detail: str = "") -> CheckResult:
         return CheckResult(check.name, check.summary, verdict, check.optional, _clip(expected), _clip(actual),
                            detail[:_CLIP_DETAIL])
 
     if check.needs_connection and not ctx.connected:
-        return result(Verdict.SKIP, actual="the bot never connected (see the hello check)")
+        return result(CheckVerdict.SKIP, actual="the bot never connected (see the hello check)")
     try:
         finding = await check.run(ctx)
     except CannotPlayError as exc:
-        return result(Verdict.FAIL, check.summary, str(exc))
+        return result(CheckVerdict.FAIL, check.summary, str(exc))
     return result(finding.verdict, finding.expected, finding.actual, finding.detail)
 
 

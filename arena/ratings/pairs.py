@@ -1,4 +1,4 @@
-"""Duplicate-pair statistics per pairing.
+"""Duplicate-pair statistics per matchup (two bots).
 
 In a duplicate pair both bots play the same deal once from each seat. A bot
 that wins both games (2-0) outplayed the other with the cards held equal; a
@@ -52,7 +52,7 @@ class PairStats:
 
 
 def pair_stats(records: Sequence[GameRecord]) -> tuple[PairStats, ...]:
-    """Pair statistics for every pairing that has at least one paired game, by names."""
+    """Pair statistics for every matchup that has at least one paired game, by names."""
     groups: dict[str, list[GameRecord]] = {}
     for r in records:
         if r.pair_id is not None:

@@ -17,7 +17,7 @@ from arena.games.dispatch import Dispatcher
 from arena.games.game_record import GameRecord, checked
 from arena.games.seeds import TournamentSecret
 from arena.match.live import LiveLine
-from arena.match.monitor import Verdict, status_of, summary_line
+from arena.match.monitor import MatchVerdict, status_of, summary_line
 from arena.match.tally import PairTally, tally_rows
 from arena.ratings import PairCounts, SprtBounds
 from arena.tournament.formats.match_plan import MatchFormat, MatchPlan, match_schedule, window_for
@@ -111,7 +111,7 @@ def test_the_verdict_of_each_way_a_match_can_end() -> None:
                                                            "(the max_games cap)")
     assert summary(sprt, PairCounts(ll=20)) == "a vs b: H0 accepted after 40 games (20 pairs)"
     fixed = MatchPlan(MatchFormat.MATCH, "a", ("b",), None, 8)
-    assert status_of(fixed, PairTally("a", "b", PairCounts(ww=3))).verdict is Verdict.RUNNING
+    assert status_of(fixed, PairTally("a", "b", PairCounts(ww=3))).verdict is MatchVerdict.RUNNING
     assert summary(fixed, PairCounts(ww=3)) == "a vs b: 6 games played (3 complete pairs)"
 
 

@@ -19,7 +19,7 @@ import pytest
 from arena.engine import events as ev
 from arena.engine.options import make_options
 from arena.engine.outcome import Termination
-from arena.referee import Decision, GameEnd, HandSummary, Referee
+from arena.referee import Decision, GameEnd, HandEnd, Referee
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:1[0-2]|[1-7])[EBOC](?![0-9A-Za-z])")
 
@@ -37,7 +37,7 @@ class Transcript:
     """Everything the referee said in one game, and the game it said it of."""
 
     referee: Referee
-    summaries: list[HandSummary] = field(default_factory=list)
+    summaries: list[HandEnd] = field(default_factory=list)
     decisions: int = 0
     forfeited: bool = False
     ends: tuple[GameEnd, ...] = ()
@@ -91,7 +91,7 @@ def hand_slices(events: Sequence[ev.Event]) -> list[list[ev.Event]]:
     return out
 
 
-def cards_in(h: HandSummary) -> set[str]:
+def cards_in(h: HandEnd) -> set[str]:
     seen = {c for line in h.events for c in CARD.findall(line)}
     seen |= {str(c) for _, cards in h.shown for c in cards}
     seen |= {str(a.card) for _, a in h.history if a.card is not None}

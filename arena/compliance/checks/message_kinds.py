@@ -13,7 +13,7 @@ from arena.server.convert import status_pb
 
 from ..check import Check, Finding, failed, judge_game, passed, skipped
 from ..context import CannotPlayError, CheckContext
-from ..result import Verdict
+from ..result import CheckVerdict
 
 NAME = "message-kinds"
 # The non-closing Status the arena really sends between games (to a Move
@@ -46,7 +46,7 @@ async def _run(ctx: CheckContext) -> Finding:
     except CannotPlayError as exc:
         return failed(expected, str(exc))
     finding = judge_game(ctx, record)
-    if finding.verdict is Verdict.FAIL:
+    if finding.verdict is CheckVerdict.FAIL:
         return failed(expected, f"the game after the Status: {finding.actual}")
     hands = sum(r.hands for r in complete)
     return passed(f"GameStart, Decision, HandEnd ({hands}), GameEnd ({len(complete)}), Status between games")

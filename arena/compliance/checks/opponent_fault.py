@@ -9,7 +9,7 @@ from arena.server import TimeControl
 
 from ..check import COMPLETE_GAME, Check, Finding, failed, judge_game, passed
 from ..context import CannotPlayError, CheckContext
-from ..result import Verdict
+from ..result import CheckVerdict
 
 NAME = "opponent-fault"
 
@@ -33,7 +33,7 @@ async def _run(ctx: CheckContext) -> Finding:
     except CannotPlayError as exc:
         return failed(expected, f"the next game could not start: {exc}")
     finding = judge_game(ctx, after)
-    if finding.verdict is Verdict.FAIL:
+    if finding.verdict is CheckVerdict.FAIL:
         return failed(f"then {COMPLETE_GAME}", f"the next game: {finding.actual}")
     return passed(f"opponent timed out after {record.hands} hand(s); next game: {finding.actual}")
 

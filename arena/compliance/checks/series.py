@@ -7,7 +7,7 @@ from arena.engine.options import VARIANTS
 
 from ..check import COMPLETE_GAME, Check, Finding, failed, judge_game, passed
 from ..context import CannotPlayError, CheckContext
-from ..result import Verdict
+from ..result import CheckVerdict
 
 NAME = "series"
 
@@ -21,7 +21,7 @@ async def _run(ctx: CheckContext) -> Finding:
         except CannotPlayError as exc:
             return failed(f"{n} complete games in a row", f"game {k + 1} of {n} could not start: {exc}")
         finding = judge_game(ctx, record)
-        if finding.verdict is Verdict.FAIL:
+        if finding.verdict is CheckVerdict.FAIL:
             return failed(f"{n} games in a row, each {COMPLETE_GAME}", f"game {k + 1} of {n}: {finding.actual}")
     return passed(f"{n} games")
 
