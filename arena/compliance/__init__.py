@@ -7,10 +7,9 @@ against in-process opponents and reports one ``CheckResult`` per check
     print(report.passed, [r.name for r in report.results if r.verdict is CheckVerdict.FAIL])
 """
 
-from .checks import CHECKS
 from .result import CheckResult, CheckVerdict, Report
 from .settings import CheckSettings
-from .suite import CheckerError, LaunchError, run_checks
+from .suite import CHECKS, CheckerError, LaunchError, run_checks
 
 __all__ = [
     "CHECKS", "CheckResult", "CheckSettings", "CheckerError", "LaunchError", "Report", "CheckVerdict", "run_checks",

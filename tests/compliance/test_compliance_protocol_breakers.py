@@ -11,9 +11,8 @@ import pytest
 from compliance_runner import FAST, HERE, check_bot_json
 
 from arena.compliance import CheckSettings, CheckVerdict, run_checks
-from arena.compliance.checks.hello import HELLO
-from arena.compliance.checks.reading import KEEPS_READING
-from arena.compliance.render import line
+from arena.compliance.result import line
+from arena.compliance.stream_checks import HELLO, KEEPS_READING
 from arena.protocol import PROTOCOL_VERSION
 
 pytestmark = pytest.mark.integration
