@@ -15,8 +15,7 @@ from enum import StrEnum
 
 from ..games.game_record import GameRecord
 from ..games.schedule import ScheduledGame
-from ..ratings.sprt import PairCounts, SprtState, sprt_status
-from ..ratings.sprt_format import elo_text, format_sprt_line
+from ..ratings.sprt import PairCounts, SprtState, elo_text, format_sprt_line, sprt_status
 from ..tournament.formats.match_plan import MatchPlan
 from .tally import PairTally, opponent_of, tally_rows
 

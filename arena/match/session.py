@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..games.store import ResultsStore
-from ..ratings.sprt_format import format_sprt_header
+from ..ratings.sprt import format_sprt_header
 from ..tournament.config import TournamentConfig
 from ..tournament.runner import RunSummary, run_tournament
 from ..tournament.stopping import StopRequest

@@ -19,10 +19,8 @@ from .los import likelihood_of_superiority, los_from_difference
 from .pairs import PairStats, pair_stats
 from .placement import Placement, Reference, place
 from .rating_fit import DEFAULT_BASE, ELO_PER_NAT, Z95, RatingFit, fit_ratings
-from .sprt import SprtBounds, SprtState, SprtVerdict, sprt_status
+from .sprt import SprtBounds, SprtModel, SprtState, SprtVerdict, format_sprt_header, format_sprt_line, llr, sprt_status
 from .sprt_counts import EloEstimate, PairCounts, elo_from_score, score_from_elo
-from .sprt_format import format_sprt_header, format_sprt_line
-from .sprt_llr import SprtModel, llr
 from .standings import StandingsRow, standings
 from .tally import WinLoss, win_loss
 

@@ -21,7 +21,7 @@ from arena.ratings import (
     llr,
     sprt_status,
 )
-from arena.ratings.sprt_llr import mle_given_score
+from arena.ratings.sprt import mle_given_score
 
 # --- an independent LLR: direct 1-D maximisation of the constrained likelihood ---
 #
