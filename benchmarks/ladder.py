@@ -44,7 +44,7 @@ sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from arena.engine.outcome import Termination  # noqa: E402
 from arena.games.game_record import GameRecord  # noqa: E402
-from arena.match.ladder import ANCHOR, ANCHOR_ELO, LADDER_FILE, reference_ladder  # noqa: E402
+from arena.match.reference_ladder import ANCHOR, ANCHOR_ELO, LADDER_FILE, reference_ladder  # noqa: E402
 from arena.ratings import fit_ratings  # noqa: E402
 from arena.ratings.placement import place  # noqa: E402
 from arena.ratings.rating_fit import ELO_PER_NAT  # noqa: E402

@@ -13,7 +13,7 @@ import click
 from ..games.game_record import GameRecord, checked
 from ..games.settings import ConfigError
 from ..match.bots import MatchBot, name_of
-from ..match.ladder import LADDER_FILE, ReferenceLadder, ladder_variants, reference_ladder
+from ..match.reference_ladder import LADDER_FILE, ReferenceLadder, ladder_variants, reference_ladder
 from ..results.placement_table import ladder_result, placement_table
 from ..results.tables import Table
 from ..tournament.config import parse_config

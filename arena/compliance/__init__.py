@@ -7,8 +7,8 @@ against in-process opponents and reports one ``CheckResult`` per check
     print(report.passed, [r.name for r in report.results if r.verdict is CheckVerdict.FAIL])
 """
 
+from .check_settings import CheckSettings
 from .result import CheckResult, CheckVerdict, Report
-from .settings import CheckSettings
 from .suite import CHECKS, CheckerError, LaunchError, run_checks
 
 __all__ = [

@@ -29,7 +29,7 @@ from arena.server import (
 from arena.server.connection import Connection
 from arena.tournament.launcher import LaunchedBot
 
-from .settings import CheckSettings, opponent_names
+from .check_settings import CheckSettings, opponent_names
 
 # Sort the way a game ended by the bot under test's fault into the check
 # that owns that kind of fault.

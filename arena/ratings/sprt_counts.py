@@ -30,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..games.game_record import GameRecord
-from .pairs import pair_stats
+from .duplicate_pairs import pair_stats
 from .rating_fit import Z95
 
 # The three pair scores of bot A, in the order of the counts (ll, dd, ww).

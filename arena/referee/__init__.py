@@ -20,10 +20,10 @@ What a spectator may see (the live page, the replay's public view) is
 ``spectator_observation`` (``spectator``).
 """
 
+from .hand_end import hand_ends
 from .messages import Decision, GameEnd, GameStart, HandEnd, Message
 from .referee import BadMoveError, Referee
 from .spectator import SPECTATOR, public_events, spectator_observation
-from .summary import hand_ends
 
 __all__ = [
     "SPECTATOR", "BadMoveError", "Decision", "GameEnd", "GameStart", "HandEnd", "Message", "Referee", "hand_ends",

@@ -12,8 +12,8 @@ from arena.engine.outcome import Outcome, Termination
 from arena.engine.state import Game, State
 from arena.errors import DomainError
 
+from .hand_end import hand_ends
 from .messages import Decision, GameEnd, GameStart, HandEnd
-from .summary import hand_ends
 
 
 class BadMoveError(DomainError):

@@ -29,7 +29,7 @@ from ..games.seeds import TournamentSecret
 from ..games.store import ResultsStore, StoreError
 from ..tournament.config import TournamentConfig
 from ..tournament.runner import schedule_of
-from .replay import ReplayError
+from .replayer import ReplayError
 from .stored import stored_config
 from .verify import REPLAY, TamperedError, row_problem
 

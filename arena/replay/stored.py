@@ -12,7 +12,7 @@ from ..games.settings import ConfigError
 from ..league.config import is_league, played
 from ..tournament.config import TournamentConfig, parse_config
 from .model import GameReplay
-from .replay import ReplayError, replay
+from .replayer import ReplayError, replay
 
 
 @dataclass(frozen=True)

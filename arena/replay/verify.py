@@ -2,7 +2,7 @@
 be the one its seed and action log give.
 
 Lean on purpose: the engine plays the action log again and nothing else (no
-views, no per-deal shadow states as ``replay.py`` builds for people to read),
+views, no per-deal shadow states as ``replayer.py`` builds for people to read),
 so a whole results file is checked in seconds.
 
 What a row must agree on:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..games.game_record import GameRecord
-from ..match.ladder import ReferenceLadder
+from ..match.reference_ladder import ReferenceLadder
 from ..ratings.placement import Placement, place
 from .tables import Cell, Table
 

@@ -25,7 +25,7 @@ from ..games.private_files import make_private_dir
 from ..games.runlock import RunLock
 from ..games.scheduler import Scheduler
 from ..games.store import ResultsStore
-from ..match.session import run_match
+from ..match.match_run import run_match
 from ..replay.audit import Verified, verify_store
 from ..tournament.config import TournamentConfig, stored_form
 from ..tournament.runner import RunSummary, run_tournament

@@ -14,7 +14,7 @@ from arena.games.game_record import checked
 from arena.games.store import ResultsStore
 from arena.match.tally import tally_rows
 from arena.ratings import PairCounts, SprtBounds, SprtVerdict, format_sprt_line, sprt_status
-from arena.ratings.pairs import pair_stats
+from arena.ratings.duplicate_pairs import pair_stats
 
 pytestmark = pytest.mark.integration
 

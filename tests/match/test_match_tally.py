@@ -16,7 +16,7 @@ from arena.engine.outcome import Termination
 from arena.games.dispatch import Dispatcher
 from arena.games.game_record import GameRecord, checked
 from arena.games.seeds import TournamentSecret
-from arena.match.live import LiveLine
+from arena.match.live_line import LiveLine
 from arena.match.monitor import MatchVerdict, status_of, summary_line
 from arena.match.tally import PairTally, tally_rows
 from arena.ratings import PairCounts, SprtBounds

@@ -8,7 +8,7 @@ import pytest
 
 from arena.engine.outcome import Termination
 from arena.games.game_record import GameRecord
-from arena.match.ladder import LadderBot, ReferenceLadder
+from arena.match.reference_ladder import LadderBot, ReferenceLadder
 from arena.ratings import ELO_PER_NAT
 from arena.ratings.placement import Reference, place
 from arena.results.placement_table import ladder_result, placement_table

@@ -1,7 +1,7 @@
 """The referee over random games never tells a seat a card it may not see.
 
 Decisions must be exactly the engine's own ``State.observation(seat)``. Hand
-summaries are checked against the rule of ``arena.referee.summary``, worked
+summaries are checked against the rule of ``arena.referee.hand_end``, worked
 out here again from the raw event log: a seat's summary holds the hand's
 public events and the seat's own private ones, in order, and no card other
 than its own, the up card, cards played in the hand and cards shown as proof.

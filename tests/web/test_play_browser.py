@@ -24,8 +24,8 @@ from selenium.webdriver.common.by import By
 
 from arena.engine import make_options
 from arena.games.store import ResultsStore
-from arena.replay.replay import replay
-from arena.web.play import card_label
+from arena.replay.replayer import replay
+from arena.web.person_seat import card_label
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
 
