@@ -8,9 +8,8 @@ from arena.engine.options import VARIANTS
 from arena.engine.outcome import Termination
 from arena.server import TimeControl
 
-from .check import COMPLETE_GAME, Check, Finding, failed, judge_game, passed, skipped
 from .context import CannotPlayError, CheckContext
-from .result import CheckVerdict
+from .result import COMPLETE_GAME, Check, CheckVerdict, Finding, failed, judge_game, passed, skipped
 
 # One complete two-seat game in each variant.
 

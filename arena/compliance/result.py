@@ -1,12 +1,19 @@
-"""What a check says about the bot (a verdict, and on failure what was expected
-and what happened), and the report of a run: for people (one line per check,
-then a summary) and for programs (a JSON object)."""
+"""What a check is and what it says about the bot: a check (a name, one line
+saying what it verifies, and a coroutine that looks at the bot through
+``CheckContext`` and returns a ``Finding``), its verdict and, on failure,
+what was expected and what happened; and the report of a run: for people
+(one line per check, then a summary) and for programs (a JSON object)."""
 
 from __future__ import annotations
 
 import enum
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+
+from arena.server import PlayedGame
+
+from .context import CheckContext
 
 # What a check says about the bot: a verdict, and on failure what was
 # expected and what happened.
@@ -119,3 +126,50 @@ def summary(report: Report) -> str:
 
 def as_json(report: Report) -> str:
     return json.dumps(report.to_dict(), indent=2)
+
+
+# A check: a name, one line saying what it verifies, and a coroutine that
+# looks at the bot (through ``CheckContext``) and returns a ``Finding``.
+
+COMPLETE_GAME = "a complete game: every Decision answered in time with a legal Move echoing its game_id and seq"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    verdict: CheckVerdict
+    expected: str = ""
+    actual: str = ""
+    detail: str = ""  # lines to show under the verdict (a traceback from the bot's log)
+
+
+def passed(note: str = "") -> Finding:
+    return Finding(CheckVerdict.PASS, actual=note)
+
+
+def failed(expected: str, actual: str, detail: str = "") -> Finding:
+    return Finding(CheckVerdict.FAIL, expected, actual, detail)
+
+
+def skipped(why: str) -> Finding:
+    return Finding(CheckVerdict.SKIP, actual=why)
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    summary: str
+    run: Callable[[CheckContext], Awaitable[Finding]]
+    optional: bool = False
+    # Checks that need a connected bot are skipped when the hello check failed.
+    needs_connection: bool = True
+
+
+def judge_game(ctx: CheckContext, record: PlayedGame) -> Finding:
+    """Pass when the game ended without a fault of the bot."""
+    fault = ctx.fault(record)
+    if fault is not None:
+        return failed(COMPLETE_GAME, fault.describe())
+    mine = [s for s, name in enumerate(record.bots) if name == ctx.name]
+    won = record.winner_seat is not None and record.winner_seat == mine[0] % 2
+    a, b = record.scores
+    return passed(f"{record.hands} hands, {'won' if won else 'lost'} {a}-{b} (seat {', '.join(map(str, mine))})")

@@ -11,9 +11,8 @@ from arena.protocol import arena_pb2 as pb
 from arena.server.connection import ConnectionLostError
 from arena.server.convert import status_pb
 
-from .check import COMPLETE_GAME, Check, Finding, failed, judge_game, passed, skipped
 from .context import CannotPlayError, CheckContext
-from .result import CheckVerdict
+from .result import COMPLETE_GAME, Check, CheckVerdict, Finding, failed, judge_game, passed, skipped
 
 # The bot starts, dials in and says a valid Hello (its name, a version, the
 # protocol version) within the deadline.

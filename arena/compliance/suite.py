@@ -24,12 +24,11 @@ from arena.sandbox import Containment, Sandbox, SandboxUnavailableError
 from arena.server import Arena, BotUnavailableError
 from arena.tournament.launcher import BotStartError, LaunchSpec, launch, stop
 
-from .check import Check
 from .check_settings import CheckSettings
 from .context import CannotPlayError, CheckContext, RejectionLog
 from .game_checks import MULTI_SEAT_CHECKS, OPPONENT_FAULT, SERIES, VARIANT_CHECKS
 from .opponent import start_opponent
-from .result import CheckResult, CheckVerdict, Report
+from .result import Check, CheckResult, CheckVerdict, Report
 from .stream_checks import HELLO, KEEPS_READING, MESSAGE_KINDS, RECONNECT
 from .verdict_checks import FAULT_CHECKS, NO_FALLBACKS
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .check import Check, Finding, failed, passed, skipped
 from .context import CheckContext, FaultKind
+from .result import Check, Finding, failed, passed, skipped
 
 # Verdicts over every game played so far, one per kind of fault: did the
 # bot answer every Decision in time, legally, echoing game_id and seq, with
