@@ -19,12 +19,13 @@ import time
 from pathlib import Path
 
 from arena.engine.outcome import Termination
-from arena.games.store import GameRow, ResultsStore
+from arena.games.game_record import GameRecord
+from arena.games.store import ResultsStore
 from arena.tournament.scaleout.frames import FROM_WORKER, MAX_REPORT, encode, read_frame
 
 
-def rows(n: int, actions: int) -> list[GameRow]:
-    return [GameRow(game_key=f"a|b#{i}a", seq=i, matchup="a|b", pair_index=i, bot0="a", bot1="b", mano=0,
+def rows(n: int, actions: int) -> list[GameRecord]:
+    return [GameRecord(game_key=f"a|b#{i}a", seq=i, matchup="a|b", pair_index=i, bot0="a", bot1="b",
                     seed=i, score0=30, score1=17, winner="a", winner_seat=0, termination=Termination.TARGET_REACHED,
                     faulty_bot=None, hands=14, duration=0.4, actions=tuple(f"play {i % 40}" for i in range(actions)),
                     finished_at=1.0 + i)
@@ -36,7 +37,7 @@ async def take_in(data: bytes, n: int, db: Path, group: int) -> None:
     reader.feed_data(data)
     reader.feed_eof()
     with ResultsStore.create_or_open(db) as store:
-        pending: list[GameRow] = []
+        pending: list[GameRecord] = []
         for _ in range(n):
             pending.append(await read_frame(reader, FROM_WORKER, MAX_REPORT))
             if len(pending) >= group:

@@ -43,8 +43,9 @@ from typing import Any
 sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from arena.engine.outcome import Termination  # noqa: E402
-from arena.match.ladder import ANCHOR, ANCHOR_ELO, LADDER_FILE, reference_ladder  # noqa: E402
-from arena.ratings import GameRecord, fit_ratings  # noqa: E402
+from arena.games.game_record import GameRecord  # noqa: E402
+from arena.match.reference_ladder import ANCHOR, ANCHOR_ELO, LADDER_FILE, reference_ladder  # noqa: E402
+from arena.ratings import fit_ratings  # noqa: E402
 from arena.ratings.placement import place  # noqa: E402
 from arena.ratings.rating_fit import ELO_PER_NAT  # noqa: E402
 from sample_bots._play import duplicate_match  # noqa: E402
@@ -93,7 +94,7 @@ def round_robin(variant: str, games: int, first_seed: int, jobs: int) -> list[Ga
             parts = list(ex.map(_chunk, work))
     else:
         parts = [_chunk(w) for w in work]
-    return [GameRecord(s0, s1, winner, Termination.TARGET_REACHED, pair_id=pair)
+    return [GameRecord(s0, s1, winner, Termination.TARGET_REACHED, matchup=pair, pair_index=0)
             for part in parts for s0, s1, winner, pair in part]
 
 
@@ -106,7 +107,7 @@ def table(records: list[GameRecord]) -> dict[str, Any]:
     for name in order:
         low, high = fit.interval(name)
         wins = sum(r.winner == name for r in records)
-        played = sum(name in (r.bot_a, r.bot_b) for r in records)
+        played = sum(name in (r.bot0, r.bot1) for r in records)
         bots.append({"name": name, "command": f"python -m {modules[name]}", "elo": round(fit.rating(name), 1),
                      "low": round(low, 1), "high": round(high, 1), "games": played, "wins": wins})
     idx = [fit.index(name) for name in order]

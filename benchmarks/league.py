@@ -41,13 +41,14 @@ sys.path.insert(0, str(REPO))
 
 from league_attackers import ATTACKERS  # noqa: E402  (this directory, first on the path when run)
 
-from arena.games.store import GameRow, ResultsStore, StoreError  # noqa: E402
+from arena.games.game_record import GameRecord  # noqa: E402
+from arena.games.store import ResultsStore, StoreError  # noqa: E402
 from arena.server import mint_token  # noqa: E402
 
 ARMS = ("plain", "slow", "flood", "live")
 
 
-def recorded(db: Path) -> list[GameRow]:
+def recorded(db: Path) -> list[GameRecord]:
     try:
         with ResultsStore.open_existing(db) as store:
             return list(store.games())
@@ -55,7 +56,7 @@ def recorded(db: Path) -> list[GameRow]:
         return []
 
 
-def plain_games(rows: list[GameRow], extra: set[str]) -> int:
+def plain_games(rows: list[GameRecord], extra: set[str]) -> int:
     return sum(1 for r in rows if r.bot0 not in extra and r.bot1 not in extra)
 
 

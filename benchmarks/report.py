@@ -33,13 +33,14 @@ from pathlib import Path
 
 from arena.engine import Game, Kind
 from arena.engine.outcome import Termination
-from arena.games.store import GameRow, ResultsStore
+from arena.games.game_record import GameRecord
+from arena.games.store import ResultsStore
 from arena.report import build_report
 
 BOTS = ("alpha", "bravo", "charlie", "delta")
 
 
-def synthetic_rows(n: int, variant: str) -> list[GameRow]:
+def synthetic_rows(n: int, variant: str) -> list[GameRecord]:
     """``n`` finished games of random legal play, as stored rows."""
     game = Game(variant)
     rng = random.Random(0)
@@ -60,9 +61,9 @@ def synthetic_rows(n: int, variant: str) -> list[GameRow]:
         s0, s1 = state.scores
         winner_team = 0 if s0 > s1 else 1
         label = f"{a}|{b}"
-        rows.append(GameRow(
+        rows.append(GameRecord(
             game_key=f"{label}#{seq // 2 // len(pairings)}{'a' if first else 'b'}" + f"-{seq}", seq=seq,
-            matchup=label, pair_index=seq // 2, bot0=bot0, bot1=bot1, mano=0, seed=seq // 2, score0=s0,
+            matchup=label, pair_index=seq // 2, bot0=bot0, bot1=bot1, seed=seq // 2, score0=s0,
             score1=s1, winner=(bot0, bot1)[winner_team], winner_seat=winner_team, termination=Termination.TARGET_REACHED,
             faulty_bot=None, hands=0, duration=0.1, actions=tuple(actions), reason=f"team {winner_team} won",
         ))

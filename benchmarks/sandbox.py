@@ -53,7 +53,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from arena.games.store import GameRow, ResultsStore
+from arena.games.game_record import GameRecord
+from arena.games.store import ResultsStore
 from arena.sandbox import Containment, Sandbox, probe
 from arena.sandbox.limits import Limits
 from arena.server import Arena
@@ -195,7 +196,7 @@ def _play(arm: str, games: int, concurrency: int) -> tuple[float, list[Mark]]:
     marks: list[Mark] = []
     starts: list[float] = []
 
-    def on_record(row: GameRow) -> None:
+    def on_record(row: GameRecord) -> None:
         now = time.monotonic()
         starts.append(now - row.duration)
         marks.append((now, *_tree_cpu()))

@@ -44,8 +44,9 @@ from typing import Any
 from arena.engine import Game, Kind
 from arena.engine import events as ev
 from arena.games.chain import SIGNED_COLUMNS, canonical, row_mac
+from arena.games.game_record import GameRecord
 from arena.games.seeds import TournamentSecret
-from arena.games.store import GameRow, ResultsStore, _FileGuard
+from arena.games.store import ResultsStore, _FileGuard
 from arena.replay import options_of, replay_row
 from arena.replay.audit import _tournament_expectation, verify_store
 from arena.replay.verify import row_problem
@@ -63,7 +64,7 @@ def raw_config(variant: str, options: dict[str, Any], games: int) -> dict[str, A
             "bots": [{"name": f"b{i}", "command": "python -m sample_bots.random_bot"} for i in range(bots)]}
 
 
-def random_rows(raw: dict[str, Any], games: int) -> list[GameRow]:
+def random_rows(raw: dict[str, Any], games: int) -> list[GameRecord]:
     """``games`` random games of ``raw``'s schedule, as rows."""
     config = parse_config(raw)
     secret = TournamentSecret.from_seed(1)
@@ -82,16 +83,16 @@ def random_rows(raw: dict[str, Any], games: int) -> list[GameRow]:
             actions.append(f"{seat} {action.text}")
         out = state.outcome()
         assert out is not None and out.winner is not None
-        rows.append(GameRow(
+        rows.append(GameRecord(
             game_key=game.key, seq=seq, matchup=game.matchup, pair_index=game.pair_index, bot0=game.bot0,
-            bot1=game.bot1, mano=0, seed=seed, score0=out.scores[0], score1=out.scores[1],
+            bot1=game.bot1, seed=seed, score0=out.scores[0], score1=out.scores[1],
             winner=(game.bot0, game.bot1)[out.winner], winner_seat=out.winner, termination=out.termination,
             faulty_bot=None, hands=len({e.hand for e in state.events if isinstance(e, ev.HandStarted)}), duration=0.0, actions=tuple(actions),
             reason=f"team {out.winner} reached 30", finished_at=1.0))
     return rows
 
 
-def build(path: Path, raw: dict[str, Any], rows: list[GameRow]) -> int:
+def build(path: Path, raw: dict[str, Any], rows: list[GameRecord]) -> int:
     """Write ``rows`` into ``path`` as a tournament of ``raw`` would; the actions written."""
     with ResultsStore.create_or_open(path) as store:
         store.set_meta("config", raw)
@@ -123,7 +124,7 @@ def time_verify_unsigned(path: Path) -> tuple[int, float]:
         return checked, time.process_time() - started
 
 
-def time_writes(directory: Path, raw: dict[str, Any], rows: list[GameRow]) -> tuple[float, float, float]:
+def time_writes(directory: Path, raw: dict[str, Any], rows: list[GameRecord]) -> tuple[float, float, float]:
     """Medians, in seconds per game written one transaction each: signed
     (``record``), unsigned (the INSERT of the same columns, same durability),
     and the paired difference. The two are written alternately, game by game,
@@ -159,14 +160,14 @@ def time_writes(directory: Path, raw: dict[str, Any], rows: list[GameRow]) -> tu
             statistics.median(a - b for a, b in zip(signed, unsigned)))
 
 
-def _value(row: GameRow, column: str) -> Any:
-    value = getattr(row, "matchup" if column == "pairing" else column)
+def _value(row: GameRecord, column: str) -> Any:
+    value: Any = 0 if column == "mano" else getattr(row, column)
     if column == "actions":
         return json.dumps(list(value))
     return value.value if column == "termination" else value
 
 
-def time_signing(rows: list[GameRow]) -> float:
+def time_signing(rows: list[GameRecord]) -> float:
     """Seconds per row of the signing arithmetic alone: canonical encoding and HMAC."""
     key, last = bytes(32), ""
     values = [[_value(r, c) if c not in ("evidence", "row_version") else None for c in SIGNED_COLUMNS] for r in rows]

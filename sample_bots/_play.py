@@ -19,12 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.engine import Game
-from arena.referee import BadMoveError, Referee
-from arena.referee import HandSummary as RefereeSummary
+from arena.referee import BadMoveError, HandEnd, Referee
 from sdk.bot import Bot, GameInfo, HandSummary
 
 
-def _summary(h: RefereeSummary) -> HandSummary:
+def _summary(h: HandEnd) -> HandSummary:
     """The referee's summary for one seat, as the SDK hands it to a bot (the
     same values the SDK decodes from the arena's HandEnd)."""
     return HandSummary(h.hand_number, h.scores, h.shown, h.history, h.trick_winners, h.events)
@@ -67,7 +66,7 @@ def play_game(
         bot.on_game_start(game_id, start.seat, variant)
     wants = [type(b).on_hand_end is not Bot.on_hand_end for b in bots]
 
-    def tell(summaries: Sequence[RefereeSummary]) -> None:
+    def tell(summaries: Sequence[HandEnd]) -> None:
         for h in summaries:
             if wants[h.seat]:
                 bots[h.seat].on_hand_end(game_id, _summary(h))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from arena.engine import rules as _rules
+from arena.engine import hand_values as _rules
 from arena.engine.cards import Card
 from arena.engine.variants import FlorKind
 

@@ -17,7 +17,7 @@ from ..compliance import (
     LaunchError,
     run_checks,
 )
-from ..compliance.render import as_json, line, summary
+from ..compliance.result import as_json, line, summary
 from ..protocol.stdio import bridge_command
 from ..sandbox import Containment, SandboxUnavailableError, probe
 from .errors import DOMAIN_ERROR

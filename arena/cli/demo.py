@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..match.ladder import ladder_variants, reference_ladder
+from ..match.reference_ladder import ladder_variants, reference_ladder
 from ..sandbox import SandboxUnavailableError, find_bwrap
 from ..tournament.config import parse_config
 from .formatting import output_options, pick_format

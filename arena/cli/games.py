@@ -7,13 +7,14 @@ from pathlib import Path
 import click
 
 from ..engine.outcome import Termination
+from ..games.game_record import GameRecord
 from ..games.gameids import id_of_key
-from ..games.store import GameRow, ResultsStore
+from ..games.store import ResultsStore
 from ..results.tables import Table, render
 from .formatting import output_options, pick_format
 
 
-def _keep(row: GameRow, bot: str | None, result: str | None, termination: str | None) -> bool:
+def _keep(row: GameRecord, bot: str | None, result: str | None, termination: str | None) -> bool:
     if bot is not None and bot not in (row.bot0, row.bot1):
         return False
     if result == "win" and row.winner != bot:
@@ -63,11 +64,11 @@ def games(db: Path, bot: str | None, result: str | None, termination: str | None
     click.echo(render([table], fmt))
 
 
-def _interrupted_table(interrupted: list[tuple[str, float, str]], rows: list[GameRow], bot: str | None) -> Table:
+def _interrupted_table(interrupted: list[tuple[str, float, str]], rows: list[GameRecord], bot: str | None) -> Table:
     """The interruptions, kept apart from the results (they never count): a
     resume plays the game again, under the same id, once it is recorded."""
     recorded = {r.game_key: r for r in rows}
-    # A key names its pairing first: "a|b#3a" (a tournament), "a|b#m12a" (a league).
+    # A key names its matchup first: "a|b#3a" (a tournament), "a|b#m12a" (a league).
     kept = [(key, reason) for key, _at, reason in interrupted
             if bot is None or bot in key.split("#", 1)[0].split("|")]
     table_rows = tuple((id_of_key(key), reason, "yes" if key in recorded else "no") for key, reason in kept)

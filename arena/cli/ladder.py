@@ -10,11 +10,10 @@ from typing import Any
 
 import click
 
-from ..games.records import to_records
+from ..games.game_record import GameRecord, checked
 from ..games.settings import ConfigError
-from ..games.store import GameRow
 from ..match.bots import MatchBot, name_of
-from ..match.ladder import LADDER_FILE, ReferenceLadder, ladder_variants, reference_ladder
+from ..match.reference_ladder import LADDER_FILE, ReferenceLadder, ladder_variants, reference_ladder
 from ..results.placement_table import ladder_result, placement_table
 from ..results.tables import Table
 from ..tournament.config import parse_config
@@ -65,14 +64,14 @@ def newcomer_of(command: Sequence[str], ladder: ReferenceLadder) -> MatchBot:
     return MatchBot(name, line)
 
 
-def _tables(ladder: ReferenceLadder, newcomer: str) -> Callable[[Sequence[GameRow]], list[Table]]:
+def _tables(ladder: ReferenceLadder, newcomer: str) -> Callable[[Sequence[GameRecord]], list[Table]]:
     """What the ladder prints from the stored games: the placement, or why there is none."""
-    def tables(rows: Sequence[GameRow]) -> list[Table]:
-        result = ladder_result(ladder, newcomer, to_records(rows))
+    def tables(rows: Sequence[GameRecord]) -> list[Table]:
+        result = ladder_result(ladder, newcomer, checked(rows))
         if result.placement is None:
             raise fail(f"{newcomer}: no game got a result, so it cannot be placed", DOMAIN_ERROR)
         if result.faults == result.games:
-            reason = next((r.reason for r in to_records(rows) if r.loser_fault == newcomer and r.reason), "")
+            reason = next((r.reason for r in list(rows) if r.faulty_bot == newcomer and r.reason), "")
             raise fail(f"{newcomer} lost all {result.games} games by its own failure (a crash, a timeout or "
                        f"an illegal action{': ' + reason if reason else ''}); not placed", DOMAIN_ERROR)
         p = result.placement

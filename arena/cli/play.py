@@ -2,7 +2,7 @@
 
 The person's seat is an ordinary seat of the arena: an SDK bot, dialling in
 with a token like any bot that connects by itself, whose ``choose`` waits for
-the person's click on a local page (``arena.web.play``). The games run
+the person's click on a local page (``arena.web.person_seat``). The games run
 through the tournament runner, so they are refereed, clocked, stored and
 replayable like any other; BOT is launched in the sandbox as ``match``
 launches its bots. In a 4- or 6-seat game the person's team is one entry,
@@ -43,7 +43,7 @@ from ..server.tokens import check_name, mint_token
 from ..tournament.config import parse_config
 from ..tournament.runner import schedule_of
 from ..web.http import HttpServer
-from ..web.play import MAX_SESSION_GAMES, Desk, play_handler
+from ..web.person_seat import MAX_SESSION_GAMES, Desk, play_handler
 from .connect import read_token
 from .errors import USAGE_ERROR, fail
 from .formatting import output_options, pick_format

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
+from ..games.game_record import RecordError
 from ..games.store import ResultsStore
-from ..ratings.records import RecordError
 from ..replay import ReplayError
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 

@@ -7,12 +7,10 @@ from typing import Any
 
 import click
 
-from ..games.records import to_records
+from ..games.game_record import GameRecord, RecordError, checked
 from ..games.store import ResultsStore
 from ..league.config import stored_persons
-from ..ratings import GameRecord
 from ..ratings.collusion import suspicious_pairs, without_pairs
-from ..ratings.records import RecordError
 from ..replay import ReplayError, options_of
 from ..replay.stored import stored_config
 from ..results.tables import VIEWS, bot_versions, compare_table, render, views
@@ -28,7 +26,7 @@ def load_results(db: Path) -> tuple[list[GameRecord], Any, dict[str, str]]:
     try:
         with ResultsStore.open_existing(db) as store:
             rows = list(store.games())
-            return to_records(rows), store.get_meta("config"), bot_versions(rows)
+            return checked(rows), store.get_meta("config"), bot_versions(rows)
     except RecordError as exc:  # a row edited by hand into nonsense
         raise fail(f"{db}: {exc}", DOMAIN_ERROR) from None
 
@@ -110,7 +108,7 @@ def standings(db: Path, view_names: tuple[str, ...], anchor: str | None, bootstr
     if not any(r.winner for r in records):
         raise fail(f"{db}: no finished games yet", DOMAIN_ERROR)
     names = VIEWS if "all" in view_names else (view_names or ("standings",))
-    if anchor is not None and anchor not in {r.bot_a for r in records} | {r.bot_b for r in records}:
+    if anchor is not None and anchor not in {r.bot0 for r in records} | {r.bot1 for r in records}:
         raise click.BadParameter(f"no bot named {anchor!r} in this database", param_hint="--anchor")
     if without_suspicious:
         flagged = suspicious_pairs(records)

@@ -11,13 +11,13 @@ import click
 
 from .. import interrupt
 from ..engine.outcome import Termination
+from ..games.game_record import GameRecord, checked
 from ..games.gameids import id_of_key
 from ..games.keyfile import key_path
-from ..games.records import to_records
 from ..games.scheduler import Scheduler
 from ..games.seeds import TournamentSecret
 from ..games.settings import ConfigError
-from ..games.store import GameRow, ResultsStore
+from ..games.store import ResultsStore
 from ..league.config import is_league
 from ..match.monitor import MatchMonitor, summary_line
 from ..match.tally import recorded_games
@@ -61,7 +61,7 @@ def default_db(config_path: Path) -> Path:
 def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: bool = False,
          http: str | None = None, kept: bool = True, standings_every: int = 0,
          http_linger: float | None = None,
-         tables: Callable[[Sequence[GameRow]], list[Table]] | None = None,
+         tables: Callable[[Sequence[GameRecord]], list[Table]] | None = None,
          scheduler: Scheduler | None = None, workers: int | None = None,
          ray_address: str | None = None) -> RunSummary:
     """Run the missing games of ``config`` into ``db`` and print the standings.
@@ -92,7 +92,7 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     try:
         finished = Tournament.run(config, db, new=new, hooks=hooks, plan=plan)
         summary, rows = finished.summary, finished.rows
-        records = to_records(rows)
+        records = checked(rows)
     except TournamentInterruptedError as exc:
         raise fail(f"{exc}: {_kept_or_not(db, kept, running=True)}", exc.exit_code) from None
     except KeyboardInterrupt:  # a Ctrl-C before the run's own handler was in place

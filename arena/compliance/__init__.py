@@ -4,14 +4,13 @@ against in-process opponents and reports one ``CheckResult`` per check
 (``truco-arena check-bot`` is its command line).
 
     report = await run_checks(CheckSettings(("python", "-m", "mybot"), Path("logs")))
-    print(report.passed, [r.name for r in report.results if r.verdict is Verdict.FAIL])
+    print(report.passed, [r.name for r in report.results if r.verdict is CheckVerdict.FAIL])
 """
 
-from .checks import CHECKS
-from .result import CheckResult, Report, Verdict
-from .settings import CheckSettings
-from .suite import CheckerError, LaunchError, run_checks
+from .check_settings import CheckSettings
+from .result import CheckResult, CheckVerdict, Report
+from .suite import CHECKS, CheckerError, LaunchError, run_checks
 
 __all__ = [
-    "CHECKS", "CheckResult", "CheckSettings", "CheckerError", "LaunchError", "Report", "Verdict", "run_checks",
+    "CHECKS", "CheckResult", "CheckSettings", "CheckerError", "LaunchError", "Report", "CheckVerdict", "run_checks",
 ]

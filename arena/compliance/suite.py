@@ -24,13 +24,13 @@ from arena.sandbox import Containment, Sandbox, SandboxUnavailableError
 from arena.server import Arena, BotUnavailableError
 from arena.tournament.launcher import BotStartError, LaunchSpec, launch, stop
 
-from .check import Check
-from .checks import CHECKS
-from .context import CannotPlayError, CheckContext
+from .check_settings import CheckSettings
+from .context import CannotPlayError, CheckContext, RejectionLog
+from .game_checks import MULTI_SEAT_CHECKS, OPPONENT_FAULT, SERIES, VARIANT_CHECKS
 from .opponent import start_opponent
-from .rejections import RejectionLog
-from .result import CheckResult, Report, Verdict
-from .settings import CheckSettings
+from .result import Check, CheckResult, CheckVerdict, Report
+from .stream_checks import HELLO, KEEPS_READING, MESSAGE_KINDS, RECONNECT
+from .verdict_checks import FAULT_CHECKS, NO_FALLBACKS
 
 # Streams of the ordinary opponent: the other team of a 6-seat game.
 _OPPONENT_STREAMS = 3
@@ -42,7 +42,23 @@ _CLOSE_GRACE = 1.0
 # Characters of an expected/actual text: the arena's reasons quote what the
 # bot sent (an action, a game id), which may be up to 64 KiB.
 _CLIP = 1000
-_CLIP_DETAIL = 8000  # a traceback of at most 40 lines (checks/fallbacks.py)
+_CLIP_DETAIL = 8000  # a traceback of at most 40 lines (verdict_checks.py)
+
+# Games first; the verdicts over all games next; last the checks that
+# disturb the streams on purpose (a reading test may close one, the
+# reconnect test does).
+CHECKS: tuple[Check, ...] = (
+    HELLO,
+    *VARIANT_CHECKS,
+    *MULTI_SEAT_CHECKS,
+    SERIES,
+    OPPONENT_FAULT,
+    MESSAGE_KINDS,
+    *FAULT_CHECKS,
+    NO_FALLBACKS,
+    KEEPS_READING,
+    RECONNECT,
+)
 
 
 class LaunchError(UsageError):
@@ -118,16 +134,16 @@ async def run_checks(
 
 
 async def _run_one(check: Check, ctx: CheckContext) -> CheckResult:
-    def result(verdict: Verdict, expected: str = "", actual: str = "", detail: str = "") -> CheckResult:
+    def result(verdict: CheckVerdict, expected: str = "", actual: str = "", detail: str = "") -> CheckResult:
         return CheckResult(check.name, check.summary, verdict, check.optional, _clip(expected), _clip(actual),
                            detail[:_CLIP_DETAIL])
 
     if check.needs_connection and not ctx.connected:
-        return result(Verdict.SKIP, actual="the bot never connected (see the hello check)")
+        return result(CheckVerdict.SKIP, actual="the bot never connected (see the hello check)")
     try:
         finding = await check.run(ctx)
     except CannotPlayError as exc:
-        return result(Verdict.FAIL, check.summary, str(exc))
+        return result(CheckVerdict.FAIL, check.summary, str(exc))
     return result(finding.verdict, finding.expected, finding.actual, finding.detail)
 
 

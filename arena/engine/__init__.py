@@ -11,7 +11,7 @@
 
 ``State.copy()`` is a cheap independent copy for search. The variants are
 data (``variants.py``); the rules helpers (card rank, envido and flor points)
-are in ``rules.py``.
+are in ``hand_values.py``.
 
 ``BUILD`` says whether this engine is the compiled build (mypyc, from the same
 source; see setup.py) or pure Python.
@@ -32,10 +32,10 @@ from .events import (
     Shown,
     TrickWon,
 )
+from .hand_values import card_rank, envido_points, flor_kind, flor_points
 from .observation import Observation, PendingCall
 from .options import VARIANTS, Options, OptionsError, make_options
 from .outcome import Outcome, Termination
-from .rules import card_rank, envido_points, flor_kind, flor_points
 from .state import Deal, Game, IllegalActionError, State
 from .variants import (
     VARIANT_BY_NAME,

@@ -22,9 +22,12 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-# The columns a row's MAC covers, in this order: all of its content.
+# The columns a row's MAC covers, in this order: all of its content. ``mano``
+# was a column until schema version 9, always 0 (seat 0 is mano in the first
+# hand): its place in the signed content stays, holding 0, so that every row
+# signed before still verifies and the public digest of a file is unchanged.
 SIGNED_COLUMNS = (
-    "game_key", "seq", "pairing", "pair_index", "bot0", "bot1", "mano", "seed", "score0", "score1", "winner",
+    "game_key", "seq", "matchup", "pair_index", "bot0", "bot1", "mano", "seed", "score0", "score1", "winner",
     "winner_seat", "termination", "faulty_bot", "hands", "duration", "actions", "finished_at", "reason",
     "version0", "version1", "cpu0", "cpu1", "fallbacks0", "fallbacks1", "game_id", "evidence", "row_version",
 )

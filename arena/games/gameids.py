@@ -1,6 +1,6 @@
 """The id people type for a stored game: its key made shell-safe.
 
-A game's key (``mybot|random#3a``: the pairing, then the game within it) is
+A game's key (``mybot|random#3a``: the matchup, then the game within it) is
 what the schedule, resume and the seeds rely on, and never changes. Its
 ``|`` and ``#`` mean a pipe and a comment to a shell, so the id shown and
 typed replaces both with ``:`` (``mybot:random:3a``). Bot names cannot hold

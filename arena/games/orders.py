@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .game_record import GameRecord
 from .schedule import ScheduledGame
 from .seeds import TournamentSecret
-from .store import GameRow
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class Unplayed:
     reason: str
 
 
-GameResult = GameRow | Unplayed
+GameResult = GameRecord | Unplayed
 
 
 def order_of(seq: int, game: ScheduledGame, secret: TournamentSecret, seats: int) -> GameOrder:

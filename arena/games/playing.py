@@ -21,8 +21,8 @@ from ..server import Arena, ArenaClosedError, BotUnavailableError, PlayedGame, T
 from .cpu import CpuLedger
 from .dispatch import Dispatcher
 from .forfeits import Forfeit
+from .game_record import GameRecord
 from .orders import GameOrder, GameResult, Unplayed
-from .rows import forfeit_row, played_row
 from .schedule import ScheduledGame
 
 # A game's streams are asked for in slices this long, so a bot that went
@@ -107,14 +107,14 @@ async def play_order(arena: Arena, bots: Presence, order: GameOrder, settings: P
         return result
     ended = time.time()
     if isinstance(result, Forfeit):
-        return forfeit_row(game, order.seq, order.deal_seed, result, ended, versions)
+        return GameRecord.forfeited(game, order.seq, order.deal_seed, result, ended, versions)
     on_played(result)
-    if result.winner_team is None:  # interrupted
+    if result.winner_seat is None:  # interrupted
         return Unplayed(game.key, result.reason)
     if result.faulty_bot is None:
-        return played_row(result, game, order.seq, result.reason, ended, versions, (spent[0], spent[1]))
+        return GameRecord.played(result, game, order.seq, result.reason, ended, versions, (spent[0], spent[1]))
     reason = await bots.explain(result)
-    return played_row(result, game, order.seq, reason, ended, versions, (spent[0], spent[1]),
+    return GameRecord.played(result, game, order.seq, reason, ended, versions, (spent[0], spent[1]),
                       bots.exit_status(result.faulty_bot))
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from arena.errors import DomainError
 
@@ -27,6 +27,17 @@ class Migration:
     version: int  # the version the database has once this has run
     why: str
     statements: tuple[str, ...]
+    # Run before the statements: SchemaError if the file cannot take them as it is.
+    guard: Callable[[sqlite3.Connection], None] | None = field(default=None, compare=False)
+
+
+def _mano_all_zero(db: sqlite3.Connection) -> None:
+    """Every game was written with mano 0; a row that says otherwise was edited,
+    and dropping the column would erase what shows it."""
+    found = db.execute("SELECT game_key, mano FROM games WHERE mano IS NOT 0 ORDER BY rowid LIMIT 1").fetchone()
+    if found is not None:
+        raise SchemaError(f"game {found[0]}: stored mano {found[1]!r}, where every game is written with 0: "
+                          f"the file was edited, so it is not upgraded (it is left as it was)")
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -86,6 +97,11 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "what a bot wrote to stderr while deciding, per decision (the organizer's replay)", (
         "ALTER TABLE games ADD COLUMN stderr TEXT NOT NULL DEFAULT '[]'",
     )),
+    # The signed content keeps mano's place, as 0 (chain.SIGNED_COLUMNS): no row is signed again.
+    Migration(9, "the column holding a game's two bots named matchup; mano (always 0) dropped", (
+        "ALTER TABLE games RENAME COLUMN pairing TO matchup",
+        "ALTER TABLE games DROP COLUMN mano",
+    ), guard=_mano_all_zero),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 _OUR_TABLES = frozenset({"meta", "games", "interrupted"})
@@ -121,6 +137,8 @@ def migrate(db: sqlite3.Connection, steps: Mapping[int, Step] | None = None) -> 
         if version > LATEST_VERSION:
             raise SchemaError(f"written by a newer truco-arena (schema version {version})")
         for migration in MIGRATIONS[version:]:
+            if migration.guard is not None:
+                migration.guard(db)
             for statement in migration.statements:
                 db.execute(statement)
             if steps is not None and (step := steps.get(migration.version)) is not None:

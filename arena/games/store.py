@@ -43,77 +43,19 @@ from arena.errors import DomainError
 from ..engine.outcome import Termination
 from .chain import HEAD_META, SIGNED_COLUMNS, ChainCheck, canonical, digest, head_tag, normalized, row_mac
 from .evidence import Evidence, EvidenceError
-from .gameids import SQL_ID_OF_KEY, id_of_key
+from .game_record import GameRecord
+from .gameids import SQL_ID_OF_KEY
 from .keyfile import KeyFileError, Keys, key_path, read_keys, write_keys
 from .private_files import PrivateFileError, check_private_sidecar, private_fd
 from .schema import LATEST_VERSION, SchemaError, migrate, stored_version
 from .seeds import SECRET_META, TournamentSecret
 
-
-@dataclass(frozen=True)
-class GameRow:
-    game_key: str
-    seq: int
-    matchup: str  # "a|b": the two bots (the column ``pairing``)
-    pair_index: int
-    bot0: str
-    bot1: str
-    mano: int
-    seed: int
-    score0: int
-    score1: int
-    winner: str | None
-    winner_seat: int | None
-    termination: Termination
-    faulty_bot: str | None
-    hands: int
-    duration: float
-    actions: tuple[str, ...]
-    finished_at: float = 0.0
-    reason: str = ""  # why the game ended, one line for people (schema version 2)
-    # The bot_version each side's bot announced in its Hello (schema version 3;
-    # '' when unknown: older rows, tournaments that do not record it).
-    version0: str = ""
-    version1: str = ""
-    # CPU seconds each side's bot spent on this game, measured by its sandbox
-    # (schema version 4; None: not measured, e.g. a bot that connects by itself).
-    cpu0: float | None = None
-    cpu1: float | None = None
-    # Moves each side marked as a fallback (Move.fallback: its code failed and
-    # it played a legal action instead; schema version 5, 0 in older rows).
-    fallbacks0: int = 0
-    fallbacks1: int = 0
-    # The shell-safe id people see and type (schema version 6): the key with
-    # '|' and '#' as ':' (gameids.py); filled in from the key when not given.
-    game_id: str = ""
-    # What the arena measured at the fault that ended the game (schema version
-    # 7; None for a game ended by the rules, and in rows written before).
-    evidence: Evidence | None = None
-    # The schema version the row was written under: rows of version 7 on
-    # carry evidence for every fault (a row signed by the migration is 6).
-    row_version: int = LATEST_VERSION
-    # (decision index, text): what a bot wrote to stderr while deciding, for
-    # the organizer's replay (schema version 8; () in older rows). The index
-    # counts like ``actions``; one past them: a decision never answered.
-    stderr: tuple[tuple[int, str], ...] = ()
-
-    def __post_init__(self) -> None:
-        if not self.game_id:
-            object.__setattr__(self, "game_id", id_of_key(self.game_key))
-
-    @property
-    def pair_id(self) -> str | None:
-        """The duplicate pair this game is half of; None (pair_index < 0) for
-        a game of an independent pairing, which is nobody's twin."""
-        return f"{self.matchup}#{self.pair_index}" if self.pair_index >= 0 else None
-
-
 WAL_LIMIT = 4 << 20  # bytes the WAL file is cut back to after a checkpoint
 _SIDECARS = ("-wal", "-shm")  # SQLite's WAL and shared-memory files, next to the database
-_COLUMNS = tuple(f.name for f in dataclasses.fields(GameRow))
-# A field whose SQL column has another name (the column keeps the name of schema version 1).
-_COLUMN_OF = {"matchup": "pairing"}
-_SQL_COLUMNS = tuple(_COLUMN_OF.get(c, c) for c in _COLUMNS)
+_COLUMNS = tuple(f.name for f in dataclasses.fields(GameRecord))
+_SQL_COLUMNS = _COLUMNS
+# Columns named otherwise before schema version 9: (new name, old name).
+_RENAMED_IN_9 = {"matchup": "pairing"}
 # Columns that a database of an older schema version lacks, with the value read in their place.
 _ADDED_IN = {"reason": (2, "''"), "version0": (3, "''"), "version1": (3, "''"), "cpu0": (4, "NULL"),
              "cpu1": (4, "NULL"), "fallbacks0": (5, "0"), "fallbacks1": (5, "0"), "game_id": (6, SQL_ID_OF_KEY),
@@ -131,7 +73,7 @@ class StoredRow:
     """The canonical bytes its MAC covers (``chain.canonical``)."""
     prev_mac: str
     mac: str
-    row: GameRow | None
+    row: GameRecord | None
     problem: str | None
     """Why the row cannot be read as a game (None: it can)."""
 
@@ -313,11 +255,11 @@ class ResultsStore:
             raise StoreError(f"{self.path}: stored {key} is not valid JSON") from None
 
     # -- games
-    def record(self, row: GameRow) -> None:
+    def record(self, row: GameRecord) -> None:
         """Write one finished game; a game already recorded is an error (never twice)."""
         self.record_together((row,))
 
-    def record_together(self, rows: tuple[GameRow, ...]) -> None:
+    def record_together(self, rows: tuple[GameRecord, ...]) -> None:
         """Write finished games in one transaction: all of them or none (the two
         halves of a league's duplicate pair, so a crash never leaves half a pair)."""
         self._check_writable()
@@ -338,6 +280,7 @@ class ResultsStore:
                     values["finished_at"] = row.finished_at or time.time()
                     values["evidence"] = row.evidence.to_json() if row.evidence is not None else None
                     values["row_version"] = LATEST_VERSION
+                    values["mano"] = 0  # no longer a column, still a place in the signed content
                     for column in SIGNED_COLUMNS:
                         values[column] = normalized(column, values[column])
                     values["prev_mac"] = last
@@ -400,17 +343,17 @@ class ResultsStore:
         return dict(self._db.execute("SELECT game_key, winner FROM games"))
 
     def _select(self, columns: tuple[str, ...]) -> str:
-        """The SQL columns ``columns``, with what an older schema reads in place of those it lacks."""
-        return ", ".join(f"{_ADDED_IN[c][1]} AS {c}" if c in _ADDED_IN and self.version < _ADDED_IN[c][0] else c
-                         for c in columns)
+        """The SQL columns ``columns``, with what an older schema reads in place of
+        those it lacks or names otherwise; ``mano``, dropped in version 9, reads as 0 from then on."""
+        return ", ".join(_column(c, self.version) for c in columns)
 
-    def games(self, newest: int | None = None) -> Iterator[GameRow]:
+    def games(self, newest: int | None = None) -> Iterator[GameRecord]:
         """Every recorded game in schedule order; with ``newest``, only that many, the last to finish first."""
         order = "seq" if newest is None else f"finished_at DESC LIMIT {int(newest)}"
         for values in self._db.execute(f"SELECT {self._select(_SQL_COLUMNS)} FROM games ORDER BY {order}"):
             yield self._row_of(values, lenient=True)
 
-    def _row_of(self, values: tuple[Any, ...], lenient: bool) -> GameRow:
+    def _row_of(self, values: tuple[Any, ...], lenient: bool) -> GameRecord:
         """The row of the SQL ``values`` (``_SQL_COLUMNS``); StoreError names a
         column that does not read. ``lenient``: evidence that does not read is
         None (the views do not use it; ``--verify`` reads it strictly)."""
@@ -432,7 +375,9 @@ class ResultsStore:
                     raise StoreError(f"{self.path}: game {row['game_key']}: {exc}") from None
                 row["evidence"] = None
         row["stderr"] = _stderr_of(row["stderr"])
-        return GameRow(**row)
+        # As stored: a row edited into nonsense (a winner who did not play) is for
+        # --verify to name, and the ratings refuse it (``game_record.checked``).
+        return GameRecord(**row, check=False)
 
     def chain(self) -> Iterator[StoredRow]:
         """Every row in the order it was stored (the chain's order), as signed."""
@@ -441,13 +386,13 @@ class ResultsStore:
         at = {c: i for i, c in enumerate(columns)}
         for values in self._db.execute(f"SELECT {self._select(columns)} FROM games ORDER BY rowid"):
             content = canonical([values[at[c]] for c in SIGNED_COLUMNS])
-            row: GameRow | None = None
+            row: GameRecord | None = None
             problem: str | None = None
             try:
                 row = self._row_of(values[:len(_SQL_COLUMNS)], lenient=False)
             except (StoreError, TypeError) as exc:
-                problem = str(exc).removeprefix(f"{self.path}: game {values[0]}: ")
-            yield StoredRow(str(values[0]), content, str(values[at["prev_mac"]]), str(values[at["mac"]]), row, problem)
+                problem = str(exc).removeprefix(f"{self.path}: game {values[at['game_key']]}: ")
+            yield StoredRow(str(values[at["game_key"]]), content, str(values[at["prev_mac"]]), str(values[at["mac"]]), row, problem)
 
     @contextlib.contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -529,7 +474,8 @@ class _Keying:
         write_keys(self.path, keys)  # before the commit: a crash leaves the secret in both, never in neither
         db.execute("DELETE FROM meta WHERE key = ?", (SECRET_META,))
         last, count = "", 0
-        for rowid, *values in db.execute(f"SELECT rowid, {', '.join(SIGNED_COLUMNS)} FROM games ORDER BY rowid").fetchall():
+        columns = ", ".join(_column(c, 7) for c in SIGNED_COLUMNS)  # as they are named at version 7
+        for rowid, *values in db.execute(f"SELECT rowid, {columns} FROM games ORDER BY rowid").fetchall():
             mac = row_mac(keys.signing_key, canonical(values), last)
             db.execute("UPDATE games SET prev_mac = ?, mac = ? WHERE rowid = ?", (last, mac, rowid))
             last, count = mac, count + 1
@@ -556,6 +502,17 @@ def _keys_of_signed_file(db: sqlite3.Connection, path: Path) -> Keys:
     keys = Keys.fresh()
     write_keys(path, keys)
     return keys
+
+
+def _column(name: str, version: int) -> str:
+    """The SQL that reads column ``name`` from a database of schema ``version``."""
+    if name in _ADDED_IN and version < _ADDED_IN[name][0]:
+        return f"{_ADDED_IN[name][1]} AS {name}"
+    if name in _RENAMED_IN_9 and version < 9:
+        return f"{_RENAMED_IN_9[name]} AS {name}"
+    if name == "mano" and version >= 9:
+        return "0 AS mano"
+    return name
 
 
 def _stderr_of(text: object) -> tuple[tuple[int, str], ...]:

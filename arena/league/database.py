@@ -12,10 +12,9 @@ from typing import Any
 
 from arena.errors import DomainError
 
-from ..games.records import to_records
+from ..games.game_record import GameRecord, checked
 from ..games.seeds import TournamentSecret
-from ..games.store import GameRow, ResultsStore
-from ..ratings import GameRecord
+from ..games.store import ResultsStore
 from .config import LeagueConfig, changed_rule, is_league
 
 NEXT_MATCH_META = "league_next_match"
@@ -72,12 +71,12 @@ class LeagueDatabase:
         """The rating inputs of every recorded game, read once at start; the
         league then keeps them up to date itself (``record``), so a refit
         never re-reads the whole file."""
-        return to_records(list(self.store.games()))
+        return checked(self.store.games())
 
-    def record(self, rows: tuple[GameRow, ...]) -> list[GameRecord]:
+    def record(self, rows: tuple[GameRecord, ...]) -> list[GameRecord]:
         """Write ``rows`` together; return their rating inputs."""
         self.store.record_together(rows)
-        return to_records(rows)
+        return checked(rows)
 
     def record_interrupted(self, keys: tuple[str, ...], reason: str) -> None:
         for key in keys:

@@ -14,10 +14,10 @@ from collections import Counter
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
+from ..games.game_record import GameRecord
 from ..games.playing import PlaySettings
 from ..games.schedule import Pairing, ScheduledGame
 from ..games.store import StoreError
-from ..ratings import GameRecord
 from ..ratings.bradley_terry import fit_wins
 from ..ratings.rating_fit import anchored
 from ..server import Arena, PlayedGame
@@ -75,7 +75,7 @@ class League:
         # What the league keeps of its games is the size of its bots, not of its
         # history (a league runs for months): games per pair, and wins per pair for the fits.
         results = db.results()
-        self.played: Counter[Pair] = Counter(pair_of(r.bot_a, r.bot_b) for r in results)  # games per pair
+        self.played: Counter[Pair] = Counter(pair_of(r.bot0, r.bot1) for r in results)  # games per pair
         self.wins = _wins(results)  # (winner, loser) -> decided games
         del results
         self.ratings = ratings_of(self.wins)

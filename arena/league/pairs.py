@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..games.game_record import GameRecord
 from ..games.orders import order_of
 from ..games.playing import PlaySettings, play_order
 from ..games.schedule import ScheduledGame
 from ..games.seeds import TournamentSecret
-from ..games.store import GameRow
 from ..server import Arena, ArenaClosedError, PlayedGame
 from .keys import MatchGame
 from .presence import ConnectedBots
@@ -30,7 +30,7 @@ from .presence import ConnectedBots
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
-    rows: tuple[GameRow, ...]  # to record, all together
+    rows: tuple[GameRecord, ...]  # to record, all together
     interrupted: tuple[str, ...]  # keys to record as interrupted (none of them in ``rows``)
     reason: str  # why they were interrupted ('' if none was)
 
@@ -45,7 +45,7 @@ async def play_match(
     on_played: Callable[[PlayedGame], None] = lambda rec: None,
 ) -> MatchResult:
     """Play ``games`` one after the other."""
-    rows: list[GameRow] = []
+    rows: list[GameRecord] = []
     streams = settings.options.seats // 2
     for seq, game in games:
         on_start(game)
@@ -55,7 +55,7 @@ async def play_match(
                                        on_played)
         except ArenaClosedError:
             return _cut(games, "the arena shut down before the game started")
-        if isinstance(outcome, GameRow):
+        if isinstance(outcome, GameRecord):
             rows.append(outcome)
             continue
         if rows and not arena.closing:  # nobody to blame for the second half: the first stands

@@ -13,15 +13,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
+from ..games.game_record import GameRecord
 from ..games.schedule import ScheduledGame
-from ..games.store import GameRow
-from ..ratings.sprt import PairCounts, SprtState, sprt_status
-from ..ratings.sprt_format import elo_text, format_sprt_line
+from ..ratings.sprt import PairCounts, SprtState, elo_text, format_sprt_line, sprt_status
 from ..tournament.formats.match_plan import MatchPlan
 from .tally import PairTally, opponent_of, tally_rows
 
 
-class Verdict(StrEnum):
+class MatchVerdict(StrEnum):
+    """Where a match against one opponent stands: still running, decided by the
+    SPRT (``ratings.SprtVerdict``), or ended by its game count."""
+
     RUNNING = "running"
     H0_ACCEPTED = "H0 accepted"
     H1_ACCEPTED = "H1 accepted"
@@ -35,11 +37,11 @@ class OpponentStatus:
     opponent: str
     counts: PairCounts
     sprt: SprtState | None  # None: a fixed number of games
-    verdict: Verdict
+    verdict: MatchVerdict
 
     @property
     def decided(self) -> bool:
-        return self.verdict in (Verdict.H0_ACCEPTED, Verdict.H1_ACCEPTED)
+        return self.verdict in (MatchVerdict.H0_ACCEPTED, MatchVerdict.H1_ACCEPTED)
 
 
 def counts_line(counts: PairCounts) -> str:
@@ -55,16 +57,16 @@ def status_of(plan: MatchPlan, tally: PairTally, run_over: bool = False) -> Oppo
     to play (what ends a fixed-games match whose last pairs stayed incomplete)."""
     counts = tally.counts
     if plan.bounds is None:
-        verdict = Verdict.GAMES_PLAYED if counts.pairs >= plan.pairs or run_over else Verdict.RUNNING
+        verdict = MatchVerdict.GAMES_PLAYED if counts.pairs >= plan.pairs or run_over else MatchVerdict.RUNNING
         return OpponentStatus(plan.challenger, tally.opponent, counts, None, verdict)
     state = sprt_status(counts, plan.bounds)
     if state.finished:
-        verdict = Verdict(state.verdict.value)
+        verdict = MatchVerdict(state.verdict.value)
     else:
         # A run that ends normally has recorded or skipped every game, and skips
         # only after a decision: undecided with pairs left means games running at
         # the decision took the LLR back between the bounds, and a resume goes on.
-        verdict = Verdict.CAP_REACHED if counts.pairs >= plan.pairs else Verdict.RUNNING
+        verdict = MatchVerdict.CAP_REACHED if counts.pairs >= plan.pairs else MatchVerdict.RUNNING
     return OpponentStatus(plan.challenger, tally.opponent, counts, state, verdict)
 
 
@@ -77,11 +79,11 @@ def summary_line(status: OpponentStatus, recorded: int | None = None) -> str:
     """The final word on one opponent, e.g. ``a vs b: H1 accepted after 64 games (32 pairs)``;
     ``recorded``: the games stored between them, to say how many the verdict leaves out."""
     c = status.counts
-    if status.verdict is Verdict.CAP_REACHED:
+    if status.verdict is MatchVerdict.CAP_REACHED:
         what = f"no verdict after {c.games} games in complete pairs (the max_games cap)"
-    elif status.verdict is Verdict.RUNNING:
+    elif status.verdict is MatchVerdict.RUNNING:
         what = f"no verdict yet after {c.games} games in complete pairs (resume to go on)"
-    elif status.verdict is Verdict.GAMES_PLAYED:
+    elif status.verdict is MatchVerdict.GAMES_PLAYED:
         what = f"{c.games} games played ({c.pairs} complete pairs)"
     else:
         what = f"{status.verdict.value} after {c.games} games ({c.pairs} pairs)"
@@ -91,7 +93,7 @@ def summary_line(status: OpponentStatus, recorded: int | None = None) -> str:
 
 
 class MatchMonitor:
-    def __init__(self, plan: MatchPlan, stored: Iterable[GameRow], show: Callable[[str], None]) -> None:
+    def __init__(self, plan: MatchPlan, stored: Iterable[GameRecord], show: Callable[[str], None]) -> None:
         self.plan = plan
         self._show = show
         self._tallies = tally_rows(plan.challenger, plan.opponents, stored)
@@ -104,13 +106,13 @@ class MatchMonitor:
 
     @property
     def all_decided(self) -> bool:
-        return all(s.verdict is not Verdict.RUNNING for s in self.statuses())
+        return all(s.verdict is not MatchVerdict.RUNNING for s in self.statuses())
 
     def should_play(self, game: ScheduledGame) -> bool:
         opponent = game.bot1 if game.bot0 == self.plan.challenger else game.bot0
-        return opponent in self._tallies and self.status(opponent).verdict is Verdict.RUNNING
+        return opponent in self._tallies and self.status(opponent).verdict is MatchVerdict.RUNNING
 
-    def on_record(self, row: GameRow) -> None:
+    def on_record(self, row: GameRecord) -> None:
         opponent = opponent_of(row, self.plan.challenger)
         if opponent is None or opponent not in self._tallies:
             return

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..games.store import GameRow
+from ..games.game_record import GameRecord
 from ..ratings.sprt import PairCounts
 from ..tournament.formats.match_plan import MatchPlan
 
@@ -25,7 +25,7 @@ class PairTally:
     counts: PairCounts = PairCounts()
     pending: dict[str, bool] = field(default_factory=dict)  # pair id -> did the challenger win its recorded half
 
-    def add(self, row: GameRow) -> bool:
+    def add(self, row: GameRecord) -> bool:
         """Count ``row`` (a game between the two bots); True if it completed a pair."""
         pair_id = row.pair_id
         if pair_id is None or row.winner is None:
@@ -39,7 +39,7 @@ class PairTally:
         return True
 
 
-def opponent_of(row: GameRow, challenger: str) -> str | None:
+def opponent_of(row: GameRecord, challenger: str) -> str | None:
     """The challenger's opponent in ``row``; None if the challenger did not play it."""
     if row.bot0 == challenger:
         return row.bot1
@@ -48,7 +48,7 @@ def opponent_of(row: GameRow, challenger: str) -> str | None:
     return None
 
 
-def tally_rows(challenger: str, opponents: Iterable[str], rows: Iterable[GameRow]) -> dict[str, PairTally]:
+def tally_rows(challenger: str, opponents: Iterable[str], rows: Iterable[GameRecord]) -> dict[str, PairTally]:
     """Tallies for every opponent from ``rows`` (e.g. the whole store)."""
     tallies = {o: PairTally(challenger, o) for o in opponents}
     for row in rows:
@@ -58,7 +58,7 @@ def tally_rows(challenger: str, opponents: Iterable[str], rows: Iterable[GameRow
     return tallies
 
 
-def recorded_games(plan: MatchPlan, rows: Iterable[GameRow]) -> dict[str, int]:
+def recorded_games(plan: MatchPlan, rows: Iterable[GameRecord]) -> dict[str, int]:
     """Recorded games of the challenger against each opponent."""
     counts = dict.fromkeys(plan.opponents, 0)
     for row in rows:

@@ -13,19 +13,16 @@ from .bradley_terry import NaturalFit, fit_natural
 from .compare import CompareRow, Comparison, compare, compare_fits
 from .correlation import kendall_tau, spearman
 from .crosstable import CrossCell, CrossTable, cross_table
+from .duplicate_pairs import PairStats, pair_stats
 from .failures import FailureCounts, failure_counts
-from .ladder import LadderRow, ladder
+from .ladder_points import LadderRow, ladder
 from .los import likelihood_of_superiority, los_from_difference
-from .pairs import PairStats, pair_stats
 from .placement import Placement, Reference, place
 from .rating_fit import DEFAULT_BASE, ELO_PER_NAT, Z95, RatingFit, fit_ratings
-from .records import GameRecord
-from .sprt import SprtBounds, SprtState, SprtVerdict, sprt_status
+from .sprt import SprtBounds, SprtModel, SprtState, SprtVerdict, format_sprt_header, format_sprt_line, llr, sprt_status
 from .sprt_counts import EloEstimate, PairCounts, elo_from_score, score_from_elo
-from .sprt_format import format_sprt_header, format_sprt_line
-from .sprt_llr import SprtModel, llr
 from .standings import StandingsRow, standings
-from .tally import WinLoss, win_loss
+from .wins import WinLoss, win_loss
 
 __all__ = [
     "DEFAULT_BASE",
@@ -37,7 +34,6 @@ __all__ = [
     "CrossCell",
     "CrossTable",
     "FailureCounts",
-    "GameRecord",
     "LadderRow",
     "NaturalFit",
     "PairStats",

@@ -30,8 +30,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..games.game_record import GameRecord
 from .rating_fit import DEFAULT_BASE, fit_ratings
-from .records import GameRecord, bots_of, decided
+from .records import bots_of, decided
 
 # Resampling units (duplicate pairs, lone games) below which the bootstrap's
 # intervals are too narrow to trust.

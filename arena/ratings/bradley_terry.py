@@ -30,8 +30,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..games.game_record import GameRecord
 from .linalg import Matrix, SingularMatrixError, inverse, solve
-from .records import GameRecord, bots_of, decided
+from .records import bots_of, decided
 
 _MAX_ITERATIONS = 200
 _STEP_TOLERANCE = 1e-11  # natural units; ~6e-10 Elo

@@ -27,8 +27,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..games.game_record import GameRecord
 from .rating_fit import ELO_PER_NAT, RatingFit, fit_ratings
-from .records import GameRecord, bots_of, decided
+from .records import bots_of, decided
 
 MIN_GAMES = 10  # decided games between two bots before their results are judged
 Z_LIMIT = 5.0
@@ -79,7 +80,7 @@ def _worst(games: Sequence[GameRecord], bots: Sequence[str], min_games: int) -> 
     between: Counter[tuple[str, str]] = Counter()
     wins: Counter[tuple[str, str]] = Counter()  # (winner, loser)
     for g in games:
-        between[_key(g.bot_a, g.bot_b)] += 1
+        between[_key(g.bot0, g.bot1)] += 1
         assert g.winner is not None and g.loser is not None
         wins[(g.winner, g.loser)] += 1
     if not games:
@@ -89,7 +90,7 @@ def _worst(games: Sequence[GameRecord], bots: Sequence[str], min_games: int) -> 
     for (x, y), n in sorted(between.items()):
         if n < min_games:
             continue
-        rest = [g for g in games if _key(g.bot_a, g.bot_b) != (x, y)]
+        rest = [g for g in games if _key(g.bot0, g.bot1) != (x, y)]
         fit = fit_ratings(rest, bots=bots)
         w = wins[(x, y)]
         ratio = 2.0 * (_log_likelihood(rest, fit) + _saturated(w, n) - full)
@@ -141,7 +142,7 @@ def _predicted_wins(n: int, diff: float, stderr: float) -> tuple[float, float]:
 def without_pairs(records: Sequence[GameRecord], pairs: Sequence[Suspicion]) -> list[GameRecord]:
     """``records`` less every game between the bots of ``pairs`` (to rate without them)."""
     drop = {_key(s.winner, s.loser) for s in pairs}
-    return [r for r in records if _key(r.bot_a, r.bot_b) not in drop]
+    return [r for r in records if _key(r.bot0, r.bot1) not in drop]
 
 
 def _key(a: str, b: str) -> tuple[str, str]:

@@ -13,9 +13,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..games.game_record import GameRecord
 from .correlation import kendall_tau, spearman
 from .rating_fit import DEFAULT_BASE, Z95, RatingFit, fit_ratings
-from .records import GameRecord
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,8 +2,8 @@
 per kind (``failure_counts``) and listed one by one (``failed_games``).
 
 A failure is a game ended by ``timeout``, ``disconnect``, ``illegal_action`` or
-``protocol_error``, charged to ``loser_fault``. If the referee left
-``loser_fault`` empty the failure is charged to the loser, since the failing
+``protocol_error``, charged to ``faulty_bot``. If the referee left
+``faulty_bot`` empty the failure is charged to the loser, since the failing
 bot is the one that forfeits; with neither known it is not counted.
 
 Fallbacks cost no game: a Move the bot marked as a fallback (its code failed,
@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine.outcome import Termination
-from .records import GameRecord, bots_of
+from ..games.game_record import GameRecord
+from .records import bots_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +55,7 @@ _KIND_INDEX = {Termination.TIMEOUT: 0, Termination.DISCONNECT: 1, Termination.IL
 
 
 def _culprit(record: GameRecord) -> str | None:
-    return record.loser_fault if record.loser_fault is not None else record.loser
+    return record.faulty_bot if record.faulty_bot is not None else record.loser
 
 
 def failed_games(records: Sequence[GameRecord]) -> tuple[FailedGame, ...]:
@@ -70,8 +71,8 @@ def failure_counts(records: Sequence[GameRecord]) -> tuple[FailureCounts, ...]:
     """Failure counts for every bot in ``records`` (zeros included), by name."""
     counts = {b: [0, 0, 0, 0, 0] for b in bots_of(records)}
     for r in records:
-        counts[r.bot_a][4] += r.fallbacks_a
-        counts[r.bot_b][4] += r.fallbacks_b
+        counts[r.bot0][4] += r.fallbacks0
+        counts[r.bot1][4] += r.fallbacks1
         kind = _KIND_INDEX.get(r.termination)
         if kind is None:
             continue

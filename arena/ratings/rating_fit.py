@@ -20,9 +20,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..games.game_record import GameRecord
 from .bradley_terry import NaturalFit, fit_natural
 from .linalg import mat_mul, transpose
-from .records import GameRecord
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 DEFAULT_BASE = 1500.0

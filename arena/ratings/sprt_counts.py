@@ -29,9 +29,9 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .pairs import pair_stats
+from ..games.game_record import GameRecord
+from .duplicate_pairs import pair_stats
 from .rating_fit import Z95
-from .records import GameRecord
 
 # The three pair scores of bot A, in the order of the counts (ll, dd, ww).
 PAIR_SCORES = (0.0, 0.5, 1.0)
@@ -111,7 +111,7 @@ class PairCounts:
         """
         if bot == opponent:
             raise ValueError(f"bot and opponent are both {bot!r}")
-        between = [r for r in records if {r.bot_a, r.bot_b} == {bot, opponent}]
+        between = [r for r in records if {r.bot0, r.bot1} == {bot, opponent}]
         for stats in pair_stats(between):
             if stats.bot_x == bot:
                 return cls(ll=stats.y_sweeps, dd=stats.splits, ww=stats.x_sweeps)

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..games.game_record import GameRecord
 from .bootstrap import BootstrapIntervals
 from .los import likelihood_of_superiority
 from .rating_fit import Z95, RatingFit, fit_ratings
-from .records import GameRecord
-from .tally import WinLoss, win_loss
+from .wins import WinLoss, win_loss
 
 
 @dataclass(frozen=True, slots=True)

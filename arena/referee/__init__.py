@@ -8,7 +8,7 @@ What each seat is told, as typed values addressed to it (``messages``):
 - ``Decision`` for the seat to act: ``State.observation(seat)`` (its own
   cards, the up card, every public action and card played, scores, the
   pending call, announced points) and the legal actions.
-- ``HandSummary`` per seat after each hand, and once more (``cut_short``) for
+- ``HandEnd`` per seat after each hand, and once more (``cut_short``) for
   the hand the game's end interrupted: the hand's public events plus that
   seat's own private ones, nothing else (``summary``, the only place this
   rule is written for summaries). Another seat's unplayed cards, a
@@ -20,12 +20,12 @@ What a spectator may see (the live page, the replay's public view) is
 ``spectator_observation`` (``spectator``).
 """
 
-from .messages import Decision, GameEnd, GameStart, HandSummary, Message
+from .hand_end import hand_ends
+from .messages import Decision, GameEnd, GameStart, HandEnd, Message
 from .referee import BadMoveError, Referee
 from .spectator import SPECTATOR, public_events, spectator_observation
-from .summary import hand_summaries
 
 __all__ = [
-    "SPECTATOR", "BadMoveError", "Decision", "GameEnd", "GameStart", "HandSummary", "Message", "Referee", "hand_summaries",
+    "SPECTATOR", "BadMoveError", "Decision", "GameEnd", "GameStart", "HandEnd", "Message", "Referee", "hand_ends",
     "public_events", "spectator_observation",
 ]

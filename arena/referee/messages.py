@@ -33,8 +33,9 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
-class HandSummary:
-    """How a hand ended, for ``seat``: built from the public events of the hand
+class HandEnd:
+    """How a hand ended, for ``seat`` (the protocol's HandEnd; a bot gets it as
+    ``sdk.HandSummary``, the same values without the seat): built from the public events of the hand
     and ``seat``'s own private ones, nothing else. ``cut_short`` is True for
     the hand in progress when the game ended (target reached in the middle of
     the hand, a fault, an interruption)."""
@@ -62,4 +63,4 @@ class GameEnd:
         return None if w is None else w == self.seat % 2
 
 
-Message = GameStart | Decision | HandSummary | GameEnd
+Message = GameStart | Decision | HandEnd | GameEnd

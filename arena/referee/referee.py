@@ -12,8 +12,8 @@ from arena.engine.outcome import Outcome, Termination
 from arena.engine.state import Game, State
 from arena.errors import DomainError
 
-from .messages import Decision, GameEnd, GameStart, HandSummary
-from .summary import hand_summaries
+from .hand_end import hand_ends
+from .messages import Decision, GameEnd, GameStart, HandEnd
 
 
 class BadMoveError(DomainError):
@@ -77,7 +77,7 @@ class Referee:
             raise BadMoveError(d.seat, Termination.PROTOCOL_ERROR, f"sent a malformed action: {exc}") from None
         return self._legal(d, action, said)
 
-    def play(self, action: Action) -> tuple[HandSummary, ...]:
+    def play(self, action: Action) -> tuple[HandEnd, ...]:
         """Apply the open decision's ``action`` (BadMoveError if it is not legal).
         Returns the summaries of the hands it ended, hand by hand, one per
         seat in seat order within a hand (usually none or one hand)."""
@@ -106,7 +106,7 @@ class Referee:
         """The game ends without a winner (the arena stopped, or broke)."""
         return self._stopped(Termination.INTERRUPTED, None, None)
 
-    def cut_short(self, outcome: Outcome) -> tuple[HandSummary, ...] | None:
+    def cut_short(self, outcome: Outcome) -> tuple[HandEnd, ...] | None:
         """Per seat, the summary of the hand the end cut short, if a hand was
         in progress (scored with the final scores); None otherwise."""
         state = self.state
@@ -131,14 +131,14 @@ class Referee:
             raise BadMoveError(d.seat, Termination.ILLEGAL_ACTION, f"played {said!r}, which is not legal: {why}")
         return action  # legal, in a tolerated spelling (case, spaces)
 
-    def _hand_ends(self) -> tuple[HandSummary, ...]:
+    def _hand_ends(self) -> tuple[HandEnd, ...]:
         # The engine counts a hand in hands_played as it logs its HandEnded:
         # most actions end no hand, and the log need not be read for them.
         if self.state.hands_played == self._hands_ended:
             return ()
         self._hands_ended = self.state.hands_played
         events = self.state.events[self._scanned:]  # one read of the log (a tuple)
-        out: tuple[HandSummary, ...] = ()
+        out: tuple[HandEnd, ...] = ()
         for k, e in enumerate(events):
             if isinstance(e, ev.HandEnded):
                 i = self._scanned + k
@@ -149,10 +149,10 @@ class Referee:
 
     def _summaries(
         self, begin: int, end: int, hand: int, scores: tuple[int, int], cut_short: bool
-    ) -> tuple[HandSummary, ...]:
+    ) -> tuple[HandEnd, ...]:
         state = self.state
         texts, private = state.event_log()
-        return hand_summaries(
+        return hand_ends(
             self.options.seats, hand, scores, state.events[begin:end], texts[begin:end], private[begin:end], cut_short
         )
 

@@ -22,7 +22,7 @@ from .model import (
     Trick,
     Views,
 )
-from .replay import ReplayError, category_of, replay
+from .replayer import ReplayError, category_of, replay
 from .seat import restrict_to_seat
 from .stored import options_of, replay_row
 from .text import render_text

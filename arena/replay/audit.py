@@ -22,13 +22,14 @@ from dataclasses import dataclass
 
 from ..engine import Game
 from ..games.chain import BAD_MAC, BROKEN_CHAIN, ChainCheck
+from ..games.game_record import GameRecord
 from ..games.keyfile import KeyFileError, key_path, read_keys
 from ..games.schedule import ScheduledGame
 from ..games.seeds import TournamentSecret
-from ..games.store import GameRow, ResultsStore, StoreError
+from ..games.store import ResultsStore, StoreError
 from ..tournament.config import TournamentConfig
 from ..tournament.runner import schedule_of
-from .replay import ReplayError
+from .replayer import ReplayError
 from .stored import stored_config
 from .verify import REPLAY, TamperedError, row_problem
 
@@ -133,10 +134,10 @@ def verify_store(store: ResultsStore) -> Verified:
 
 
 def _tournament_expectation(store: ResultsStore, config: TournamentConfig,
-                            secret: TournamentSecret | None) -> Callable[[GameRow], tuple[str, str] | None]:
+                            secret: TournamentSecret | None) -> Callable[[GameRecord], tuple[str, str] | None]:
     scheduled = {g.key: (seq, g) for seq, g in enumerate(schedule_of(config, secret, store.winners()))}
 
-    def expect(row: GameRow) -> tuple[str, str] | None:
+    def expect(row: GameRecord) -> tuple[str, str] | None:
         found = scheduled.get(row.game_key)
         if found is None:
             return FOREIGN, "is not a game of this tournament's schedule"
@@ -146,11 +147,11 @@ def _tournament_expectation(store: ResultsStore, config: TournamentConfig,
     return expect
 
 
-def _differs(row: GameRow, seq: int, game: ScheduledGame, secret: TournamentSecret | None
+def _differs(row: GameRecord, seq: int, game: ScheduledGame, secret: TournamentSecret | None
              ) -> tuple[str, str] | None:
-    stored = (row.seq, row.matchup, row.pair_index, row.bot0, row.bot1, row.mano)
-    scheduled = (seq, game.matchup, game.pair_index, game.bot0, game.bot1, 0)
-    names = ("seq", "pairing", "pair_index", "bot0", "bot1", "mano")
+    stored = (row.seq, row.matchup, row.pair_index, row.bot0, row.bot1)
+    scheduled = (seq, game.matchup, game.pair_index, game.bot0, game.bot1)
+    names = ("seq", "matchup", "pair_index", "bot0", "bot1")
     for name, have, want in zip(names, stored, scheduled, strict=True):
         if have != want:
             return REPLAY, f"stored {name} {have!r}, the schedule says {want!r}"
@@ -159,8 +160,8 @@ def _differs(row: GameRow, seq: int, game: ScheduledGame, secret: TournamentSecr
     return None
 
 
-def _league_expectation(secret: TournamentSecret | None) -> Callable[[GameRow], tuple[str, str] | None]:
-    def expect(row: GameRow) -> tuple[str, str] | None:
+def _league_expectation(secret: TournamentSecret | None) -> Callable[[GameRecord], tuple[str, str] | None]:
+    def expect(row: GameRecord) -> tuple[str, str] | None:
         match = _LEAGUE_KEY.search(row.game_key)
         if match is None:
             return FOREIGN, "is not a league game's key"

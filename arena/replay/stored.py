@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from ..engine import Options, OptionsError
+from ..games.game_record import GameRecord
 from ..games.settings import ConfigError
-from ..games.store import GameRow
 from ..league.config import is_league, played
 from ..tournament.config import TournamentConfig, parse_config
 from .model import GameReplay
-from .replay import ReplayError, replay
+from .replayer import ReplayError, replay
 
 
 @dataclass(frozen=True)
@@ -50,14 +50,14 @@ def options_of(stored: Any) -> Options:
     return stored_config(stored).options
 
 
-def replay_row(row: GameRow, options: Options, *, with_stderr: bool = False) -> GameReplay:
+def replay_row(row: GameRecord, options: Options, *, with_stderr: bool = False) -> GameReplay:
     """Replay one stored game; ReplayError names the game and what does not fit.
     ``with_stderr``: each step carries what its bot wrote to stderr while
     deciding: for the organizer's eyes only (``replay``, ``report --stderr``),
     never for a page others may see."""
     try:
         record = replay(options, row.seed, row.actions, game_id=row.game_id, bots=(row.bot0, row.bot1),
-                        mano=row.mano, termination=row.termination, reason=row.reason,
+                        termination=row.termination, reason=row.reason,
                         winner_team=row.winner_seat)
     except ReplayError as exc:
         raise ReplayError(f"game {row.game_key}: {exc}") from None

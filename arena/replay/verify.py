@@ -2,7 +2,7 @@
 be the one its seed and action log give.
 
 Lean on purpose: the engine plays the action log again and nothing else (no
-views, no per-deal shadow states as ``replay.py`` builds for people to read),
+views, no per-deal shadow states as ``replayer.py`` builds for people to read),
 so a whole results file is checked in seconds.
 
 What a row must agree on:
@@ -33,13 +33,13 @@ from arena.errors import DomainError
 from ..engine import Action, Game, State
 from ..engine import events as ev
 from ..engine.outcome import Termination
-from ..games.store import GameRow
+from ..games.game_record import GameRecord
 
 REPLAY, EVIDENCE_MISSING, EVIDENCE = "replay mismatch", "evidence missing", "evidence inconsistent"
 # The clock is measured on the event loop; a wait a hair short of its limit is rounding, not a forgery.
 _CLOCK_SLACK = 0.005
 
-_WHOLE_NUMBERS = ("seed", "mano", "score0", "score1", "hands")
+_WHOLE_NUMBERS = ("seed", "score0", "score1", "hands")
 # A failure the referee only notices while waiting on the seat to act.
 _SEAT_TO_ACT_FAILURES = frozenset({Termination.TIMEOUT, Termination.ILLEGAL_ACTION})
 
@@ -53,14 +53,14 @@ class TamperedError(DomainError, ValueError):
     """A stored game whose result its replay does not give; one line naming the game."""
 
 
-def check_row(row: GameRow, game: Game) -> None:
+def check_row(row: GameRecord, game: Game) -> None:
     """Raise ``TamperedError`` if ``row`` is not what replaying it on ``game``'s rules gives."""
     problem = row_problem(row, game)
     if problem is not None:
         raise TamperedError(f"game {row.game_key}: {problem[0]}: {problem[1]}")
 
 
-def row_problem(row: GameRow, game: Game) -> tuple[str, str] | None:
+def row_problem(row: GameRecord, game: Game) -> tuple[str, str] | None:
     """What is wrong with ``row`` against its replay: (kind, one line), kind
     ``REPLAY``, ``EVIDENCE_MISSING`` or ``EVIDENCE``; None if it holds."""
     problem = _shape_problem(row, game)
@@ -75,7 +75,7 @@ def row_problem(row: GameRow, game: Game) -> tuple[str, str] | None:
     return _evidence_problem(row, state)
 
 
-def _evidence_problem(row: GameRow, state: State | None) -> tuple[str, str] | None:
+def _evidence_problem(row: GameRecord, state: State | None) -> tuple[str, str] | None:
     """Whether the row's evidence fits its fault and its replay (``state``:
     after the last action; None for a forfeit, never dealt)."""
     evidence, termination = row.evidence, Termination(row.termination)
@@ -105,15 +105,13 @@ def _evidence_problem(row: GameRow, state: State | None) -> tuple[str, str] | No
     return None
 
 
-def _shape_problem(row: GameRow, game: Game) -> str | None:
+def _shape_problem(row: GameRecord, game: Game) -> str | None:
     """What is wrong with the row on its face: types, its termination, who
     won and who failed, and the one shape a forfeit may have."""
     # SQLite keeps whatever type was written: a forged column may hold text where a number belongs.
     for name in _WHOLE_NUMBERS:
         if type(getattr(row, name)) is not int:
             return f"stored {name} {getattr(row, name)!r} is not a whole number"
-    if not 0 <= row.mano < game.options.seats:
-        return f"stored mano {row.mano} is not a seat of this game"
     try:
         termination = Termination(row.termination)
     except ValueError:
@@ -143,10 +141,10 @@ def _shape_problem(row: GameRow, game: Game) -> str | None:
 _FORFEITS = (Termination.ABSENT, Termination.CRASH)
 
 
-def _replay_problem(row: GameRow, game: Game) -> str | State:
+def _replay_problem(row: GameRecord, game: Game) -> str | State:
     """Where the replay of the row's action log disagrees with what the row says;
     the state after its last action if it agrees."""
-    state = game.new_state(seed=row.seed, mano=row.mano)
+    state = game.new_state(seed=row.seed)
     for index, text in enumerate(row.actions):
         if not isinstance(text, str):
             return f"action {index} is not text"

@@ -23,7 +23,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader
 from markupsafe import Markup
 
-from ..games.store import GameRow
+from ..games.game_record import GameRecord
 from ..replay import ReplayError, replay_row, to_json
 from ..replay.stored import stored_config
 from ..results.verdicts import verdict_table
@@ -45,7 +45,7 @@ def embedded_json(value: Any) -> Markup:
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
-def included(rows: Sequence[GameRow], max_games: int | None) -> set[str]:
+def included(rows: Sequence[GameRecord], max_games: int | None) -> set[str]:
     """The keys of the games the report carries a replay of: all of them, or at
     most ``max_games``: the games a failure ended first (what an organizer
     looks at), then the latest."""
@@ -56,7 +56,7 @@ def included(rows: Sequence[GameRow], max_games: int | None) -> set[str]:
     return {r.game_key for r in (failed + rest)[:max_games]}
 
 
-def build_report(rows: Sequence[GameRow], config: dict[str, Any], out: Path,
+def build_report(rows: Sequence[GameRecord], config: dict[str, Any], out: Path,
                  max_games: int | None = None, digest: str | None = None, *, with_stderr: bool = False) -> Path:
     """Write the report of ``rows`` into the directory ``out``; return its index.html.
     A game whose log does not replay gets a viewer saying why, the rest are unaffected.

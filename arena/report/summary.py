@@ -7,9 +7,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..games.records import to_records
-from ..games.store import GameRow
-from ..ratings import CrossTable, FailureCounts, GameRecord, StandingsRow, cross_table, failure_counts, fit_ratings
+from ..games.game_record import GameRecord, checked
+from ..ratings import CrossTable, FailureCounts, StandingsRow, cross_table, failure_counts, fit_ratings
 from ..ratings import standings as standings_of
 from ..ratings.failures import FailedGame, failed_games
 
@@ -20,7 +19,7 @@ HISTORY_POINTS = 60
 
 @dataclass(frozen=True)
 class GameLink:
-    row: GameRow
+    row: GameRecord
     page: str | None  # the game's viewer, relative to the front page; None: a game the report leaves out
 
 
@@ -46,32 +45,32 @@ class Summary:
         return next((g.page for g in self.games if g.row.game_id == game_id), None)
 
 
-def game_stem(row: GameRow) -> str:
+def game_stem(row: GameRecord) -> str:
     """A file name (without its suffix) for the game: the schedule position
     keeps it unique, the key (made file-safe) keeps it readable."""
     return f"{row.seq:05d}-{re.sub(r'[^A-Za-z0-9_.-]+', '_', row.game_key)}"
 
 
-def page_name(row: GameRow) -> str:
+def page_name(row: GameRecord) -> str:
     """The game's own viewer page, as the live page serves it."""
     return f"games/{game_stem(row)}.html"
 
 
-def viewer_link(row: GameRow) -> str:
+def viewer_link(row: GameRecord) -> str:
     """The static report's one viewer page, told which game to load."""
     return f"viewer.html#{game_stem(row)}"
 
 
-def data_name(row: GameRow) -> str:
+def data_name(row: GameRecord) -> str:
     """The script holding the game's JSON export, which viewer.html loads on demand."""
     return f"games/{game_stem(row)}.js"
 
 
-def summarize(rows: Sequence[GameRow], title: str, variant: str,
-              link: Callable[[GameRow], str | None] = page_name) -> Summary:
+def summarize(rows: Sequence[GameRecord], title: str, variant: str,
+              link: Callable[[GameRecord], str | None] = page_name) -> Summary:
     """What the front page shows; ``link(row)`` is where each game's viewer is
     (None: the game is listed without one)."""
-    records = to_records(rows)
+    records = checked(rows)
     rated = [r for r in records if r.winner is not None]
     standings = standings_of(records) if rated else ()
     order = [s.bot for s in standings]
@@ -94,7 +93,7 @@ def rating_history(decided: Sequence[GameRecord]) -> RatingHistory:
         return RatingHistory((), ())
     points = sorted({max(1, round(n * i / HISTORY_POINTS)) for i in range(1, HISTORY_POINTS + 1)}) \
         if n > HISTORY_POINTS else list(range(1, n + 1))
-    bots = sorted({r.bot_a for r in decided} | {r.bot_b for r in decided})
+    bots = sorted({r.bot0 for r in decided} | {r.bot1 for r in decided})
     series: dict[str, list[float | None]] = {b: [] for b in bots}
     for k in points:
         fit = fit_ratings(decided[:k])

@@ -7,14 +7,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from ..games.game_record import GameRecord, checked
 from ..games.gameids import id_of_key
-from ..games.records import to_records
-from ..games.store import GameRow
 from ..league.status import LeagueStatus
 from .tables import Table, suspicion_table
 
 
-def status_tables(status: LeagueStatus | None, rows: Sequence[GameRow], now: float) -> list[Table]:
+def status_tables(status: LeagueStatus | None, rows: Sequence[GameRecord], now: float) -> list[Table]:
     games: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     versions: dict[str, list[str]] = {}
@@ -50,5 +49,5 @@ def status_tables(status: LeagueStatus | None, rows: Sequence[GameRow], now: flo
               ("bot", "connected", "version", "streams", "playing", "games", "wins", "losses", "versions played"),
               bot_rows, notes),
         Table("running", "Games running", ("game", "bot 0", "bot 1", "seconds"), running),
-        suspicion_table(to_records(rows)),
+        suspicion_table(checked(rows)),
     ]

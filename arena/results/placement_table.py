@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..match.ladder import ReferenceLadder
-from ..ratings import GameRecord
+from ..games.game_record import GameRecord
+from ..match.reference_ladder import ReferenceLadder
 from ..ratings.placement import Placement, place
 from .tables import Cell, Table
 
@@ -35,15 +35,15 @@ def ladder_result(ladder: ReferenceLadder, newcomer: str, records: Sequence[Game
     record = {b.name: (0, 0) for b in ladder.bots}
     faults = games = 0
     for r in records:
-        if r.winner is None or newcomer not in (r.bot_a, r.bot_b):
+        if r.winner is None or newcomer not in (r.bot0, r.bot1):
             continue
-        opponent = r.bot_b if r.bot_a == newcomer else r.bot_a
+        opponent = r.bot1 if r.bot0 == newcomer else r.bot0
         if opponent not in names:
             continue
         w, lost = record[opponent]
         record[opponent] = (w + 1, lost) if r.winner == newcomer else (w, lost + 1)
         games += 1
-        faults += r.loser_fault == newcomer
+        faults += r.faulty_bot == newcomer
     placement = place(ladder.reference, record) if games else None
     return LadderResult(newcomer, record, faults, games, placement)
 

@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from ..games.store import GameRow
+from ..games.game_record import GameRecord
 from ..ratings import (
-    GameRecord,
     bootstrap_intervals,
     compare,
     cross_table,
@@ -41,7 +40,7 @@ class Table:
         return [dict(zip(self.headers, row)) for row in self.rows]
 
 
-def bot_versions(rows: Sequence[GameRow]) -> dict[str, str]:
+def bot_versions(rows: Sequence[GameRecord]) -> dict[str, str]:
     """Each bot's latest recorded ``bot_version`` (a league records them; a
     new version under the same name is the same entrant, docs/league.md)."""
     latest: dict[str, str] = {}
@@ -162,7 +161,7 @@ def cpu_table(records: Sequence[GameRecord]) -> Table:
     """CPU seconds per game of each launched bot, as its sandbox measured them."""
     spent: dict[str, list[float]] = {}
     for r in records:
-        for bot, cpu in ((r.bot_a, r.cpu_a), (r.bot_b, r.cpu_b)):
+        for bot, cpu in ((r.bot0, r.cpu0), (r.bot1, r.cpu1)):
             if cpu is not None:
                 spent.setdefault(bot, []).append(cpu)
     rows = tuple((bot, len(s), round(sum(s), 3), round(sum(s) / len(s), 4), round(max(s), 4))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from ..games.store import GameRow
+from ..games.game_record import GameRecord
 from ..match.monitor import MatchMonitor, OpponentStatus
 from ..match.tally import recorded_games
 from ..tournament.formats.match_plan import MatchPlan
@@ -57,7 +57,7 @@ def _row(status: OpponentStatus, recorded: int) -> tuple[Cell, ...]:
     )
 
 
-def verdict_table(plan: MatchPlan, rows: list[GameRow], run_over: bool = True) -> Table:
+def verdict_table(plan: MatchPlan, rows: list[GameRecord], run_over: bool = True) -> Table:
     """The verdicts over ``rows`` (every stored game); ``run_over``: the run ended
     (what ends a fixed-games match whose last pairs stayed incomplete)."""
     monitor = MatchMonitor(plan, rows, lambda line: None)

@@ -19,12 +19,13 @@ from pathlib import Path
 from arena.errors import DomainError
 
 from .. import interrupt
+from ..games.game_record import GameRecord
 from ..games.hooks import ArenaHook
 from ..games.private_files import make_private_dir
 from ..games.runlock import RunLock
 from ..games.scheduler import Scheduler
-from ..games.store import GameRow, ResultsStore
-from ..match.session import run_match
+from ..games.store import ResultsStore
+from ..match.match_run import run_match
 from ..replay.audit import Verified, verify_store
 from ..tournament.config import TournamentConfig, stored_form
 from ..tournament.runner import RunSummary, run_tournament
@@ -38,7 +39,7 @@ def _quiet(line: str) -> None:
     """Says nothing."""
 
 
-def _unheard(row: GameRow) -> None:
+def _unheard(row: GameRecord) -> None:
     """Hears nothing."""
 
 
@@ -52,9 +53,9 @@ class Hooks:
     """Show the progress bar (on stderr)."""
     on_arena: ArenaHook | None = None
     """Called once the arena is up (the live page)."""
-    on_start: Callable[[list[GameRow]], None] | None = None
+    on_start: Callable[[list[GameRecord]], None] | None = None
     """Called with the games the file holds once it is checked and open, before any is played."""
-    on_record: Callable[[GameRow], None] = _unheard
+    on_record: Callable[[GameRecord], None] = _unheard
     """Called with each game as it is recorded (interim standings)."""
     check: Callable[[Verified, bool], None] | None = None
     """Judges the check of the stored games before a resume (the verification and
@@ -77,7 +78,7 @@ class Finished:
 
     summary: RunSummary
     """Games recorded by this run, and those lost by a failing bot."""
-    rows: list[GameRow]
+    rows: list[GameRecord]
     """Every stored game, this run's and the earlier ones'."""
 
 

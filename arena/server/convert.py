@@ -12,7 +12,7 @@ from arena.engine.options import Options
 from arena.engine.outcome import Termination
 from arena.engine.variants import VARIANT_BY_NAME
 from arena.protocol import arena_pb2 as pb
-from arena.referee import GameEnd, HandSummary
+from arena.referee import GameEnd, HandEnd
 
 from .record import TimeControl
 
@@ -211,7 +211,7 @@ def decision_pb(
     return msg
 
 
-def hand_end_pb(game_id: str, h: HandSummary) -> pb.PlayResponse:
+def hand_end_pb(game_id: str, h: HandEnd) -> pb.PlayResponse:
     """The referee's summary of a hand for ``h.seat``; the referee already left
     out everything that seat may not see. Padded as a Decision is: its own
     cards in its private line count at their longest."""

@@ -23,7 +23,7 @@ from arena.errors import DomainError
 from arena.protocol import BATCH_VERSION
 from arena.protocol import arena_pb2 as pb
 from arena.protocol.stdio import STDERR_GAME_MAX, STDERR_MAX, printable
-from arena.referee import BadMoveError, Decision, HandSummary, Referee
+from arena.referee import BadMoveError, Decision, HandEnd, Referee
 
 from .connection import (
     Bad,
@@ -269,7 +269,7 @@ class GameRun:
         for seat, msg in enumerate(msgs):
             self._tell(seat, msg)
 
-    def _tell_hand_ends(self, summaries: Sequence[HandSummary], first: int | None) -> None:
+    def _tell_hand_ends(self, summaries: Sequence[HandEnd], first: int | None) -> None:
         """Tell each seat its summaries. Seat ``first`` (the next to act), if
         any, is told first: posted (version 2), its writer then runs first,
         and its next Decision is the one the game will wait on."""

@@ -66,12 +66,8 @@ class PlayedGame:
         return self.outcome.scores
 
     @property
-    def winner_team(self) -> int | None:
-        return self.outcome.winner
-
-    @property
     def winner_seat(self) -> int | None:
-        """The winning team's first seat; equal to ``winner_team`` (seat s is in team s % 2)."""
+        """The winning team's first seat, as the game record stores it (seat s plays for team s % 2)."""
         return self.outcome.winner
 
     @property

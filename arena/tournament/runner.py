@@ -29,6 +29,7 @@ from typing import Any
 from arena.errors import DomainError
 
 from ..games.dispatch import Dispatcher, Ranking
+from ..games.game_record import GameRecord
 from ..games.hooks import ArenaHook
 from ..games.orders import GameResult, Unplayed, order_of
 from ..games.playing import play_dispatched
@@ -36,7 +37,7 @@ from ..games.schedule import ScheduledGame
 from ..games.scheduler import Scheduler, Stages, Winners
 from ..games.seeds import SECRET_BYTES, TournamentSecret
 from ..games.settings import clear_text_warning
-from ..games.store import GameRow, ResultsStore
+from ..games.store import ResultsStore
 from ..sandbox import Sandbox, SandboxUnavailableError
 from ..server import Arena, ListenError
 from .config import TournamentConfig
@@ -117,12 +118,12 @@ def tournament_secret(store: ResultsStore, config: TournamentConfig) -> Tourname
 class _Recorder:
     """Writes each outcome to the store as it arrives, wherever it was played."""
 
-    def __init__(self, store: ResultsStore, bar: Progress, on_record: Callable[[GameRow], None],
+    def __init__(self, store: ResultsStore, bar: Progress, on_record: Callable[[GameRecord], None],
                  stages: Stages) -> None:
         self.store, self.bar, self.on_record, self.stages = store, bar, on_record, stages
         self.played = 0
         self.failures: dict[str, str] = {}
-        self.pending: list[GameRow] = []
+        self.pending: list[GameRecord] = []
 
     def __call__(self, outcome: GameResult) -> bool:
         """True if ``outcome`` was a result; an ``Unplayed`` game is recorded as
@@ -148,7 +149,7 @@ class _Recorder:
             for row in rows:
                 self._recorded(row)
 
-    def _recorded(self, row: GameRow) -> None:
+    def _recorded(self, row: GameRecord) -> None:
         if row.faulty_bot is not None:
             self.failures[row.game_key] = row.reason
         self.stages.won(row.game_key, row.winner)
@@ -167,7 +168,7 @@ async def run_tournament(
     announce: Callable[[str], None] = lambda line: None,
     stop_request: StopRequest | None = None,
     should_play: Callable[[ScheduledGame], bool] = lambda game: True,
-    on_record: Callable[[GameRow], None] = lambda row: None,
+    on_record: Callable[[GameRecord], None] = lambda row: None,
     on_arena: ArenaHook | None = None,
     scale: ScaleOut | None = None,
     scheduler: Scheduler | None = None,

@@ -6,7 +6,7 @@ them for the cores):
 
 Started by ``page_process.PageProcess``, never by hand. ``--fd`` is a
 listening socket the arena bound; ``--db`` the results database, opened
-read-only. Standard input carries the arena's snapshots (``frames.py``:
+read-only. Standard input carries the arena's snapshots (``page_frames.py``:
 length-prefixed JSON, each a ``LiveState``); standard output carries
 ``ready`` once the page serves, then one ``want GAME_ID`` line per game a
 page asked to watch (sent at most every ``WANT_REPEAT`` seconds per game,
@@ -33,12 +33,12 @@ import time
 from pathlib import Path
 from typing import IO
 
-from .frames import FrameError, read_frame
 from .http import HttpServer
-from .live import GAME_ID
+from .live_games import GAME_ID
+from .page_frames import FrameError, read_frame
 from .page_process import LOGIN_ENV
 from .site import LiveSite
-from .state import LiveState
+from .snapshot import LiveState
 
 log = logging.getLogger("arena.web")
 NICENESS = 10  # added to the page's CPU niceness: on a busy machine, the games come first

@@ -24,10 +24,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, cast
 
-from .frames import FrameError, encode_frame
 from .http import BACKLOG
-from .live import GAME_ID
-from .state import LiveState
+from .live_games import GAME_ID
+from .page_frames import FrameError, encode_frame
+from .snapshot import LiveState
 
 log = logging.getLogger("arena.web")
 START_DEADLINE = 60.0  # seconds for the page's process to serve (its imports, on a loaded machine)

@@ -32,7 +32,8 @@ from typing import Any
 from jinja2 import ChoiceLoader, Environment, PackageLoader
 from markupsafe import Markup
 
-from ..games.store import GameRow, ResultsStore, StoreError
+from ..games.game_record import GameRecord
+from ..games.store import ResultsStore, StoreError
 from ..replay import ReplayError, replay_row, to_json
 from ..replay.stored import stored_config
 from ..report.build import embedded_json
@@ -48,7 +49,7 @@ def environment() -> Environment:
     return Environment(loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True)
 
 
-def twin_recorded(row: GameRow, rows: tuple[GameRow, ...]) -> bool:
+def twin_recorded(row: GameRecord, rows: tuple[GameRecord, ...]) -> bool:
     """Whether ``row``'s replay may be shown while the tournament runs: the
     two games of a duplicate pair share their deal, so one game's cards stay
     hidden until the other (its twin) is recorded too."""
@@ -66,7 +67,7 @@ NO_SUCH_GAME = 3  # the rendering process's exit code for a page of no recorded 
 GAME_PAGE = re.compile(r"games/[0-9]{5,}-[A-Za-z0-9_.-]{1,200}\.html")
 
 
-def result_line(row: GameRow) -> dict[str, Any]:
+def result_line(row: GameRecord) -> dict[str, Any]:
     return {"key": row.game_id, "bots": [row.bot0, row.bot1], "winner": row.winner,
             "scores": [row.score0, row.score1], "termination": row.termination, "page": page_name(row)}
 
@@ -171,7 +172,7 @@ async def _read_bounded(proc: asyncio.subprocess.Process) -> tuple[bytes, bytes]
 # ------------------------------------------------------- the rendering process
 
 
-def _read_all(db: Path) -> tuple[tuple[GameRow, ...], dict[str, Any]] | None:
+def _read_all(db: Path) -> tuple[tuple[GameRecord, ...], dict[str, Any]] | None:
     try:
         with ResultsStore.open_existing(db) as store:
             config = store.get_meta("config")

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..server import Arena
-from .live import GAME_ID, game_view, running_games
-from .state import LiveState
+from .live_games import GAME_ID, game_view, running_games
+from .snapshot import LiveState
 
 __all__ = ["LivePublisher", "LiveState"]
 

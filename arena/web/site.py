@@ -26,9 +26,9 @@ from typing import Any, Protocol
 
 from ..report.charts import plotly_js
 from .http import Response, text_response
-from .live import GAME_ID
+from .live_games import GAME_ID
 from .pages import ReportPages
-from .state import LiveState
+from .snapshot import LiveState
 
 
 class LiveSource(Protocol):

@@ -26,7 +26,7 @@ def test_full_length_game_in_every_variant(harness: Harness) -> None:
         assert r.termination is Termination.TARGET_REACHED, r.reason
         assert r.bots == ("good-a", "good-b")
         assert max(r.scores) >= r.options.target == {"venezolano": 24}.get(variant, 30)
-        assert r.winner_bot == r.bots[r.winner_team]  # type: ignore[index]
+        assert r.winner_bot == r.bots[r.winner_seat]  # type: ignore[index]
         assert r.faulty_seat is None and r.hands >= 1 and r.duration > 0
         replay(r)
 

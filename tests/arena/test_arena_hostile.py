@@ -42,7 +42,7 @@ def test_hostile_bot_loses_only_its_game(harness: Harness, mode: str) -> None:
     assert r.termination is (expected or Termination.TARGET_REACHED), r.reason
     if expected is not None:
         assert r.faulty_seat == 0 and r.faulty_bot == name
-        assert r.winner_team == 1 and r.winner_bot == "good-b"
+        assert r.winner_seat == 1 and r.winner_bot == "good-b"
         assert r.reason.startswith(f"seat 0 ({name})")
     else:
         assert r.faulty_seat is None

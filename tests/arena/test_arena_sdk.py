@@ -60,7 +60,7 @@ def test_hooks_see_the_whole_game(fresh_harness: Harness) -> None:
     assert isinstance(info, GameInfo)
     assert (info.game_id, info.seat, info.bots) == (r.game_id, 1, ("opponent", "diary"))
     assert info.options == r.options and (info.move_time, info.bank) == (1.0, 10.0)
-    assert bot.log[-1][1] == (r.game_id, r.winner_team == 1, r.scores)
+    assert bot.log[-1][1] == (r.game_id, r.winner_seat == 1, r.scores)
     hands = [v for k, v in bot.log if k == "hand"]
     assert isinstance(hands[-1], HandSummary) and hands[-1].scores == r.scores
     assert sum(len(hs.history) for hs in hands if isinstance(hs, HandSummary)) == len(r.actions)

@@ -26,7 +26,7 @@ def test_shutdown_interrupts_games_and_closes_streams(fresh_harness: Harness, tm
     h.call(h.arena.stop(grace=0.1))
     r = game.result(10)
     assert r.termination is Termination.INTERRUPTED
-    assert r.winner_team is None and r.winner_bot is None and r.faulty_seat is None
+    assert r.winner_seat is None and r.winner_bot is None and r.faulty_seat is None
     assert r.reason == "the arena shut down"
     assert calm.wait() == 0 and slow.wait() == 0, calm.stderr() + slow.stderr()
     kinds = [next(iter(json.loads(line)["message"])) for line in record.read_text().splitlines()]

@@ -16,7 +16,8 @@ from click.testing import CliRunner, Result
 
 from arena.cli import main
 from arena.engine.outcome import Termination
-from arena.games.store import GameRow, ResultsStore
+from arena.games.game_record import GameRecord
+from arena.games.store import ResultsStore
 
 RANDOM = f"{sys.executable} -m sample_bots.random_bot"
 CONFIG = {
@@ -73,8 +74,8 @@ def _files(tmp: Path) -> Files:
     with ResultsStore.create_or_open(results) as store:
         store.set_meta("config", CONFIG)
         for seq, (bot0, bot1) in enumerate((("a", "b"), ("b", "a"))):
-            store.record(GameRow(f"a|b:0:{seq}", seq, "a|b", 0, bot0, bot1, 0, 7, 30, 10, "a", seq,
-                                 Termination.TARGET_REACHED, None, 5, 1.0, ("0 mazo",), reason="reached 30"))
+            store.record(GameRecord(game_key=f"a|b:0:{seq}", seq=seq, matchup="a|b", pair_index=0, bot0=bot0, bot1=bot1, seed=7, score0=30, score1=10, winner="a", winner_seat=seq,
+                                 termination=Termination.TARGET_REACHED, faulty_bot=None, hands=5, duration=1.0, actions=("0 mazo",), reason="reached 30"))
     newer = tmp / "newer.sqlite"
     newer.write_bytes(results.read_bytes())
     with sqlite3.connect(newer) as db:

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.match.ladder import reference_ladder
+from arena.match.reference_ladder import reference_ladder
 
 EXE = [sys.executable, "-c", "from arena.cli import main; main()"]
 FORFEITS = '''"""Answers every decision with an action that does not parse: it forfeits every game."""

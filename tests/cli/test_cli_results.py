@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from arena.cli import main
 from arena.cli.demo import demo_bots
 from arena.engine.outcome import Termination
-from arena.games.store import GameRow, ResultsStore
+from arena.games.game_record import GameRecord
+from arena.games.store import ResultsStore
 
 RANDOM = f"{sys.executable} -m sample_bots.random_bot"
 
@@ -33,9 +34,9 @@ def _results(path: Path, config: dict[str, Any]) -> Path:
     with ResultsStore.create_or_open(path) as store:
         store.set_meta("config", config)
         for seq, (bot0, bot1, winner, termination, faulty, reason) in enumerate(games):
-            store.record(GameRow(f"a|b:{seq // 2}:{seq % 2}", seq, "a|b", seq // 2, bot0, bot1, 0, 7 + seq // 2,
-                                 30, 10, winner, 0 if winner == bot0 else 1, Termination(termination), faulty, 5, 1.0,
-                                 ("0 mazo",), reason=reason))
+            store.record(GameRecord(game_key=f"a|b:{seq // 2}:{seq % 2}", seq=seq, matchup="a|b", pair_index=seq // 2, bot0=bot0, bot1=bot1, seed=7 + seq // 2,
+                                 score0=30, score1=10, winner=winner, winner_seat=0 if winner == bot0 else 1, termination=Termination(termination), faulty_bot=faulty, hands=5, duration=1.0,
+                                 actions=("0 mazo",), reason=reason))
     return path
 
 

@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 from compliance_runner import FAST, HERE, check_bot_json
 
-from arena.compliance import CheckSettings, Verdict, run_checks
-from arena.compliance.checks.hello import HELLO
-from arena.compliance.checks.reading import KEEPS_READING
-from arena.compliance.render import line
+from arena.compliance import CheckSettings, CheckVerdict, run_checks
+from arena.compliance.result import line
+from arena.compliance.stream_checks import HELLO, KEEPS_READING
 from arena.protocol import PROTOCOL_VERSION
 
 pytestmark = pytest.mark.integration
@@ -32,7 +31,7 @@ def test_a_hello_under_another_name_fails_hello(tmp_path: Path) -> None:
     settings = CheckSettings((*STUBBORN, "misnamed"), tmp_path, timeout=2.0, streams=1)
     report = asyncio.run(run_checks(settings, checks=(HELLO,)))
     hello = report.result("hello")
-    assert hello.verdict is Verdict.FAIL
+    assert hello.verdict is CheckVerdict.FAIL
     assert "no token is issued for bot 'someone-else'" in hello.actual, hello
 
 
@@ -56,9 +55,9 @@ def test_a_bot_that_exits_at_once_fails_hello_with_its_last_words(tmp_path: Path
 def test_a_bot_that_stops_reading_fails_keeps_reading(tmp_path: Path) -> None:
     settings = CheckSettings((*STUBBORN, "deaf"), tmp_path, timeout=2.0, streams=1)
     report = asyncio.run(run_checks(settings, checks=(HELLO, KEEPS_READING)))
-    assert report.result("hello").verdict is Verdict.PASS
+    assert report.result("hello").verdict is CheckVerdict.PASS
     reading = report.result("keeps-reading")
-    assert reading.verdict is Verdict.FAIL
+    assert reading.verdict is CheckVerdict.FAIL
     assert "stopped reading" in reading.actual and "a write blocked for 2 s" in reading.actual, reading
 
 
@@ -66,7 +65,7 @@ def test_what_the_bot_says_cannot_break_the_one_line_report(tmp_path: Path) -> N
     settings = CheckSettings((*STUBBORN, "escapes"), tmp_path, timeout=2.0, streams=1)
     report = asyncio.run(run_checks(settings, checks=(HELLO,)))
     hello = report.result("hello")
-    assert hello.verdict is Verdict.FAIL  # such a bot_version is refused (64 characters of a small set)
+    assert hello.verdict is CheckVerdict.FAIL  # such a bot_version is refused (64 characters of a small set)
     shown = line(hello)
     assert "\n" not in shown and "\x1b" not in shown
     assert "bot_version '1.0\\n\\x1b[31mred' is not allowed" in shown, shown

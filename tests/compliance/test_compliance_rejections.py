@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from arena.compliance.rejections import RejectionLog
+from arena.compliance.context import RejectionLog
 
 
 class _Keep(logging.Handler):

@@ -29,7 +29,8 @@ from fairplay_stats import chance_interval
 
 from arena.cli import main
 from arena.engine.cards import Card
-from arena.games.store import GameRow, ResultsStore
+from arena.games.game_record import GameRecord
+from arena.games.store import ResultsStore
 from arena.tournament.config import load_config
 from arena.tournament.runner import schedule_of
 
@@ -87,7 +88,7 @@ class Outcome:
     by_source: Counter[str]
     hits_by_source: Counter[str]
     journal: list[dict[str, Any]]
-    rows: dict[str, GameRow]
+    rows: dict[str, GameRecord]
     key_of: dict[str, str]  # game id the bot saw -> schedule key
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from league_harness import League, free_port, wait_until
 
-from arena.games.store import GameRow
+from arena.games.game_record import GameRecord
 
 PERIOD = 4.0  # seconds the strong bot is connected, then away
 WARY = 2.0  # seconds after the strong bot was last seen in a game that the chooser stays away
@@ -62,7 +62,7 @@ def gain(chooses: Outcome, scheduled: Outcome) -> tuple[float, float]:
     return chooses.score - scheduled.score, 1.96 * math.hypot(chooses.error, scheduled.error)
 
 
-def outcome(rows: list[GameRow], seconds: float = 0.0) -> Outcome:
+def outcome(rows: list[GameRecord], seconds: float = 0.0) -> Outcome:
     mine = [r for r in rows if "chooser" in (r.bot0, r.bot1)]
     wins = sum(1 for r in mine if r.winner == "chooser")
     return Outcome(len(mine), wins / max(len(mine), 1),
@@ -85,7 +85,7 @@ def _page_up(http: int) -> bool:
     return True
 
 
-def _chooser_rows(rows: list[GameRow]) -> list[GameRow]:
+def _chooser_rows(rows: list[GameRecord]) -> list[GameRecord]:
     return [r for r in rows if "chooser" in (r.bot0, r.bot1)]
 
 
@@ -105,7 +105,7 @@ def run(workdir: Path, attendance: bool, chooses: bool, *, league_games: int | N
     league.serve_args = ("--http", f"127.0.0.1:{http}")
     tokens = {name: league.token(name) for name in ("strong", "weak1", "weak2", "chooser")}
 
-    def done(rows: list[GameRow]) -> bool:
+    def done(rows: list[GameRecord]) -> bool:
         if cycles is not None:
             return time.monotonic() - start >= cycles * 2 * PERIOD
         return len(rows) >= league_games if league_games is not None else \
@@ -119,7 +119,7 @@ def run(workdir: Path, attendance: bool, chooses: bool, *, league_games: int | N
         strong = chooser = None
         seen = -math.inf  # when the strong bot was last seen in a game
         start = time.monotonic()
-        rows: list[GameRow] = []
+        rows: list[GameRecord] = []
         last_count = 0.0
         while not done(rows):
             now = time.monotonic()

@@ -14,8 +14,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from arena.games.game_record import GameRecord
 from arena.games.seeds import TournamentSecret
-from arena.games.store import GameRow, ResultsStore
+from arena.games.store import ResultsStore
 from arena.server import mint_token
 
 REPO = Path(__file__).resolve().parents[2]
@@ -119,7 +120,7 @@ class League:
                 proc.kill()
                 proc.wait(10)
 
-    def rows(self) -> list[GameRow]:
+    def rows(self) -> list[GameRecord]:
         if not self.db.exists():
             return []
         with ResultsStore.open_existing(self.db) as store:
@@ -153,5 +154,5 @@ def wait_until(check: Callable[[], bool], timeout: float, what: str) -> None:
         time.sleep(0.1)
 
 
-def played(rows: list[GameRow], a: str, b: str) -> int:
+def played(rows: list[GameRecord], a: str, b: str) -> int:
     return sum(1 for r in rows if {r.bot0, r.bot1} == {a, b})

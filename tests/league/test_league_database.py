@@ -9,15 +9,16 @@ from pathlib import Path
 import pytest
 
 from arena.engine.outcome import Termination
+from arena.games.game_record import GameRecord
 from arena.games.schema import LATEST_VERSION
-from arena.games.store import GameRow, ResultsStore, StoreError
+from arena.games.store import ResultsStore, StoreError
 from arena.league import LeagueDatabase, LeagueDatabaseError, parse_league_config
 from arena.league.keys import match_games
 
 
-def row(key: str, seq: int, pair_index: int = -1, version0: str = "") -> GameRow:
-    return GameRow(key, seq, "a|b", pair_index, "a", "b", 0, 7, 30, 3, "a", 0, Termination.TARGET_REACHED, None, 4, 0.5,
-                   ("0 play 1o",), reason="30 points", version0=version0, version1="2.0")
+def row(key: str, seq: int, pair_index: int = -1, version0: str = "") -> GameRecord:
+    return GameRecord(game_key=key, seq=seq, matchup="a|b", pair_index=pair_index, bot0="a", bot1="b", seed=7, score0=30, score1=3, winner="a", winner_seat=0, termination=Termination.TARGET_REACHED, faulty_bot=None, hands=4, duration=0.5,
+                   actions=("0 play 1o",), reason="30 points", version0=version0, version1="2.0")
 
 
 def test_a_new_file_becomes_a_league_and_a_restart_continues_it(tmp_path: Path) -> None:
@@ -32,7 +33,7 @@ def test_a_new_file_becomes_a_league_and_a_restart_continues_it(tmp_path: Path) 
         db = LeagueDatabase(store, parse_league_config({"concurrency": 2}))  # the clock and concurrency may change
         assert db.secret == secret
         assert db.take_match_number() == 3
-        assert [(r.bot_a, r.bot_b, r.winner) for r in db.results()] == [("a", "b", "a")]
+        assert [(r.bot0, r.bot1, r.winner) for r in db.results()] == [("a", "b", "a")]
     with ResultsStore.open_existing(path) as store:
         (stored,) = store.games()
         assert (stored.version0, stored.version1) == ("1.0", "2.0")

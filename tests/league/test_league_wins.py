@@ -8,8 +8,9 @@ import random
 import pytest
 
 from arena.engine.outcome import Termination
+from arena.games.game_record import GameRecord
 from arena.league.league import _wins, ratings_of
-from arena.ratings import GameRecord, fit_ratings
+from arena.ratings import fit_ratings
 
 
 def _records(n: int, seed: int) -> list[GameRecord]:

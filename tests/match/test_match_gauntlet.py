@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.games.records import to_records
+from arena.games.game_record import checked
 from arena.games.store import ResultsStore
 from arena.ratings import PairCounts, SprtBounds, SprtVerdict, sprt_status
 
@@ -36,7 +36,7 @@ def test_a_gauntlet_with_an_sprt_per_opponent(tmp_path: Path) -> None:
     assert all("heuristic" in (r.bot0, r.bot1) for r in rows)  # r1 never meets r2
     lines = res.stderr.strip().splitlines()
     for opponent in ("r1", "r2"):
-        counts = PairCounts.from_records(to_records(rows), "heuristic", opponent)
+        counts = PairCounts.from_records(checked(rows), "heuristic", opponent)
         assert sprt_status(counts, SprtBounds(0, 100)).verdict is SprtVerdict.H1_ACCEPTED
         verdict = f"heuristic vs {opponent}: H1 accepted after {counts.games} games ({counts.pairs} pairs)"
         against = [r for r in rows if opponent in (r.bot0, r.bot1)]
@@ -57,5 +57,5 @@ def test_a_gauntlet_of_fixed_games(tmp_path: Path) -> None:
         rows = list(store.games())
     assert sorted(r.matchup for r in rows) == ["heuristic|r2"] * 4 + ["r1|heuristic"] * 4
     for opponent in ("r1", "r2"):
-        assert PairCounts.from_records(to_records(rows), "heuristic", opponent).pairs == 2
+        assert PairCounts.from_records(checked(rows), "heuristic", opponent).pairs == 2
         assert f"heuristic vs {opponent}: 4 games played (2 complete pairs)" in res.stderr

@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.games.records import to_records
-from arena.games.store import GameRow, ResultsStore
+from arena.games.game_record import GameRecord, checked
+from arena.games.store import ResultsStore
 from arena.match.tally import tally_rows
 from arena.ratings import PairCounts, SprtBounds, SprtVerdict, format_sprt_line, sprt_status
 
@@ -48,12 +48,12 @@ def _count(db: Path) -> int:
         return 0
 
 
-def _rows(db: Path) -> list[GameRow]:
+def _rows(db: Path) -> list[GameRecord]:
     with ResultsStore.open_existing(db) as store:
         return list(store.games())
 
 
-def _complete_pairs(rows: list[GameRow]) -> int:
+def _complete_pairs(rows: list[GameRecord]) -> int:
     per_pair = Counter(r.pair_id for r in rows)
     assert max(per_pair.values()) <= 2  # never a third game for one deal
     return sum(1 for n in per_pair.values() if n == 2)
@@ -74,7 +74,7 @@ def test_a_killed_match_resumes_with_the_exact_sprt_state(tmp_path: Path) -> Non
         proc.wait()
 
     before = _rows(db)
-    counts = PairCounts.from_records(to_records(before), "heuristic", "random")
+    counts = PairCounts.from_records(checked(before), "heuristic", "random")
     assert tally_rows("heuristic", ["random"], before)["random"].counts == counts
     assert counts.pairs == _complete_pairs(before)  # half pairs are not counted
     assert not sprt_status(counts, BOUNDS).finished
@@ -89,7 +89,7 @@ def test_a_killed_match_resumes_with_the_exact_sprt_state(tmp_path: Path) -> Non
     after = _rows(db)
     assert {r.game_key for r in before} <= {r.game_key for r in after}
     assert len({r.game_key for r in after}) == len(after)
-    final = PairCounts.from_records(to_records(after), "heuristic", "random")
+    final = PairCounts.from_records(checked(after), "heuristic", "random")
     assert final.pairs == _complete_pairs(after)
     state = sprt_status(final, BOUNDS)
     assert state.verdict is SprtVerdict.H1_ACCEPTED

@@ -10,11 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.games.records import to_records
+from arena.games.game_record import checked
 from arena.games.store import ResultsStore
 from arena.match.tally import tally_rows
 from arena.ratings import PairCounts, SprtBounds, SprtVerdict, format_sprt_line, sprt_status
-from arena.ratings.pairs import pair_stats
+from arena.ratings.duplicate_pairs import pair_stats
 
 pytestmark = pytest.mark.integration
 
@@ -26,8 +26,8 @@ MAX_GAMES = 400
 def _stored(db: Path, a: str, b: str) -> PairCounts:
     with ResultsStore.open_existing(db) as store:
         rows = list(store.games())
-    pair_stats(to_records(rows))  # raises if any pair holds more than two games
-    counts = PairCounts.from_records(to_records(rows), a, b)
+    pair_stats(checked(rows))  # raises if any pair holds more than two games
+    counts = PairCounts.from_records(checked(rows), a, b)
     assert tally_rows(a, [b], rows)[b].counts == counts  # what a resume would start from
     return counts
 

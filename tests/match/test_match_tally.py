@@ -14,11 +14,10 @@ from hypothesis import strategies as st
 
 from arena.engine.outcome import Termination
 from arena.games.dispatch import Dispatcher
-from arena.games.records import to_records
+from arena.games.game_record import GameRecord, checked
 from arena.games.seeds import TournamentSecret
-from arena.games.store import GameRow
-from arena.match.live import LiveLine
-from arena.match.monitor import Verdict, status_of, summary_line
+from arena.match.live_line import LiveLine
+from arena.match.monitor import MatchVerdict, status_of, summary_line
 from arena.match.tally import PairTally, tally_rows
 from arena.ratings import PairCounts, SprtBounds
 from arena.tournament.formats.match_plan import MatchFormat, MatchPlan, match_schedule, window_for
@@ -27,14 +26,14 @@ from arena.tournament.formats.match_plan import MatchFormat, MatchPlan, match_sc
 pair_outcomes = st.lists(st.lists(st.sampled_from(["a", "b"]), max_size=2), max_size=30)
 
 
-def _rows(outcomes: list[list[str]]) -> list[GameRow]:
+def _rows(outcomes: list[list[str]]) -> list[GameRecord]:
     rows = []
     for k, winners in enumerate(outcomes):
         for half, winner in enumerate(winners):
             seats = ("a", "b") if half == 0 else ("b", "a")
-            rows.append(GameRow(
+            rows.append(GameRecord(
                 game_key=f"a|b#{k}{'ab'[half]}", seq=2 * k + half, matchup="a|b", pair_index=k,
-                bot0=seats[0], bot1=seats[1], mano=0, seed=k, score0=0, score1=0, winner=winner,
+                bot0=seats[0], bot1=seats[1], seed=k, score0=0, score1=0, winner=winner,
                 winner_seat=seats.index(winner), termination=Termination.TARGET_REACHED, faulty_bot=None, hands=1,
                 duration=0.0, actions=()))
     return rows
@@ -44,14 +43,14 @@ def _rows(outcomes: list[list[str]]) -> list[GameRow]:
 def test_the_tally_equals_the_stored_pair_counts_in_any_order(outcomes: list[list[str]], rng: random.Random) -> None:
     rows = _rows(outcomes)
     rng.shuffle(rows)
-    expected = PairCounts.from_records(to_records(rows), "a", "b")
+    expected = PairCounts.from_records(checked(rows), "a", "b")
     assert tally_rows("a", ["b"], rows)["b"].counts == expected
     # Game by game, the count moves only when a pair completes, by exactly that pair.
     tally = PairTally("a", "b")
     for i, row in enumerate(rows):
         before = tally.counts
         completed = tally.add(row)
-        assert tally.counts == PairCounts.from_records(to_records(rows[: i + 1]), "a", "b")
+        assert tally.counts == PairCounts.from_records(checked(rows[: i + 1]), "a", "b")
         assert tally.counts.pairs == before.pairs + int(completed)
 
 
@@ -112,7 +111,7 @@ def test_the_verdict_of_each_way_a_match_can_end() -> None:
                                                            "(the max_games cap)")
     assert summary(sprt, PairCounts(ll=20)) == "a vs b: H0 accepted after 40 games (20 pairs)"
     fixed = MatchPlan(MatchFormat.MATCH, "a", ("b",), None, 8)
-    assert status_of(fixed, PairTally("a", "b", PairCounts(ww=3))).verdict is Verdict.RUNNING
+    assert status_of(fixed, PairTally("a", "b", PairCounts(ww=3))).verdict is MatchVerdict.RUNNING
     assert summary(fixed, PairCounts(ww=3)) == "a vs b: 6 games played (3 complete pairs)"
 
 

@@ -5,15 +5,16 @@ import math
 import pytest
 
 from arena.engine.outcome import Termination
-from arena.ratings import GameRecord, bootstrap_intervals, fit_ratings
+from arena.games.game_record import GameRecord
+from arena.ratings import bootstrap_intervals, fit_ratings
 from arena.ratings.bootstrap import resampling_units
 
 
 def paired(pair_id: str, x: str, y: str, first: str, second: str) -> list[GameRecord]:
     """A duplicate pair: x seated first, then y; ``first``/``second`` are the winners."""
     return [
-        GameRecord(x, y, first, Termination.TARGET_REACHED, pair_id=pair_id),
-        GameRecord(y, x, second, Termination.TARGET_REACHED, pair_id=pair_id),
+        GameRecord(x, y, first, Termination.TARGET_REACHED, matchup=pair_id, pair_index=0),
+        GameRecord(y, x, second, Termination.TARGET_REACHED, matchup=pair_id, pair_index=0),
     ]
 
 
@@ -28,8 +29,8 @@ def tournament() -> list[GameRecord]:
 
 
 def test_units_are_pairs_and_single_games() -> None:
-    recs = tournament() + [GameRecord("A", "B", None, Termination.INTERRUPTED, pair_id="p9"),
-                           GameRecord("B", "A", "A", Termination.TARGET_REACHED, pair_id="p9")]
+    recs = tournament() + [GameRecord("A", "B", None, Termination.INTERRUPTED, matchup="p9", pair_index=0),
+                           GameRecord("B", "A", "A", Termination.TARGET_REACHED, matchup="p9", pair_index=0)]
     units = resampling_units(recs)
     assert [len(u) for u in units] == [2] * 8 + [1, 1]
     assert all(len({g.pair_id for g in u}) == 1 for u in units)

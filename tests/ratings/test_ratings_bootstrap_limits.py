@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 
 from arena.engine.outcome import Termination
-from arena.ratings import GameRecord, bootstrap_intervals, fit_ratings, standings
+from arena.games.game_record import GameRecord
+from arena.ratings import bootstrap_intervals, fit_ratings, standings
 from arena.ratings.bootstrap import FEW_UNITS
 from arena.ratings.los import likelihood_of_superiority
 from arena.results.tables import standings_table
@@ -20,8 +21,8 @@ def _league(pairs_per_pairing: int, seed: int = 3) -> list[GameRecord]:
     for x, y, p_x in (("top", "mid", 1.0), ("top", "low", 1.0), ("mid", "low", 0.6)):
         for k in range(pairs_per_pairing):
             pair = f"{x}|{y}#{k}"
-            records.append(GameRecord(x, y, x if rng.random() < p_x else y, Termination.TARGET_REACHED, pair_id=pair))
-            records.append(GameRecord(y, x, x if rng.random() < p_x else y, Termination.TARGET_REACHED, pair_id=pair))
+            records.append(GameRecord(x, y, x if rng.random() < p_x else y, Termination.TARGET_REACHED, matchup=pair, pair_index=0))
+            records.append(GameRecord(y, x, x if rng.random() < p_x else y, Termination.TARGET_REACHED, matchup=pair, pair_index=0))
     return records
 
 

@@ -11,7 +11,7 @@ import math
 import random
 
 from arena.engine import Termination
-from arena.ratings import GameRecord
+from arena.games.game_record import GameRecord
 from arena.ratings.collusion import suspicious_pairs, without_pairs
 from arena.ratings.rating_fit import fit_ratings
 
@@ -39,7 +39,7 @@ def test_an_honest_field_flags_nothing() -> None:
 def test_a_sybil_folding_to_its_partner_is_flagged_and_its_gift_can_be_taken_back() -> None:
     rng = random.Random(1)
     bots = ["ace", "good", "mid", "weak", "first", "sybil"]
-    records = [r for r in honest(bots, 30, rng) if {r.bot_a, r.bot_b} != {"first", "sybil"}]
+    records = [r for r in honest(bots, 30, rng) if {r.bot0, r.bot1} != {"first", "sybil"}]
     records += [game("first", "sybil", "first") for _ in range(30)]  # the sybil folds every game
     found = suspicious_pairs(records)
     assert [(s.winner, s.loser) for s in found] == [("first", "sybil")]

@@ -5,7 +5,8 @@ import math
 import pytest
 
 from arena.engine.outcome import Termination
-from arena.ratings import GameRecord, compare, fit_ratings, kendall_tau, spearman
+from arena.games.game_record import GameRecord
+from arena.ratings import compare, fit_ratings, kendall_tau, spearman
 
 
 def games(winner: str, loser: str, n: int) -> list[GameRecord]:

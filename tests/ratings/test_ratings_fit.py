@@ -5,7 +5,8 @@ import math
 import pytest
 
 from arena.engine.outcome import Termination
-from arena.ratings import ELO_PER_NAT, Z95, GameRecord, fit_ratings
+from arena.games.game_record import GameRecord
+from arena.ratings import ELO_PER_NAT, Z95, fit_ratings
 
 
 def games(winner: str, loser: str, n: int) -> list[GameRecord]:
@@ -160,4 +161,4 @@ def test_records_are_validated() -> None:
     with pytest.raises(ValueError):
         GameRecord("A", "B", "A", "resigned")  # type: ignore[arg-type]  # what a caller without types could pass
     with pytest.raises(ValueError):
-        GameRecord("A", "B", "A", Termination.TIMEOUT, loser_fault="C")
+        GameRecord("A", "B", "A", Termination.TIMEOUT, faulty_bot="C")

@@ -5,7 +5,8 @@ import math
 import pytest
 
 from arena.engine.outcome import Termination
-from arena.ratings import GameRecord, fit_ratings, likelihood_of_superiority, los_from_difference
+from arena.games.game_record import GameRecord
+from arena.ratings import fit_ratings, likelihood_of_superiority, los_from_difference
 
 
 def test_equal_players_have_los_one_half() -> None:

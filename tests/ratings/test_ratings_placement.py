@@ -7,8 +7,9 @@ import math
 import pytest
 
 from arena.engine.outcome import Termination
-from arena.match.ladder import LadderBot, ReferenceLadder
-from arena.ratings import ELO_PER_NAT, GameRecord
+from arena.games.game_record import GameRecord
+from arena.match.reference_ladder import LadderBot, ReferenceLadder
+from arena.ratings import ELO_PER_NAT
 from arena.ratings.placement import Reference, place
 from arena.results.placement_table import ladder_result, placement_table
 
@@ -111,7 +112,7 @@ def test_the_ladder_table_puts_the_newcomer_where_its_elo_is() -> None:
 
 
 def test_the_ladder_table_counts_the_newcomers_own_failures() -> None:
-    records = [GameRecord("mine", "top", "top", Termination.TIMEOUT, loser_fault="mine")] + _games("mine", "bottom", 0, 1)
+    records = [GameRecord("mine", "top", "top", Termination.TIMEOUT, faulty_bot="mine")] + _games("mine", "bottom", 0, 1)
     result = ladder_result(_ladder(), "mine", records)
     assert result.faults == 1 and result.games == 2
     assert [row[1] for row in placement_table(_ladder(), result).rows][-1] == "mine"

@@ -10,8 +10,8 @@ from collections.abc import Callable
 import pytest
 
 from arena.engine.outcome import Termination
+from arena.games.game_record import GameRecord
 from arena.ratings import (
-    GameRecord,
     PairCounts,
     SprtBounds,
     SprtModel,
@@ -21,7 +21,7 @@ from arena.ratings import (
     llr,
     sprt_status,
 )
-from arena.ratings.sprt_llr import mle_given_score
+from arena.ratings.sprt import mle_given_score
 
 # --- an independent LLR: direct 1-D maximisation of the constrained likelihood ---
 #
@@ -374,12 +374,12 @@ def test_counts_from_scores_games_and_records_agree() -> None:
     records: list[GameRecord] = []
     for i, (first, second) in enumerate(wins):
         pair = f"p{i}"
-        records.append(GameRecord("new", "old", "new" if first else "old", Termination.TARGET_REACHED, pair_id=pair))
-        records.append(GameRecord("old", "new", "new" if second else "old", Termination.TARGET_REACHED, pair_id=pair))
+        records.append(GameRecord("new", "old", "new" if first else "old", Termination.TARGET_REACHED, matchup=pair, pair_index=0))
+        records.append(GameRecord("old", "new", "new" if second else "old", Termination.TARGET_REACHED, matchup=pair, pair_index=0))
     # An interrupted pair and a game of other bots do not count.
-    records.append(GameRecord("new", "old", "new", Termination.TARGET_REACHED, pair_id="cut"))
-    records.append(GameRecord("old", "new", None, Termination.INTERRUPTED, pair_id="cut"))
-    records.append(GameRecord("x", "y", "x", Termination.TARGET_REACHED, pair_id="other"))
+    records.append(GameRecord("new", "old", "new", Termination.TARGET_REACHED, matchup="cut", pair_index=0))
+    records.append(GameRecord("old", "new", None, Termination.INTERRUPTED, matchup="cut", pair_index=0))
+    records.append(GameRecord("x", "y", "x", Termination.TARGET_REACHED, matchup="other", pair_index=0))
     assert PairCounts.from_records(records, "new", "old") == from_scores
     assert PairCounts.from_records(records, "old", "new") == PairCounts(ll=3, dd=2, ww=1)
     assert PairCounts.from_records(records, "new", "nobody") == PairCounts()

@@ -3,8 +3,8 @@
 import pytest
 
 from arena.engine.outcome import Termination
+from arena.games.game_record import GameRecord
 from arena.ratings import (
-    GameRecord,
     cross_table,
     failure_counts,
     fit_ratings,
@@ -17,15 +17,15 @@ from arena.ratings import (
 G = GameRecord
 
 HAND = [
-    G("A", "B", "A", Termination.TARGET_REACHED, pair_id="p1"),
-    G("B", "A", "A", Termination.TARGET_REACHED, pair_id="p1"),  # A sweeps p1
-    G("A", "B", "A", Termination.TARGET_REACHED, pair_id="p2"),
-    G("B", "A", "B", Termination.TARGET_REACHED, pair_id="p2"),  # p2 split
-    G("A", "C", "C", Termination.TIMEOUT, loser_fault="A", pair_id="p3"),
-    G("C", "A", None, Termination.INTERRUPTED, pair_id="p3"),  # p3 incomplete
-    G("B", "C", "B", Termination.DISCONNECT, loser_fault="C"),
-    G("C", "B", "B", Termination.ILLEGAL_ACTION),  # no loser_fault: charged to the loser C
-    G("B", "C", "C", Termination.PROTOCOL_ERROR, loser_fault="B"),
+    G("A", "B", "A", Termination.TARGET_REACHED, matchup="p1", pair_index=0),
+    G("B", "A", "A", Termination.TARGET_REACHED, matchup="p1", pair_index=0),  # A sweeps p1
+    G("A", "B", "A", Termination.TARGET_REACHED, matchup="p2", pair_index=0),
+    G("B", "A", "B", Termination.TARGET_REACHED, matchup="p2", pair_index=0),  # p2 split
+    G("A", "C", "C", Termination.TIMEOUT, faulty_bot="A", matchup="p3", pair_index=0),
+    G("C", "A", None, Termination.INTERRUPTED, matchup="p3", pair_index=0),  # p3 incomplete
+    G("B", "C", "B", Termination.DISCONNECT, faulty_bot="C"),
+    G("C", "B", "B", Termination.ILLEGAL_ACTION),  # no faulty_bot: charged to the loser C
+    G("B", "C", "C", Termination.PROTOCOL_ERROR, faulty_bot="B"),
 ]
 
 
@@ -58,9 +58,9 @@ def test_pair_stats() -> None:
 
 def test_pair_stats_reject_malformed_pairs() -> None:
     with pytest.raises(ValueError, match="seats swapped"):
-        pair_stats([G("A", "B", "A", Termination.TARGET_REACHED, pair_id="p"), G("A", "B", "B", Termination.TARGET_REACHED, pair_id="p")])
+        pair_stats([G("A", "B", "A", Termination.TARGET_REACHED, matchup="p", pair_index=0), G("A", "B", "B", Termination.TARGET_REACHED, matchup="p", pair_index=0)])
     with pytest.raises(ValueError, match="3 games"):
-        pair_stats([G("A", "B", "A", Termination.TARGET_REACHED, pair_id="p")] * 3)
+        pair_stats([G("A", "B", "A", Termination.TARGET_REACHED, matchup="p", pair_index=0)] * 3)
 
 
 def test_failure_counts() -> None:

@@ -1,7 +1,7 @@
 """The referee over random games never tells a seat a card it may not see.
 
 Decisions must be exactly the engine's own ``State.observation(seat)``. Hand
-summaries are checked against the rule of ``arena.referee.summary``, worked
+summaries are checked against the rule of ``arena.referee.hand_end``, worked
 out here again from the raw event log: a seat's summary holds the hand's
 public events and the seat's own private ones, in order, and no card other
 than its own, the up card, cards played in the hand and cards shown as proof.
@@ -19,7 +19,7 @@ import pytest
 from arena.engine import events as ev
 from arena.engine.options import make_options
 from arena.engine.outcome import Termination
-from arena.referee import Decision, GameEnd, HandSummary, Referee
+from arena.referee import Decision, GameEnd, HandEnd, Referee
 
 CARD = re.compile(r"(?<![0-9A-Za-z])(?:1[0-2]|[1-7])[EBOC](?![0-9A-Za-z])")
 
@@ -37,7 +37,7 @@ class Transcript:
     """Everything the referee said in one game, and the game it said it of."""
 
     referee: Referee
-    summaries: list[HandSummary] = field(default_factory=list)
+    summaries: list[HandEnd] = field(default_factory=list)
     decisions: int = 0
     forfeited: bool = False
     ends: tuple[GameEnd, ...] = ()
@@ -91,7 +91,7 @@ def hand_slices(events: Sequence[ev.Event]) -> list[list[ev.Event]]:
     return out
 
 
-def cards_in(h: HandSummary) -> set[str]:
+def cards_in(h: HandEnd) -> set[str]:
     seen = {c for line in h.events for c in CARD.findall(line)}
     seen |= {str(c) for _, cards in h.shown for c in cards}
     seen |= {str(a.card) for _, a in h.history if a.card is not None}

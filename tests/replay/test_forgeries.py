@@ -121,7 +121,7 @@ def _game(db: Path) -> Game:
 def _random_game(game: Game, seed: int, rng: random.Random, stop: Callable[[Any], bool] = lambda s: False
                  ) -> tuple[Any, list[str]]:
     """A legal game on ``seed``, to its end or until ``stop(state)``: the state and its log."""
-    state = game.new_state(seed=seed, mano=0)
+    state = game.new_state(seed=seed)
     actions: list[str] = []
     while not state.is_terminal() and not stop(state):
         seat = state.current_player()
@@ -148,7 +148,7 @@ def _as_fault_of_winner(db: Path, termination: Termination) -> str:
     game = _game(db)
     winner_team = row["winner_seat"]
     losing = row["bot1"] if winner_team == 0 else row["bot0"]
-    state = game.new_state(seed=row["seed"], mano=0)
+    state = game.new_state(seed=row["seed"])
     log = json.loads(row["actions"])
     cut = 0
     for i, text in enumerate(log):
@@ -315,7 +315,7 @@ def _future_row(db: Path, secret: TournamentSecret | None) -> tuple[dict[str, An
             break
     template = _raw(db)[-1]
     row = dict(template, game_key=future.key, game_id=future.key.replace("|", ":").replace("#", ":"), seq=seq,
-               pairing=future.matchup, pair_index=future.pair_index, bot0=future.bot0, bot1=future.bot1, seed=seed,
+               matchup=future.matchup, pair_index=future.pair_index, bot0=future.bot0, bot1=future.bot1, seed=seed,
                actions=json.dumps(log), score0=state.scores[0], score1=state.scores[1], hands=_hands(state),
                winner="steady", winner_seat=team, termination="target_reached", faulty_bot=None, evidence=None,
                prev_mac=template["mac"], mac=secrets.token_hex(32), reason="")
@@ -381,6 +381,8 @@ def test_an_older_file_migrates_its_secret_out_and_then_verifies(played: Path, t
     with closing(sqlite3.connect(db)) as con, con:
         for column in ("evidence", "row_version", "prev_mac", "mac", "stderr"):  # the columns of versions 7 and 8
             con.execute(f"ALTER TABLE games DROP COLUMN {column}")
+        con.execute("ALTER TABLE games RENAME COLUMN matchup TO pairing")  # and the layout before version 9
+        con.execute("ALTER TABLE games ADD COLUMN mano INTEGER NOT NULL DEFAULT 0")
         con.execute("DELETE FROM meta WHERE key = 'chain_head'")
         con.execute("INSERT INTO meta (key, value) VALUES ('secret', ?)", (json.dumps(secret.hex),))
         con.execute("PRAGMA user_version = 6")

@@ -13,7 +13,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from arena.cli import main
-from arena.games.store import GameRow, ResultsStore
+from arena.games.game_record import GameRecord
+from arena.games.store import ResultsStore
 from arena.replay import from_json
 
 
@@ -31,7 +32,7 @@ def _game_script(path: Path) -> dict[str, object]:
     return data
 
 
-def _rows(db: Path) -> list[GameRow]:
+def _rows(db: Path) -> list[GameRecord]:
     with ResultsStore.open_existing(db) as store:
         return list(store.games())
 

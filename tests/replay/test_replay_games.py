@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from arena.engine import Action, Game, Kind, Options
-from arena.games.store import GameRow, ResultsStore
+from arena.games.game_record import GameRecord
+from arena.games.store import ResultsStore
 from arena.replay import (
     Category,
     ExportError,
@@ -27,12 +28,12 @@ from arena.replay import (
 )
 
 
-def _stored(db: Path) -> tuple[Options, list[GameRow]]:
+def _stored(db: Path) -> tuple[Options, list[GameRecord]]:
     with ResultsStore.open_existing(db) as store:
         return options_of(store.get_meta("config")), list(store.games())
 
 
-def _replays(db: Path) -> list[tuple[GameRow, GameReplay]]:
+def _replays(db: Path) -> list[tuple[GameRecord, GameReplay]]:
     options, rows = _stored(db)
     return [(row, replay_row(row, options)) for row in rows]
 
@@ -62,7 +63,7 @@ def test_seat_views_are_the_engines_observations(small_db: Path) -> None:
     options, rows = _stored(small_db)
     for row in rows:
         record = replay_row(row, options)
-        state = Game(options).new_state(seed=row.seed, mano=row.mano)
+        state = Game(options).new_state(seed=row.seed)
         for step, text in zip(record.steps, row.actions, strict=True):
             hands_before = state.hands_played
             before = [state.observation(seat) for seat in (0, 1)]

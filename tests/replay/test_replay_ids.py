@@ -71,6 +71,8 @@ def test_a_version_5_file_gets_its_ids_by_migration_and_is_read_unchanged_before
         db.execute("DROP INDEX games_by_id")
         for column in ("game_id", "evidence", "row_version", "prev_mac", "mac", "stderr"):
             db.execute(f"ALTER TABLE games DROP COLUMN {column}")
+        db.execute("ALTER TABLE games RENAME COLUMN matchup TO pairing")  # named so before version 9
+        db.execute("ALTER TABLE games ADD COLUMN mano INTEGER NOT NULL DEFAULT 0")
         db.execute("PRAGMA user_version = 5")
     with ResultsStore.open_existing(old) as store:  # read-only: ids computed, the file untouched
         assert store.version == 5

@@ -17,8 +17,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from arena.cli import main
+from arena.games.game_record import GameRecord
 from arena.games.keyfile import key_path
-from arena.games.store import GameRow, ResultsStore
+from arena.games.store import ResultsStore
 from arena.replay.audit import verify_store
 
 pytestmark = pytest.mark.integration
@@ -47,12 +48,12 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-def _rows(db: Path) -> list[GameRow]:
+def _rows(db: Path) -> list[GameRecord]:
     with ResultsStore.open_existing(db) as store:
         return list(store.games())
 
 
-def _kind(row: GameRow) -> str:
+def _kind(row: GameRecord) -> str:
     if row.termination == "target_reached":
         return "rules"
     if row.termination == "illegal_action":
@@ -154,7 +155,7 @@ FORGERIES: dict[str, Forgery] = {
 }
 
 
-def _argument(row: GameRow, name: object) -> object:
+def _argument(row: GameRecord, name: object) -> object:
     if name == "loser":
         return row.bot1 if row.winner == row.bot0 else row.bot0
     if name == "actions[:-1]":

@@ -16,7 +16,7 @@ import pytest
 from workers_helpers import CLI, results, write_config
 
 from arena.engine.outcome import Termination
-from arena.games.store import GameRow
+from arena.games.game_record import GameRecord
 from arena.tournament.scaleout.frames import (
     FROM_WORKER,
     MAX_REPORT,
@@ -104,8 +104,8 @@ def test_a_frame_over_the_bound_is_refused_before_it_is_read() -> None:
 
 
 def test_what_a_worker_sends_reads_back_as_it_was() -> None:
-    row = GameRow("a|b#0a", 3, "a|b", 0, "a", "b", 0, 99, 30, 12, "a", 0, Termination.TARGET_REACHED, None, 7, 1.5,
-                  ("0 play 1o", "1 truco"), 1.0e9, "reached 30", "1.0", "")
+    row = GameRecord(game_key="a|b#0a", seq=3, matchup="a|b", pair_index=0, bot0="a", bot1="b", seed=99, score0=30, score1=12, winner="a", winner_seat=0, termination=Termination.TARGET_REACHED, faulty_bot=None, hands=7, duration=1.5,
+                  actions=("0 play 1o", "1 truco"), finished_at=1.0e9, reason="reached 30", version0="1.0", version1="")
     for msg in (row, Crash(4, "a", None, "Traceback (most recent call last):")):
         assert _read_from_pipe(encode(msg), FROM_WORKER) == msg
     assert json.loads(encode(row)[4:])["kind"] == "game"

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from workers_helpers import write_config
 
+from arena.games.game_record import GameRecord
 from arena.games.orders import GameResult
 from arena.games.seeds import TournamentSecret
-from arena.games.store import GameRow
 from arena.tournament.config import load_config
 from arena.tournament.runner import schedule_of
 from arena.tournament.scaleout.batches import batches_of, units_of
@@ -40,4 +40,4 @@ def test_a_second_half_whose_first_is_settled_is_played_alone(tmp_path: Path) ->
 
     outcomes = asyncio.run(play())
     assert sorted(o.game_key for o in outcomes) == sorted(rest.keys)
-    assert all(isinstance(o, GameRow) and o.termination == "target_reached" for o in outcomes)
+    assert all(isinstance(o, GameRecord) and o.termination == "target_reached" for o in outcomes)

@@ -28,7 +28,7 @@ def results(db: Path) -> list[tuple[object, ...]]:
     """Every game as the store holds it, minus when it ended and how long it took."""
     with sqlite3.connect(db) as con:
         return con.execute(
-            "SELECT game_key, seq, pairing, pair_index, bot0, bot1, seed, score0, score1, winner, winner_seat, "
+            "SELECT game_key, seq, matchup, pair_index, bot0, bot1, seed, score0, score1, winner, winner_seat, "
             "termination, faulty_bot, hands, actions FROM games ORDER BY game_key").fetchall()
 
 

@@ -14,7 +14,8 @@ from click.testing import CliRunner
 
 from arena.cli import main
 from arena.engine.outcome import Termination
-from arena.games.store import GameRow, ResultsStore
+from arena.games.game_record import GameRecord
+from arena.games.store import ResultsStore
 
 pytestmark = pytest.mark.integration
 
@@ -34,7 +35,7 @@ CASES = {
 }
 
 
-def run(tmp_path: Path, mode: str) -> tuple[list[GameRow], str, str]:
+def run(tmp_path: Path, mode: str) -> tuple[list[GameRecord], str, str]:
     config = tmp_path / "faults.toml"
     config.write_text("\n".join([
         'name = "faults"', 'variant = "uruguayo"', "games_per_pairing = 2", "seed = 5", 'sandbox = "none"',

@@ -12,19 +12,18 @@ from pathlib import Path
 import pytest
 
 from arena.engine.outcome import Termination
-from arena.games.records import to_records
+from arena.games.game_record import GameRecord, checked
 from arena.games.schema import LATEST_VERSION
-from arena.games.store import GameRow, ResultsStore, StoreError
-from arena.ratings import GameRecord
+from arena.games.store import ResultsStore, StoreError
 from arena.results.tables import render, views
 
 
 def _row(key: str, seq: int, bot0: str, bot1: str, winner: str,
          termination: Termination = Termination.TARGET_REACHED,
-         faulty: str | None = None) -> GameRow:
+         faulty: str | None = None) -> GameRecord:
     pairing = "|".join(sorted((bot0, bot1)))
-    return GameRow(key, seq, pairing, seq // 2, bot0, bot1, 0, 1000 + seq // 2, 30, 12, winner,
-                   0 if winner == bot0 else 1, termination, faulty, 7, 1.25, ("0 play 1E", "1 mazo"),
+    return GameRecord(game_key=key, seq=seq, matchup=pairing, pair_index=seq // 2, bot0=bot0, bot1=bot1, seed=1000 + seq // 2, score0=30, score1=12, winner=winner,
+                   winner_seat=0 if winner == bot0 else 1, termination=termination, faulty_bot=faulty, hands=7, duration=1.25, actions=("0 play 1E", "1 mazo"),
                    reason=f"{termination} in game {key}")
 
 
@@ -104,10 +103,12 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _expected_version_1_rows() -> list[GameRow]:
-    return [GameRow(*g[:12], Termination(str(g[12])), *g[13:16], actions=tuple(json.loads(str(g[16]))),
-                    finished_at=float(str(g[17])), row_version=6)  # written before rows carried evidence
-            for g in _VERSION_1_GAMES]
+def _expected_version_1_rows() -> list[GameRecord]:
+    return [GameRecord(game_key=k, seq=seq, matchup=m, pair_index=pi, bot0=b0, bot1=b1, seed=seed,
+                       score0=s0, score1=s1, winner=w, winner_seat=ws, termination=Termination(t), faulty_bot=f,
+                       hands=h, duration=d, actions=tuple(json.loads(a)), finished_at=at,
+                       row_version=6)  # written before rows carried evidence
+            for k, seq, m, pi, b0, b1, _mano, seed, s0, s1, w, ws, t, f, h, d, a, at in _VERSION_1_GAMES]
 
 
 def test_a_version_1_database_is_read_as_it_is_and_migrated_when_opened_to_write(tmp_path: Path) -> None:
@@ -126,12 +127,58 @@ def test_a_version_1_database_is_read_as_it_is_and_migrated_when_opened_to_write
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT * FROM interrupted").fetchall() == [("a|b:1:0", 1700000002.0, "arena stopped")]
         columns = [c[1] for c in db.execute("PRAGMA table_info(games)")]
-        assert columns[18:] == ["reason", "version0", "version1", "cpu0", "cpu1", "fallbacks0", "fallbacks1", "game_id",
+        assert columns[:4] == ["game_key", "seq", "matchup", "pair_index"] and "mano" not in columns
+        assert columns[17:] == ["reason", "version0", "version1", "cpu0", "cpu1", "fallbacks0", "fallbacks1", "game_id",
                                 "evidence", "row_version", "prev_mac", "mac", "stderr"]
         assert [k for (k,) in db.execute("SELECT game_id FROM games ORDER BY seq")][:2] == ["a:b:0:0", "a:b:0:1"]
     with ResultsStore.open_existing(path) as store:
         rows = list(store.games())
         assert rows[:2] == _expected_version_1_rows() and rows[2].reason == "target_reached in game new"
+
+
+def _as_version_8(path: Path, mano: int = 0) -> None:
+    """Turn a store written now back into the layout of schema version 8: the
+    matchup column named ``pairing`` and a ``mano`` column (always 0 as written)."""
+    with sqlite3.connect(path) as db:
+        db.execute("ALTER TABLE games RENAME COLUMN matchup TO pairing")
+        db.execute("ALTER TABLE games ADD COLUMN mano INTEGER NOT NULL DEFAULT 0")
+        db.execute("UPDATE games SET mano = ? WHERE seq = 1", (mano,))
+        db.execute("PRAGMA user_version = 8")
+    db.close()
+
+
+def test_a_version_8_store_migrates_once_and_its_signed_rows_still_verify(tmp_path: Path) -> None:
+    path = tmp_path / "v8.sqlite"
+    with ResultsStore.create_or_open(path) as store:
+        store.set_meta("config", {"name": "v8", "variant": "argentino"})
+        for seq, (bot0, bot1) in enumerate((("a", "b"), ("b", "a"))):
+            store.record(_row(f"k{seq}", seq, bot0, bot1, "a"))
+        rows, digest = list(store.games()), store.digest()
+    _as_version_8(path)
+    with ResultsStore.open_existing(path) as store:  # read as it is, unchanged
+        assert store.version == 8 and list(store.games()) == rows and store.digest() == digest
+    with ResultsStore.create_or_open(path) as store:
+        assert store.version == LATEST_VERSION and list(store.games()) == rows
+        assert store.unproven() == [] and store.digest() == digest  # the same signed content
+        store.record(_row("k2", 2, "a", "b", "b"))
+    with ResultsStore.create_or_open(path) as store:  # once: nothing left to migrate
+        assert store.version == LATEST_VERSION and store.unproven() == [] and store.count() == 3
+    with sqlite3.connect(path) as db:
+        columns = [c[1] for c in db.execute("PRAGMA table_info(games)")]
+    assert "matchup" in columns and "pairing" not in columns and "mano" not in columns
+
+
+def test_a_version_8_store_with_an_edited_mano_is_not_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "v8.sqlite"
+    with ResultsStore.create_or_open(path) as store:
+        store.set_meta("config", {"name": "v8", "variant": "argentino"})
+        for seq in range(2):
+            store.record(_row(f"k{seq}", seq, "a", "b", "a"))
+    _as_version_8(path, mano=1)
+    before = _digest(path)
+    with pytest.raises(StoreError, match=r"game k1: stored mano 1, .* the file was edited") as info:
+        ResultsStore.create_or_open(path)
+    assert "\n" not in str(info.value) and _digest(path) == before and _version(path) == 8
 
 
 def test_a_new_database_is_stamped_with_the_latest_version(tmp_path: Path) -> None:
@@ -214,7 +261,7 @@ def _records() -> list[GameRecord]:
         _row("3", 2, "a", "c", "a"), _row("4", 3, "c", "a", "c"),
         _row("5", 4, "b", "c", "c", Termination.TIMEOUT, "b"), _row("6", 5, "c", "b", "b"),
     ]
-    return to_records(rows)
+    return checked(rows)
 
 
 def test_every_format_renders_the_same_numbers() -> None:
@@ -246,7 +293,7 @@ def test_every_format_renders_the_same_numbers() -> None:
 
 def test_html_is_a_whole_page_with_every_table_escaped() -> None:
     rows = [_row("1", 0, "<b>a</b>", "b", "<b>a</b>"), _row("2", 1, "b", "<b>a</b>", "b", Termination.ILLEGAL_ACTION, "<b>a</b>")]
-    page = render(views(to_records(rows), ("standings", "failures")), "html")
+    page = render(views(checked(rows), ("standings", "failures")), "html")
     assert page.startswith("<!DOCTYPE html>\n<html") and page.rstrip().endswith("</html>")
     head = page[page.index("<head>"):page.index("</head>")]
     assert '<meta charset="utf-8">' in head and "<title>" in head

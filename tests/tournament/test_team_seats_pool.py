@@ -43,7 +43,7 @@ async def _scenario(log: Path) -> None:
                                    acquire_timeout=0.5, distinct_peers=True)
         # Without the rule (a library caller's choice) it can.
         rec = await arena.play_seats(("solo", "pair", "solo", "pair"), options, 3, tc, acquire_timeout=5)
-        assert rec.winner_team is not None
+        assert rec.winner_seat is not None
         # Two processes: the game is played, each of pair's seats on its own connection.
         seen: list[list[str]] = []
         original = arena.pool.acquire
@@ -59,7 +59,7 @@ async def _scenario(log: Path) -> None:
         for seed in range(4):  # several games: the pick must hold whatever streams are idle
             rec = await arena.play_seats(("pair", "solo", "pair", "solo"), options, seed, tc,
                                          acquire_timeout=5, distinct_peers=True)
-            assert rec.winner_team is not None
+            assert rec.winner_seat is not None
         for peers in seen:
             assert peers[0] != peers[2] and peers[1] != peers[3]  # partners on different connections
     finally:

@@ -9,8 +9,8 @@ import struct
 
 import pytest
 
-from arena.web.frames import MAX_FRAME, FrameError, encode_frame, read_frame
-from arena.web.state import LiveState
+from arena.web.page_frames import MAX_FRAME, FrameError, encode_frame, read_frame
+from arena.web.snapshot import LiveState
 
 
 def test_frames_round_trip_and_end_cleanly_between_two_frames() -> None:

@@ -10,7 +10,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from arena.games.store import GameRow, ResultsStore
+from arena.games.game_record import GameRecord
+from arena.games.store import ResultsStore
 from arena.report.summary import page_name
 from arena.web.http import MAX_CONNECTIONS, MAX_HEADERS, MAX_LINE, READ_DEADLINE, HttpServer
 from arena.web.server import LiveSite
@@ -143,7 +144,7 @@ def test_a_replay_is_held_back_until_its_twin_is_recorded(report_db: Path, tmp_p
         store.set_meta("config", config)
         store.record(rows[0])
 
-    async def page_of(row: GameRow) -> bytes:
+    async def page_of(row: GameRecord) -> bytes:
         async with _server(db) as (_, port):
             return await _exchange(port, _get("/" + page_name(row)))
 

@@ -16,7 +16,7 @@ import pytest
 
 from arena.games.store import ResultsStore
 from arena.web.page_process import PageProcess
-from arena.web.state import LiveState
+from arena.web.snapshot import LiveState
 
 pytestmark = pytest.mark.slow
 

@@ -13,7 +13,8 @@ from typing import Any
 
 from arena.engine import Action, Card, Game, State
 from arena.engine import events as ev
-from arena.games.store import GameRow, ResultsStore
+from arena.games.game_record import GameRecord
+from arena.games.store import ResultsStore
 from arena.replay import options_of
 
 from .live_run import LiveRun, live_tournament
@@ -55,9 +56,9 @@ def public_cards(state: State) -> set[str]:
     return {str(c) for c in seen}
 
 
-def public_by_step(row: GameRow, game: Game) -> list[set[str]]:
+def public_by_step(row: GameRecord, game: Game) -> list[set[str]]:
     """Index k: the public cards after the first k actions of ``row``."""
-    state = game.new_state(seed=row.seed, mano=row.mano)
+    state = game.new_state(seed=row.seed)
     out = [public_cards(state)]
     for text in row.actions:
         state.apply(Action.parse(text.partition(" ")[2]))
@@ -118,8 +119,8 @@ def test_every_live_view_shows_only_public_cards(tmp_path: Path) -> None:
     assert checked_cards > 0 and len(games_seen) >= 2
 
 
-def _scores_after(row: GameRow, game: Game, step: int) -> tuple[int, int]:
-    state = game.new_state(seed=row.seed, mano=row.mano)
+def _scores_after(row: GameRecord, game: Game, step: int) -> tuple[int, int]:
+    state = game.new_state(seed=row.seed)
     for text in row.actions[:step]:
         state.apply(Action.parse(text.partition(" ")[2]))
     return state.scores

@@ -24,8 +24,8 @@ from selenium.webdriver.common.by import By
 
 from arena.engine import make_options
 from arena.games.store import ResultsStore
-from arena.replay.replay import replay
-from arena.web.play import card_label
+from arena.replay.replayer import replay
+from arena.web.person_seat import card_label
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("browser")]
 
@@ -155,7 +155,7 @@ def test_a_person_plays_a_whole_game(browser: webdriver.Chrome, tmp_path: Path, 
     assert len(rows) == games
     options = make_options(variant, {"target": TARGET})
     for row, states in zip(sorted(rows, key=lambda r: r.game_key), seen):
-        game = replay(options, row.seed, row.actions, bots=(row.bot0, row.bot1), mano=row.mano)
+        game = replay(options, row.seed, row.actions, bots=(row.bot0, row.bot1))
         assert max(game.hands[-1].end_scores) >= TARGET
         assert tuple(game.hands[-1].end_scores) == (row.score0, row.score1)
         person = 0 if row.bot0 == "you" else 1
@@ -181,7 +181,7 @@ def test_a_person_in_a_four_seat_game(browser: webdriver.Chrome, tmp_path: Path)
         (row,) = list(store.games())
     assert (row.bot0, row.bot1) == ("you", "random")
     game = replay(make_options("argentino", {"target": 9, "seats": 4}), row.seed, row.actions,
-                  bots=(row.bot0, row.bot1), mano=row.mano)
+                  bots=(row.bot0, row.bot1))
     assert max(game.hands[-1].end_scores) >= 9
     assert tuple(game.hands[-1].end_scores) == (row.score0, row.score1)
     assert _check_hidden(seen, game, 2) > 0

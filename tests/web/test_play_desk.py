@@ -9,7 +9,7 @@ import threading
 from http import HTTPStatus
 
 from arena.engine import Game, Kind
-from arena.web.play import KIND_LABELS, Desk, action_label, play_handler
+from arena.web.person_seat import KIND_LABELS, Desk, action_label, play_handler
 
 
 def _open_decision(desk: Desk) -> tuple[threading.Thread, list[object]]:

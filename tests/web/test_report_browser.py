@@ -12,11 +12,12 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from arena.engine import Action, Card, Game, Kind
-from arena.games.store import GameRow, ResultsStore
+from arena.games.game_record import GameRecord
+from arena.games.store import ResultsStore
 from arena.replay import GameReplay, options_of, replay_row
 
 
-def _first_game(db: Path) -> tuple[GameRow, GameReplay, Game]:
+def _first_game(db: Path) -> tuple[GameRecord, GameReplay, Game]:
     with ResultsStore.open_existing(db) as store:
         options = options_of(store.get_meta("config"))
         row = next(store.games())
@@ -57,7 +58,7 @@ def test_viewer_steps_through_a_game_as_the_engine_replays_it(
 
     # The engine, independently: a step past the first hand that leaves its hand running,
     # preferably one with a call and a finished trick on the table (more for the page to show).
-    state = game.new_state(seed=row.seed, mano=row.mano)
+    state = game.new_state(seed=row.seed)
     running: list[int] = []
     busy: list[int] = []
     for index, text in enumerate(row.actions):
@@ -70,7 +71,7 @@ def test_viewer_steps_through_a_game_as_the_engine_replays_it(
                 busy.append(index)
     assert running, "the game has no second hand"
     target = (busy or running)[0]
-    state = game.new_state(seed=row.seed, mano=row.mano)
+    state = game.new_state(seed=row.seed)
     for text in row.actions[:target + 1]:
         state.apply(Action.parse(text.partition(" ")[2]))
     hand = record.steps[target].hand

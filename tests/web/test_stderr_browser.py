@@ -16,7 +16,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from arena.cli import main
-from arena.games.store import GameRow, ResultsStore
+from arena.games.game_record import GameRecord
+from arena.games.store import ResultsStore
 from arena.report.summary import viewer_link
 
 BOT = Path(__file__).with_name("stderr_stdio_bot.py")
@@ -37,7 +38,7 @@ def stderr_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return config.with_suffix(".sqlite")
 
 
-def _first_row(db: Path) -> GameRow:
+def _first_row(db: Path) -> GameRecord:
     with ResultsStore.open_existing(db) as store:
         return next(r for r in store.games() if r.bot0 == "talker")
 

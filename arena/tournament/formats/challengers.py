@@ -20,7 +20,7 @@ from collections.abc import Collection
 from ...games.dispatch import Ranking
 from ...games.scheduler import Fixed, Scheduler
 from .base import Field, Format
-from .round_robin import pairing_games
+from .round_robin import matchup_games
 
 
 class Challengers(Format, frozen=True, tag="challengers"):
@@ -44,4 +44,4 @@ class Challengers(Format, frozen=True, tag="challengers"):
         bots = field.bots
         pairs = sorted({tuple(sorted((c, o), key=bots.index)) for c in self.challengers for o in bots
                         if o not in self.challengers}, key=lambda p: (bots.index(p[0]), bots.index(p[1])))
-        return Fixed([g for a, b in pairs for g in pairing_games(a, b, field.games_per_pairing, field.pairing)])
+        return Fixed([g for a, b in pairs for g in matchup_games(a, b, field.games_per_pairing, field.pairing)])

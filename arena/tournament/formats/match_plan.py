@@ -46,7 +46,7 @@ from ...games.schedule import Pairing, ScheduledGame
 from ...games.scheduler import Fixed, Scheduler
 from ...ratings.sprt import SprtBounds, SprtModel
 from .base import Field, Format
-from .round_robin import pairing_games
+from .round_robin import matchup_games
 
 # An SPRT rarely needs more: [0, 5] Elo at a split rate of 0.3 averages about
 # 17,900 pairs (docs/sprt.md). The cap only bounds a test whose true Elo sits
@@ -198,5 +198,5 @@ def match_schedule(plan: MatchPlan, bot_order: Sequence[str], concurrency: int) 
     games: list[ScheduledGame] = []
     for opponent in plan.opponents:
         a, b = sorted((plan.challenger, opponent), key=bot_order.index)
-        games += pairing_games(a, b, plan.games, Pairing.DUPLICATE, window=window_for(concurrency))
+        games += matchup_games(a, b, plan.games, Pairing.DUPLICATE, window=window_for(concurrency))
     return games

@@ -1,6 +1,6 @@
 """The round robin: every pair of bots meets ``games_per_pairing`` times,
-in duplicate pairs or independent games (``Pairing``). ``pairing_games``
-(the games of one pairing) serves the other formats too."""
+in duplicate pairs or independent games (``Pairing``). ``matchup_games``
+(the games of one matchup: two bots) serves the other formats too."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def games_in(bots: int, games_per_pairing: int) -> int:
     return bots * (bots - 1) // 2 * games_per_pairing
 
 
-def pairing_games(a: str, b: str, games: int, pairing: Pairing, tag: str = "", first_pair: int = 0,
+def matchup_games(a: str, b: str, games: int, pairing: Pairing, tag: str = "", first_pair: int = 0,
                   window: int = 0, alternate: bool = True) -> list[ScheduledGame]:
     """The games of ``a`` (first in config order) against ``b``: keys
     ``a|b#<tag>k`` (independent) or ``a|b#<tag>ka``/``kb`` (duplicate pair k,
@@ -44,7 +44,7 @@ def pairing_games(a: str, b: str, games: int, pairing: Pairing, tag: str = "", f
 def round_robin(bots: list[str], games_per_pairing: int, pairing: Pairing, alternate: bool = True
                 ) -> list[ScheduledGame]:
     return [g for a, b in combinations(bots, 2)
-            for g in pairing_games(a, b, games_per_pairing, pairing, alternate=alternate)]
+            for g in matchup_games(a, b, games_per_pairing, pairing, alternate=alternate)]
 
 
 class RoundRobin(Format, frozen=True, tag="round_robin"):

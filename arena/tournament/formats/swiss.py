@@ -8,12 +8,12 @@ Keys (top-level in the tournament config)::
     games_per_pairing = 10  # the games of each pairing of a round, as in a round robin
 
 Each pairing of a round plays ``games_per_pairing`` games, in duplicate pairs
-or independent games as the config's ``pairing`` says (``pairing_games``),
+or independent games as the config's ``pairing`` says (``matchup_games``),
 keyed ``a|b#r<round>.<k>a`` (names in config order), so every deal derives
 from the tournament secret like any other game's and names its round.
 
 A bot's score is its games won in the rounds so far (a game without a winner
-is half a win each; a bye is half the games of a pairing won). Round r ranks
+is half a win each; a bye is half the games of a matchup won). Round r ranks
 the bots by score, ties broken by an order the tournament secret derives for
 that round; with an odd count the lowest-ranked bot among those with the
 fewest byes sits out; then the best-ranked bot left meets the nearest-ranked
@@ -38,7 +38,7 @@ from ...games.dispatch import Ranking
 from ...games.schedule import Pairing, ScheduledGame
 from ...games.scheduler import Scheduler, Winners
 from .base import Field, Format
-from .round_robin import pairing_games
+from .round_robin import matchup_games
 
 # How many partial pairings a round may try before it allows one more
 # meeting per pair: a rematch-free round exists or is found long before.
@@ -144,7 +144,7 @@ class Swiss:
         pairs, bye = pair_round(ranked, met, Counter(r.bye for r in self.played if r.bye))
         # Pair indexes stay unique across rounds: a pair id (``a|b#i``) names one deal.
         games = tuple(g for pair in sorted(sorted(p, key=self.bots.index) for p in pairs)
-                      for g in pairing_games(pair[0], pair[1], self.games, self.pairing, tag=f"r{number}.",
+                      for g in matchup_games(pair[0], pair[1], self.games, self.pairing, tag=f"r{number}.",
                                              first_pair=(number - 1) * self.games))
         self.played.append(Round(games, bye))
         return list(games)

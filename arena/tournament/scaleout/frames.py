@@ -10,7 +10,7 @@ nothing read can run code) and decoded strictly into the type its ``kind``
 names in the reader's table (a name in the data never chooses a class the
 table lacks): a string where a ``str`` is due, a whole number where an
 ``int`` is, no NaN. The frames of this file are Structs that refuse unknown
-fields; the records they carry (``GameRow``, ``Batch``...) are dataclasses,
+fields; the records they carry (``GameRecord``, ``Batch``...) are dataclasses,
 whose ``__post_init__`` checks run as they are decoded. A frame that fails
 any check is a ``FrameError``: the coordinator counts the worker lost, as
 if it had died, and its unreported games are played again.
@@ -27,8 +27,8 @@ import msgspec
 
 from arena.errors import DomainError
 
+from ...games.game_record import GameRecord
 from ...games.orders import Unplayed
-from ...games.store import GameRow
 from ..config import TournamentConfig
 from .batches import Batch
 
@@ -107,7 +107,7 @@ class Crash(_Frame, frozen=True):
 
 
 TO_WORKER: dict[str, type] = {"setup": Setup, "batch": Batch, "crash_answer": CrashAnswer, "give_up": GiveUp}
-FROM_WORKER: dict[str, type] = {"ready": Ready, "game": GameRow, "unplayed": Unplayed, "batch_done": BatchDone,
+FROM_WORKER: dict[str, type] = {"ready": Ready, "game": GameRecord, "unplayed": Unplayed, "batch_done": BatchDone,
                                 "failed": Failed, "crash": Crash}
 _KIND = {cls: kind for table in (TO_WORKER, FROM_WORKER) for kind, cls in table.items()}
 

@@ -7,8 +7,8 @@ from typing import Any, Protocol
 
 from arena.errors import DomainError
 
+from ...games.game_record import GameRecord
 from ...games.orders import GameOrder, GameResult, Unplayed
-from ...games.store import GameRow
 from .batches import Batch
 
 
@@ -44,12 +44,12 @@ def check_outcome(msg: Any, orders: dict[str, GameOrder]) -> GameResult:
     anything else. A worker runs bots, so what it sends is not trusted: a
     row for a game it was not given, or with other bots or seeds than the
     game's, would be recorded as a result."""
-    if not isinstance(msg, (GameRow, Unplayed)):
+    if not isinstance(msg, (GameRecord, Unplayed)):
         raise WorkerLostError(f"sent {type(msg).__name__} instead of a game's outcome")
     order = orders.pop(msg.game_key, None)
     if order is None:
         raise WorkerLostError("sent the outcome of a game it was not given, or twice")
-    if isinstance(msg, GameRow):
+    if isinstance(msg, GameRecord):
         game = order.game
         given = (game.bot0, game.bot1, game.matchup, game.pair_index, order.seq, order.deal_seed)
         if (msg.bot0, msg.bot1, msg.matchup, msg.pair_index, msg.seq, msg.seed) != given:

@@ -30,7 +30,7 @@ from .model import (
     Trick,
     Views,
 )
-from .views import views_of
+from .table_views import views_of
 
 
 class ReplayError(DomainError, ValueError):

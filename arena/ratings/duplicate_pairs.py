@@ -1,4 +1,4 @@
-"""Duplicate-pair statistics per pairing.
+"""Duplicate-pair statistics per matchup (two bots).
 
 In a duplicate pair both bots play the same deal once from each seat. A bot
 that wins both games (2-0) outplayed the other with the cards held equal; a
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .records import GameRecord, RecordError
+from ..games.game_record import GameRecord, RecordError
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +52,7 @@ class PairStats:
 
 
 def pair_stats(records: Sequence[GameRecord]) -> tuple[PairStats, ...]:
-    """Pair statistics for every pairing that has at least one paired game, by names."""
+    """Pair statistics for every matchup that has at least one paired game, by names."""
     groups: dict[str, list[GameRecord]] = {}
     for r in records:
         if r.pair_id is not None:
@@ -61,9 +61,9 @@ def pair_stats(records: Sequence[GameRecord]) -> tuple[PairStats, ...]:
     for pair_id, games in groups.items():
         if len(games) > 2:
             raise RecordError(f"pair {pair_id!r} has {len(games)} games; a duplicate pair has two")
-        if len(games) == 2 and (games[0].bot_a, games[0].bot_b) != (games[1].bot_b, games[1].bot_a):
+        if len(games) == 2 and (games[0].bot0, games[0].bot1) != (games[1].bot1, games[1].bot0):
             raise RecordError(f"pair {pair_id!r} is not the same two bots with seats swapped")
-        x, y = sorted((games[0].bot_a, games[0].bot_b))
+        x, y = sorted((games[0].bot0, games[0].bot1))
         c = counts.setdefault((x, y), [0, 0, 0, 0, 0])
         winners = [g.winner for g in games if g.winner is not None]
         if len(winners) < 2:

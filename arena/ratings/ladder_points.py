@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .records import GameRecord, decided
+from ..games.game_record import GameRecord
+from .records import decided
 
 WIN_POINTS = 30
 LOSS_POINTS = 20

@@ -1,6 +1,6 @@
 """A snapshot of what the arena is doing, as the live page shows it: the
 games in progress and the public view of some of them. The arena builds it
-(``publisher.py``) and sends it to the page's process as JSON (``frames.py``)."""
+(``publisher.py``) and sends it to the page's process as JSON (``page_frames.py``)."""
 
 from __future__ import annotations
 

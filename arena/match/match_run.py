@@ -13,11 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..games.store import ResultsStore
-from ..ratings.sprt_format import format_sprt_header
+from ..ratings.sprt import format_sprt_header
 from ..tournament.config import TournamentConfig
 from ..tournament.runner import RunSummary, run_tournament
 from ..tournament.stopping import StopRequest
-from .live import LiveLine
+from .live_line import LiveLine
 from .monitor import MatchMonitor, status_line, summary_line
 from .tally import recorded_games
 

@@ -1,6 +1,6 @@
 """The live part of the page, as JSON: the games in progress and the public
 view of one of them. Everything a game shows comes from
-``arena.replay.views.public_view`` (``arena.referee.spectator_observation``):
+``arena.replay.table_views.public_view`` (``arena.referee.spectator_observation``):
 no seat's unplayed card, no seed."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 from ..engine import Card
 from ..referee import spectator_observation
-from ..replay.views import public_view
+from ..replay.table_views import public_view
 from ..server import Arena
 from ..server.game import GameRun
 

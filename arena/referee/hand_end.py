@@ -17,10 +17,10 @@ from arena.engine import events as ev
 from arena.engine.actions import Action
 from arena.engine.cards import Card
 
-from .messages import HandSummary
+from .messages import HandEnd
 
 
-def hand_summaries(
+def hand_ends(
     seats: int,
     hand_number: int,
     scores: tuple[int, int],
@@ -28,12 +28,12 @@ def hand_summaries(
     texts: Sequence[str],
     private: Sequence[int | None],
     cut_short: bool,
-) -> tuple[HandSummary, ...]:
+) -> tuple[HandEnd, ...]:
     """One summary per seat of the hand whose events are ``events``.
     ``texts[i]`` and ``private[i]`` are ``str(events[i])`` and
     ``events[i].private_to``, as ``State.event_log`` keeps them (formatted
     once per game, not once per seat)."""
-    out: list[HandSummary] = []
+    out: list[HandEnd] = []
     for seat in range(seats):
         lines: list[str] = []
         history: list[tuple[int, Action]] = []
@@ -51,7 +51,7 @@ def hand_summaries(
             elif isinstance(e, ev.Shown):
                 shown.append((e.seat, e.cards))
         out.append(
-            HandSummary(
+            HandEnd(
                 seat, hand_number, scores, tuple(shown), tuple(history), tuple(winners), tuple(lines), cut_short
             )
         )
