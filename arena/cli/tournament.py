@@ -22,7 +22,7 @@ from ..league.config import is_league
 from ..match.monitor import MatchMonitor, summary_line
 from ..match.tally import recorded_games
 from ..replay.audit import Verified
-from ..replay.replay import ReplayError
+from ..replay.replayer import ReplayError
 from ..replay.stored import stored_config
 from ..results.tables import Table, render, views
 from ..results.verdicts import verdict_table
