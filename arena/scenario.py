@@ -40,7 +40,8 @@ class Scenario:
     deals: tuple[Deal, ...]
     scores: tuple[int, int]
     mano: int
-    actions: tuple[tuple[int, Action, str], ...]  # (seat, action, original text)
+    actions: tuple[tuple[int, Action, str], ...]
+    """(seat, action, original text)"""
 
 
 def _key(key: object) -> str:

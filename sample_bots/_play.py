@@ -35,7 +35,8 @@ class IllegalChoiceError(AssertionError):
 
 @dataclass(frozen=True)
 class GameResult:
-    winner: int  # winning team
+    winner: int
+    """Winning team."""
     scores: tuple[int, int]
     hands: int
     actions: int
@@ -102,7 +103,8 @@ class MatchStats:
 
     games: int = 0
     wins: int = 0
-    pair_scores: list[float] | None = None  # per seed: A's wins in the pair / 2
+    pair_scores: list[float] | None = None
+    """Per seed: A's wins in the pair / 2."""
     points_for: int = 0
     points_against: int = 0
 

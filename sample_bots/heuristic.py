@@ -58,17 +58,23 @@ _ENV_VALUE = {"envido": 2, "real_envido": 3}
 class Params:
     """Thresholds of the heuristic policy (probabilities in [0, 1])."""
 
-    truco_call: tuple[float, float, float] = (0.70, 0.80, 0.88)  # equity to call truco/retruco/vale
+    truco_call: tuple[float, float, float] = (0.70, 0.80, 0.88)
+    """Equity to call truco/retruco/vale."""
     truco_accept: tuple[float, float, float] = (0.42, 0.50, 0.56)
     truco_raise: tuple[float, float, float] = (0.80, 0.86, 1.1)
-    envido_call: float = 0.62  # P(win vs a random hand) to open envido
+    envido_call: float = 0.62
+    """P(win vs a random hand) to open envido."""
     real_call: float = 0.84
     falta_call: float = 0.92
-    envido_raise: float = 0.78  # P(win vs the caller's range) to raise
-    bluff_truco: float = 0.05  # per decision, with a weak hand, level 0
+    envido_raise: float = 0.78
+    """P(win vs the caller's range) to raise."""
+    bluff_truco: float = 0.05
+    """Per decision, with a weak hand, level 0."""
     bluff_envido: float = 0.05
-    bluff_accept: float = 0.15  # accept a call a bit under the threshold
-    team_play: bool = True  # read the partner's public play in team games (off: each seat alone)
+    bluff_accept: float = 0.15
+    """Accept a call a bit under the threshold."""
+    team_play: bool = True
+    """Read the partner's public play in team games (off: each seat alone)"""
 
 
 DEFAULT_PARAMS = Params()

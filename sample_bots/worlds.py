@@ -38,9 +38,10 @@ class RivalModel:
     params: Params = DEFAULT_PARAMS
     flor_on: bool = True
     falta_mode: str = "leader"
-    # Where the policy keeps the truco equities it works out (the same
-    # choices, cheaper when the same situations come back); None: nowhere.
     memo: dict[tuple[object, ...], float] | None = field(default=None, compare=False, hash=False)
+    """Where the policy keeps the truco equities it works out (the same choices, cheaper when
+    the same situations come back); None: nowhere.
+    """
 
     def decide(self, obs: Observation, rng: random.Random) -> Action:
         return decide(obs, rng, self.params, self.flor_on, self.falta_mode, self.memo)

@@ -15,12 +15,18 @@ from arena.engine.options import Options
 class HandSummary:
     """How a hand ended, as the seat may see it (docs/rules.md 9)."""
 
-    hand_number: int  # 0-based
-    scores: tuple[int, int]  # team scores after the hand
-    shown: tuple[tuple[int, tuple[Card, ...]], ...]  # (seat, cards) shown to prove envido/flor
-    history: tuple[tuple[int, Action], ...]  # every action of the hand
-    trick_winners: tuple[int | None, ...]  # per finished trick: team, None for parda
-    events: tuple[str, ...]  # the hand's log, human-readable
+    hand_number: int
+    """0-based."""
+    scores: tuple[int, int]
+    """Team scores after the hand."""
+    shown: tuple[tuple[int, tuple[Card, ...]], ...]
+    """(seat, cards) shown to prove envido/flor."""
+    history: tuple[tuple[int, Action], ...]
+    """Every action of the hand."""
+    trick_winners: tuple[int | None, ...]
+    """Per finished trick: team, None for parda."""
+    events: tuple[str, ...]
+    """The hand's log, human-readable."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,11 +35,16 @@ class GameInfo:
 
     game_id: str
     seat: int
-    options: Options  # variant and every option (flor, falta_envido, target, ...)
-    bots: tuple[str, ...]  # bot name per seat
-    move_time: float  # seconds per move before the bank is used
-    bank: float  # seconds of bank for the whole game
-    rng_seed: int | None = None  # seed for the bot's own randomness in this game, if the arena gives one
+    options: Options
+    """Variant and every option (flor, falta_envido, target, ...)"""
+    bots: tuple[str, ...]
+    """Bot name per seat."""
+    move_time: float
+    """Seconds per move before the bank is used."""
+    bank: float
+    """Seconds of bank for the whole game."""
+    rng_seed: int | None = None
+    """Seed for the bot's own randomness in this game, if the arena gives one."""
 
 
 class Bot:
@@ -53,10 +64,11 @@ class Bot:
 
     name: str = "bot"
     version: str = "0.1.0"
-    # The bot's own randomness. Before every game the SDK replaces it with
-    # random.Random(GameStart.rng_seed), so a tournament replays identically
-    # whether its games run one at a time or many at once.
     rng: random.Random = random.Random()
+    """The bot's own randomness. Before every game the SDK replaces it with
+    random.Random(GameStart.rng_seed), so a tournament replays identically whether its games run
+    one at a time or many at once.
+    """
 
     def choose(self, obs: Observation) -> Action:
         raise NotImplementedError

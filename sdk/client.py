@@ -121,13 +121,18 @@ class UnsignedGoodbyeError(TransientError):
 class Settings:
     address: str
     token: str
-    name: str | None = None  # default: the bot's ``name``
+    name: str | None = None
+    """Default: the bot's ``name``"""
     protocol_version: int = PROTOCOL_VERSION
     threaded: bool = False
-    retry_for: float = 30.0  # seconds to keep trying until the first Welcome
-    reconnect_for: float = math.inf  # seconds to keep trying after a lost connection or a restart
-    tls: bool = False  # dial with TLS (implied by ``ca``)
-    ca: bytes | None = None  # PEM root certificates to trust; None: the system's
+    retry_for: float = 30.0
+    """Seconds to keep trying until the first Welcome."""
+    reconnect_for: float = math.inf
+    """Seconds to keep trying after a lost connection or a restart."""
+    tls: bool = False
+    """Dial with TLS (implied by ``ca``)"""
+    ca: bytes | None = None
+    """PEM root certificates to trust; None: the system's."""
 
 
 def channel_credentials(settings: Settings) -> grpc.ChannelCredentials | None:

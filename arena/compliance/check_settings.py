@@ -63,24 +63,35 @@ def default_name(command: tuple[str, ...]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class CheckSettings:
-    command: tuple[str, ...]  # the bot's command line, as a tournament config gives it
-    log_dir: Path  # the bot's stderr goes to LOG_DIR/NAME.log
-    name: str = ""  # the bot's name; "": ``default_name`` of the command
-    games: int = 3  # games in a row for the "series" check
-    # The clock of a tournament or league that sets none, as everything the
-    # bot sees is drawn like theirs.
+    command: tuple[str, ...]
+    """The bot's command line, as a tournament config gives it."""
+    log_dir: Path
+    """The bot's stderr goes to LOG_DIR/NAME.log."""
+    name: str = ""
+    """The bot's name; "": ``default_name`` of the command."""
+    games: int = 3
+    """Games in a row for the "series" check."""
     move_seconds: float = 2.0
+    """The clock of a tournament or league that sets none, as everything the bot sees is drawn
+    like theirs.
+    """
     bank_seconds: float = 30.0
-    # How long to wait for the bot to connect, to reconnect, and to read what
-    # the arena sends it.
     timeout: float = 10.0
-    streams: int = 3  # passed to the bot; 6-seat games need 3
-    # The deals, game ids, seeds and opponents' names of the run; None: fresh
-    # ones each run (a fixed set would let a bot learn the check's deals).
+    """How long to wait for the bot to connect, to reconnect, and to read what the arena sends
+    it.
+    """
+    streams: int = 3
+    """Passed to the bot; 6-seat games need 3."""
     seed: int | None = None
-    sandbox: bool = False  # launch the bot in the tournaments' sandbox (arena/sandbox)
-    # The folder the sandbox shows the bot; None: the folder of its script or program (``bot_folder``)
+    """The deals, game ids, seeds and opponents' names of the run; None: fresh ones each run (a
+    fixed set would let a bot learn the check's deals).
+    """
+    sandbox: bool = False
+    """Launch the bot in the tournaments' sandbox (arena/sandbox)"""
     dir: Path | None = None
+    """The folder the sandbox shows the bot; None: the folder of its script or program
+    (``bot_folder``)
+    """
 
     def bot_folder(self) -> tuple[tuple[str, ...], Path | None]:
         """The command with its program and script paths made absolute, and

@@ -56,7 +56,8 @@ class Fault:
     game_id: str
     variant: str
     seats: int
-    reason: str  # the arena's line, e.g. "seat 1 (mybot) ran out of time (...)"
+    reason: str
+    """The arena's line, e.g. "seat 1 (mybot) ran out of time (...)" """
 
     def describe(self) -> str:
         return f"{self.reason} [game {self.game_id}, {self.variant} {self.seats} seats]"
@@ -168,13 +169,18 @@ class CheckContext:
     address: str
     rejections: RejectionLog
     bot: LaunchedBot | None = None
-    connected: bool = False  # set by the hello check
-    games: list[PlayedGame] = field(default_factory=list)  # every game played, in order
-    # Deals, game ids, seeds and the opponents' names: drawn like a
-    # tournament's (fresh, 63-bit, opaque), from ``settings.seed`` when given.
+    connected: bool = False
+    """Set by the hello check."""
+    games: list[PlayedGame] = field(default_factory=list)
+    """Every game played, in order."""
     rng: random.Random = field(default_factory=random.SystemRandom)
-    opponent: str = ""  # the name of the ordinary opponent (a launched sample bot)
-    staller: str = ""  # the name of the in-process opponent that times out on purpose
+    """Deals, game ids, seeds and the opponents' names: drawn like a tournament's (fresh,
+    63-bit, opaque), from ``settings.seed`` when given.
+    """
+    opponent: str = ""
+    """The name of the ordinary opponent (a launched sample bot)"""
+    staller: str = ""
+    """The name of the in-process opponent that times out on purpose."""
     _game_numbers: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     def __post_init__(self) -> None:

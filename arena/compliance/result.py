@@ -31,12 +31,16 @@ class CheckVerdict(enum.Enum):
 @dataclass(frozen=True, slots=True)
 class CheckResult:
     name: str
-    summary: str  # what the check verifies, one line
+    summary: str
+    """What the check verifies, one line."""
     verdict: CheckVerdict
-    optional: bool = False  # an optional check's failure does not fail the run
+    optional: bool = False
+    """An optional check's failure does not fail the run."""
     expected: str = ""
-    actual: str = ""  # what happened (for a pass: a short note, may be empty)
-    detail: str = ""  # lines shown under the verdict: the first traceback in the bot's log
+    actual: str = ""
+    """What happened (for a pass: a short note, may be empty)"""
+    detail: str = ""
+    """Lines shown under the verdict: the first traceback in the bot's log."""
 
     @property
     def counts_as_failure(self) -> bool:
@@ -139,7 +143,8 @@ class Finding:
     verdict: CheckVerdict
     expected: str = ""
     actual: str = ""
-    detail: str = ""  # lines to show under the verdict (a traceback from the bot's log)
+    detail: str = ""
+    """Lines to show under the verdict (a traceback from the bot's log)"""
 
 
 def passed(note: str = "") -> Finding:
@@ -160,8 +165,8 @@ class Check:
     summary: str
     run: Callable[[CheckContext], Awaitable[Finding]]
     optional: bool = False
-    # Checks that need a connected bot are skipped when the hello check failed.
     needs_connection: bool = True
+    """Checks that need a connected bot are skipped when the hello check failed."""
 
 
 def judge_game(ctx: CheckContext, record: PlayedGame) -> Finding:

@@ -47,9 +47,10 @@ class Action:
     card: Card | None = None
     amount: int = 0
     con_flor: bool = False
-    # The canonical text, same as str(action); stored because every decision
-    # sent to a bot spells out the legal actions and the hand's history.
     text: str = field(init=False, compare=False, repr=False)
+    """The canonical text, same as str(action); stored because every decision sent to a bot
+    spells out the legal actions and the hand's history.
+    """
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "text", self._spell())

@@ -27,7 +27,8 @@ class Card:
     rank: int
     suit: Suit
     index: int = field(init=False, compare=False, repr=False)
-    text: str = field(init=False, compare=False, repr=False)  # "7O"; same as str(card)
+    text: str = field(init=False, compare=False, repr=False)
+    """"7O"; same as str(card)"""
 
     def __post_init__(self) -> None:
         if self.rank not in RANKS:

@@ -26,9 +26,12 @@ class Event:
 class HandStarted(Event):
     hand: int
     mano: int
-    seats: tuple[int, ...]  # seats taking part, in playing order from the mano
-    up_card: Card | None  # muestra (uruguayo) or vira (venezolano)
-    pico: bool = False  # a 1-against-1 mini hand of a 6-seat pico-a-pico hand
+    seats: tuple[int, ...]
+    """Seats taking part, in playing order from the mano."""
+    up_card: Card | None
+    """Muestra (uruguayo) or vira (venezolano)"""
+    pico: bool = False
+    """A 1-against-1 mini hand of a 6-seat pico-a-pico hand."""
 
     def __str__(self) -> str:
         up = f", up card {self.up_card}" if self.up_card else ""
@@ -60,8 +63,10 @@ class Acted(Event):
 
 @dataclass(frozen=True, slots=True)
 class TrickWon(Event):
-    trick: int  # 0-based
-    team: int | None  # None: parda
+    trick: int
+    """0-based."""
+    team: int | None
+    """None: parda."""
 
     def __str__(self) -> str:
         who = "parda" if self.team is None else f"team {self.team}"
@@ -72,7 +77,8 @@ class TrickWon(Event):
 class PointsAnnounced(Event):
     """Envido or flor points said aloud when a bet is compared."""
 
-    what: str  # "envido" or "flor"
+    what: str
+    """"envido" or "flor" """
     seat: int
     points: int
 
@@ -84,7 +90,8 @@ class PointsAnnounced(Event):
 class Scored(Event):
     team: int
     points: int
-    reason: str  # flor, envido, truco, mazo, flor reservada ...
+    reason: str
+    """Flor, envido, truco, mazo, flor reservada ..."""
 
     def __str__(self) -> str:
         return f"team {self.team} +{self.points} ({self.reason})"

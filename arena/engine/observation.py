@@ -14,11 +14,16 @@ from .cards import Card
 class PendingCall:
     """The bet waiting for an answer."""
 
-    chain: str  # "truco", "envido" or "flor"
-    calls: tuple[str, ...]  # the chain so far, canonical text ("envido", "raise 3", ...)
-    caller: int  # seat that made the last call
-    answerer: int  # seat that must answer
-    stake: int  # what accepting is worth now (0 when it depends on the comparison)
+    chain: str
+    """"truco", "envido" or "flor" """
+    calls: tuple[str, ...]
+    """The chain so far, canonical text ("envido", "raise 3", ...)"""
+    caller: int
+    """Seat that made the last call."""
+    answerer: int
+    """Seat that must answer."""
+    stake: int
+    """What accepting is worth now (0 when it depends on the comparison)"""
 
 
 @dataclass(frozen=True, slots=True)

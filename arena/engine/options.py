@@ -27,10 +27,10 @@ class Options:
     seats: int = 2
     target: int = 30
     flor: bool = True
-    # None where the variant has no falta envido (venezolano).
     falta_envido: str | None = "leader"
-    # Only meaningful for argentino with 6 seats (docs/rules.md section 8).
+    """None where the variant has no falta envido (venezolano)."""
     pico_a_pico: bool = False
+    """Only meaningful for argentino with 6 seats (docs/rules.md section 8)."""
 
     @property
     def half(self) -> int:

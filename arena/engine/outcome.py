@@ -32,10 +32,12 @@ class Termination(enum.StrEnum):
 @dataclass(frozen=True, slots=True)
 class Outcome:
     termination: Termination
-    winner: int | None  # winning team, None when interrupted
+    winner: int | None
+    """Winning team, None when interrupted."""
     scores: tuple[int, int]
     hands_played: int
-    faulty_seat: int | None = None  # the seat whose failure ended the game
+    faulty_seat: int | None = None
+    """The seat whose failure ended the game."""
 
     def to_dict(self) -> dict[str, object]:
         return {

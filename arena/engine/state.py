@@ -88,16 +88,19 @@ class Game:
     truco_values: tuple[int, int, int, int]
     truco_calls: tuple[Kind, Kind, Kind]
     needs_up: bool
-    seat_orders: tuple[tuple[int, ...], ...]  # [mano]: every seat in playing order from the mano
-    envido_worth: dict[str, int]  # chained envido: what each call adds, by its text (Variant.envido_value)
-    # Caches filled as games are played, never changed once filled (so every
-    # state of the game shares them): per seat order, the links of _Hand.links;
-    # per situation key, the tuple of legal actions that follow the card plays;
-    # per up card index (-1: none), the card table.
+    seat_orders: tuple[tuple[int, ...], ...]
+    """[mano]: every seat in playing order from the mano."""
+    envido_worth: dict[str, int]
+    """Chained envido: what each call adds, by its text (Variant.envido_value)"""
     _links: dict[tuple[int, ...], tuple[dict[int, int], dict[int, int]]]
+    """Caches filled as games are played, never changed once filled (so every state of the game
+    shares them): per seat order, the links of _Hand.links; per situation key, the tuple of
+    legal actions that follow the card plays; per up card index (-1: none), the card table.
+    """
     _menus: dict[tuple[object, ...], tuple[Action, ...]]
     _turn_menus: list[tuple[Action, ...] | None]
-    _cut: tuple[itemgetter[Any], ...]  # per seat, its three cards of a shuffled deck
+    _cut: tuple[itemgetter[Any], ...]
+    """Per seat, its three cards of a shuffled deck."""
     _tables: dict[int, Table]
 
     def __init__(self, options: Options | str = "argentino", **overrides: object) -> None:

@@ -86,39 +86,44 @@ class Variant:
     """Every rule that differs between variants."""
 
     name: str
-    # Seat counts allowed; the first is the preset's.
     seats: tuple[int, ...]
+    """Seat counts allowed; the first is the preset's."""
     default_target: int
-    # Falta envido modes allowed, the first being the preset's; empty when the
-    # variant has no falta envido.
     falta_modes: tuple[FaltaMode, ...]
-    # The seat count at which pico a pico (rule 8) exists, else None.
+    """Falta envido modes allowed, the first being the preset's; empty when the variant has no
+    falta envido.
+    """
     pico_a_pico_seats: int | None
-    # The three truco calls in order, and the hand's value at levels 0-3
-    # (nothing accepted, then each call accepted).
+    """The seat count at which pico a pico (rule 8) exists, else None."""
     truco_calls: tuple[Kind, Kind, Kind]
+    """The three truco calls in order, and the hand's value at levels 0-3 (nothing accepted,
+    then each call accepted).
+    """
     truco_values: tuple[int, int, int, int]
     envido_mode: EnvidoMode
-    # Chained mode: what each named call adds when the chain is accepted.
     envido_values: tuple[tuple[Kind, int], ...]
-    # The name of the card turned up after the deal ("muestra", "vira"), or
-    # None when no card is turned up.
+    """Chained mode: what each named call adds when the chain is accepted."""
     up_card: str | None
-    # The cards of the up card's suit promoted above the 1E, strongest first.
+    """The name of the card turned up after the deal ("muestra", "vira"), or None when no card
+    is turned up.
+    """
     specials: tuple[Special, ...]
-    # What two (or more) special cards in one hand make.
+    """The cards of the up card's suit promoted above the 1E, strongest first."""
     two_specials: FlorKind
-    # Venezolano: a flor is declared with a truco call or quiero ("truco
-    # con_flor"); any other truco call or quiero voids it.
+    """What two (or more) special cards in one hand make."""
     flor_with_truco: bool
-    # The answers to a declared flor (besides "raise N" in RAISE mode) and the
-    # stake each sets when it waits for a quiero.
+    """Venezolano: a flor is declared with a truco call or quiero ("truco con_flor"); any other
+    truco call or quiero voids it.
+    """
     flor_answers: tuple[Kind, ...]
+    """The answers to a declared flor (besides "raise N" in RAISE mode) and the stake each sets
+    when it waits for a quiero.
+    """
     flor_stakes: tuple[tuple[Kind, int], ...]
-    # Flor answered with flor: 3 for each declared flor (True) or 3 in all.
     flor_pays_every_declared: bool
-    # None when there is no contraflor al resto.
+    """Flor answered with flor: 3 for each declared flor (True) or 3 in all."""
     contraflor_resto: ContraflorResto | None
+    """None when there is no contraflor al resto."""
 
     @property
     def envido_openers(self) -> tuple[Kind, ...]:

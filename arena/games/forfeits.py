@@ -23,9 +23,12 @@ class Forfeit:
 
     bot: str
     cause: ForfeitCause
-    detail: str  # one line for people
-    # A crash: how its last process ended (exit code; negative: killed by that signal); None if not known.
+    detail: str
+    """One line for people."""
     exit_status: int | None = None
+    """A crash: how its last process ended (exit code; negative: killed by that signal); None if
+    not known.
+    """
 
     @property
     def reason(self) -> str:

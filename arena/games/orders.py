@@ -17,12 +17,16 @@ from .seeds import TournamentSecret
 
 @dataclass(frozen=True)
 class GameOrder:
-    seq: int  # position in the schedule
+    seq: int
+    """Position in the schedule."""
     game: ScheduledGame
     deal_seed: int
-    game_id: str  # what the bots see: opaque
-    rng_seeds: tuple[int, ...]  # one per seat, for the bots' own randomness
-    rank: int  # where it comes in the order games go out (the secret's ``order``)
+    game_id: str
+    """What the bots see: opaque."""
+    rng_seeds: tuple[int, ...]
+    """One per seat, for the bots' own randomness."""
+    rank: int
+    """Where it comes in the order games go out (the secret's ``order``)"""
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,8 @@ class Presence(Protocol):
 class PlaySettings:
     options: Options
     time_control: TimeControl
-    distinct_peers: bool = True  # seat a team's partners from different processes
+    distinct_peers: bool = True
+    """Seat a team's partners from different processes."""
 
 
 def seats_of(game: ScheduledGame, seats: int) -> tuple[str, ...]:

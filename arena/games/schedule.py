@@ -31,10 +31,16 @@ class Pairing(enum.Enum):
 
 @dataclass(frozen=True)
 class ScheduledGame:
-    key: str  # unique and stable: what the results store and resume rely on; never shown to bots
-    matchup: str  # "a|b": the two bots, names in config order (stored as the column ``matchup``)
-    pair_index: int  # which duplicate pair of this matchup; NO_PAIR for independent games
-    bot0: str  # seat 0 (mano in the first hand)
+    key: str
+    """Unique and stable: what the results store and resume rely on; never shown to bots."""
+    matchup: str
+    """"a|b": the two bots, names in config order (stored as the column ``matchup``)"""
+    pair_index: int
+    """Which duplicate pair of this matchup; NO_PAIR for independent games."""
+    bot0: str
+    """Seat 0 (mano in the first hand)"""
     bot1: str
-    deal: str  # label the deal seed derives from; shared by both games of a duplicate pair
-    after: str | None = None  # key of the game that must have ended before this one starts
+    deal: str
+    """Label the deal seed derives from; shared by both games of a duplicate pair."""
+    after: str | None = None
+    """Key of the game that must have ended before this one starts."""

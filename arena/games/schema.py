@@ -24,11 +24,12 @@ class SchemaError(DomainError, RuntimeError):
 
 @dataclass(frozen=True)
 class Migration:
-    version: int  # the version the database has once this has run
+    version: int
+    """The version the database has once this has run."""
     why: str
     statements: tuple[str, ...]
-    # Run before the statements: SchemaError if the file cannot take them as it is.
     guard: Callable[[sqlite3.Connection], None] | None = field(default=None, compare=False)
+    """Run before the statements: SchemaError if the file cannot take them as it is."""
 
 
 def _mano_all_zero(db: sqlite3.Connection) -> None:

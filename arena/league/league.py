@@ -60,8 +60,10 @@ def _wins(records: Iterable[GameRecord]) -> Counter[tuple[str, str]]:
 @dataclass
 class _Running:
     pair: Pair
-    game: ScheduledGame | None  # the game being played now (None before the first starts)
-    since: float  # Unix time the current game started
+    game: ScheduledGame | None
+    """The game being played now (None before the first starts)"""
+    since: float
+    """Unix time the current game started."""
 
 
 class League:

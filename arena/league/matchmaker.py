@@ -50,22 +50,30 @@ class Entrant:
     """A connected bot as the matchmaker sees it."""
 
     name: str
-    free_streams: int  # connected streams not in a league game now
-    rating: float  # Elo; 1500 for a bot without games
-    pace: float = 0.0  # seconds the bot takes per move (its recent games)
-    # Seconds per move of the bot's soonest-ending running game (the slower
-    # of its two bots); 0 when it has none: how long a hold for it would last.
+    free_streams: int
+    """Connected streams not in a league game now."""
+    rating: float
+    """Elo; 1500 for a bot without games."""
+    pace: float = 0.0
+    """Seconds the bot takes per move (its recent games)"""
     wait: float = 0.0
-    owner: str = ""  # who entered it ('' for the bot itself): two bots of one owner never meet
-    present: bool = True  # connected now; an absent entrant is paired with present ones only
+    """Seconds per move of the bot's soonest-ending running game (the slower of its two bots); 0
+    when it has none: how long a hold for it would last.
+    """
+    owner: str = ""
+    """Who entered it ('' for the bot itself): two bots of one owner never meet."""
+    present: bool = True
+    """Connected now; an absent entrant is paired with present ones only."""
 
 
 @dataclass(frozen=True, slots=True)
 class Round:
     """What one scheduling round decided."""
 
-    start: tuple[Pair, ...]  # pairs to start a game (or duplicate pair) now, in order
-    held: frozenset[str]  # bots whose free streams wait for an overdue pair
+    start: tuple[Pair, ...]
+    """Pairs to start a game (or duplicate pair) now, in order."""
+    held: frozenset[str]
+    """Bots whose free streams wait for an overdue pair."""
 
 
 def pick(

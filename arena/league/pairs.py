@@ -30,9 +30,12 @@ from .presence import ConnectedBots
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
-    rows: tuple[GameRecord, ...]  # to record, all together
-    interrupted: tuple[str, ...]  # keys to record as interrupted (none of them in ``rows``)
-    reason: str  # why they were interrupted ('' if none was)
+    rows: tuple[GameRecord, ...]
+    """To record, all together."""
+    interrupted: tuple[str, ...]
+    """Keys to record as interrupted (none of them in ``rows``)"""
+    reason: str
+    """Why they were interrupted ('' if none was)"""
 
 
 async def play_match(

@@ -21,8 +21,10 @@ class StatusError(DomainError, ValueError):
 class BotLine:
     name: str
     version: str
-    streams: int  # connected streams
-    playing: int  # of those, in league games now
+    streams: int
+    """Connected streams."""
+    playing: int
+    """Of those, in league games now."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,14 +32,18 @@ class GameLine:
     key: str
     bot0: str
     bot1: str
-    since: float  # Unix time it started
+    since: float
+    """Unix time it started."""
 
 
 @dataclass(frozen=True, slots=True)
 class LeagueStatus:
-    updated_at: float  # Unix time
-    pid: int  # the serving process
-    stopped: bool  # written by a league that shut down cleanly
+    updated_at: float
+    """Unix time."""
+    pid: int
+    """The serving process."""
+    stopped: bool
+    """Written by a league that shut down cleanly."""
     bots: tuple[BotLine, ...]
     games: tuple[GameLine, ...]
 

@@ -36,7 +36,8 @@ class OpponentStatus:
     challenger: str
     opponent: str
     counts: PairCounts
-    sprt: SprtState | None  # None: a fixed number of games
+    sprt: SprtState | None
+    """None: a fixed number of games."""
     verdict: MatchVerdict
 
     @property

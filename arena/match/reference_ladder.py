@@ -39,7 +39,8 @@ class LadderBot:
 @dataclass(frozen=True)
 class ReferenceLadder:
     variant: str
-    bots: tuple[LadderBot, ...]  # best first
+    bots: tuple[LadderBot, ...]
+    """Best first."""
     covariance: tuple[tuple[float, ...], ...]
     measured: dict[str, Any]
 

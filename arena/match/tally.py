@@ -23,7 +23,8 @@ class PairTally:
     challenger: str
     opponent: str
     counts: PairCounts = PairCounts()
-    pending: dict[str, bool] = field(default_factory=dict)  # pair id -> did the challenger win its recorded half
+    pending: dict[str, bool] = field(default_factory=dict)
+    """Pair id -> did the challenger win its recorded half."""
 
     def add(self, row: GameRecord) -> bool:
         """Count ``row`` (a game between the two bots); True if it completed a pair."""

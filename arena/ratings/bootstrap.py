@@ -49,8 +49,10 @@ class BootstrapIntervals:
     replicates: int
     seed: int
     level: float
-    units: int = 0  # resampling units the replicates were drawn from
-    draws: tuple[dict[str, float], ...] = ()  # each replicate's ratings, for ``los``
+    units: int = 0
+    """Resampling units the replicates were drawn from."""
+    draws: tuple[dict[str, float], ...] = ()
+    """Each replicate's ratings, for ``los``"""
 
     def los(self, a: str, b: str) -> float | None:
         """Share of the replicates rating both in which ``a`` is above ``b``

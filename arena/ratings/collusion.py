@@ -39,13 +39,20 @@ Z_LIMIT = 5.0
 class Suspicion:
     """A pair whose results against each other are out of line with their ratings."""
 
-    winner: str  # the bot that gained from the pair's games
-    loser: str  # the bot that gave them
-    games: int  # decided games between the two
-    wins: int  # of those, won by ``winner``
-    expected: float  # the wins ``winner``'s and ``loser``'s ratings without these games predict
-    z: float  # (wins - expected) / standard deviation; >= z_limit
-    elo_without: tuple[float, float]  # winner's and loser's Elo fitted without these games
+    winner: str
+    """The bot that gained from the pair's games."""
+    loser: str
+    """The bot that gave them."""
+    games: int
+    """Decided games between the two."""
+    wins: int
+    """Of those, won by ``winner``"""
+    expected: float
+    """The wins ``winner``'s and ``loser``'s ratings without these games predict."""
+    z: float
+    """(wins - expected) / standard deviation; >= z_limit."""
+    elo_without: tuple[float, float]
+    """winner's and loser's Elo fitted without these games."""
 
     def evidence(self) -> str:
         """One line for people."""

@@ -25,10 +25,12 @@ class CompareRow:
     bot: str
     old_rank: int
     new_rank: int
-    rank_move: int  # old_rank - new_rank: positive = moved up
+    rank_move: int
+    """old_rank - new_rank: positive = moved up."""
     old_elo: float
     new_elo: float
-    delta: float  # new_elo - old_elo
+    delta: float
+    """new_elo - old_elo."""
     delta_low: float
     delta_high: float
 
@@ -38,9 +40,12 @@ class Comparison:
     """Result of ``compare``; ``rows`` in new-rank order."""
 
     rows: tuple[CompareRow, ...]
-    added: tuple[str, ...]  # rated only in the new run
-    removed: tuple[str, ...]  # rated only in the old run
-    spearman: float | None  # None with < 2 common bots or no spread
+    added: tuple[str, ...]
+    """Rated only in the new run."""
+    removed: tuple[str, ...]
+    """Rated only in the old run."""
+    spearman: float | None
+    """None with < 2 common bots or no spread."""
     kendall_tau: float | None
 
 

@@ -15,9 +15,12 @@ class CrossCell:
 
     row: str
     col: str
-    wins: int  # games row won against col
-    games: int  # decided games between the two
-    score_pct: float | None  # wins / games * 100; None if they never met
+    wins: int
+    """Games row won against col."""
+    games: int
+    """Decided games between the two."""
+    score_pct: float | None
+    """Wins / games * 100; None if they never met."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +28,8 @@ class CrossTable:
     """Every ordered pair of distinct bots, rows and columns in ``bots`` order."""
 
     bots: tuple[str, ...]
-    cells: tuple[CrossCell, ...]  # row-major over ``bots``, diagonal omitted
+    cells: tuple[CrossCell, ...]
+    """row-major over ``bots``, diagonal omitted."""
 
     def cell(self, row: str, col: str) -> CrossCell:
         """The cell of ``row`` against ``col``; KeyError if either is unknown."""

@@ -27,10 +27,14 @@ class PairStats:
     bot_x: str
     bot_y: str
     complete_pairs: int
-    x_sweeps: int  # pairs bot_x won 2-0
-    y_sweeps: int  # pairs bot_y won 2-0
-    splits: int  # pairs split 1-1
-    incomplete_pairs: int  # pairs with fewer than two decided games
+    x_sweeps: int
+    """Pairs bot_x won 2-0."""
+    y_sweeps: int
+    """Pairs bot_y won 2-0."""
+    splits: int
+    """Pairs split 1-1."""
+    incomplete_pairs: int
+    """Pairs with fewer than two decided games."""
 
     @property
     def pair_score_x(self) -> float | None:

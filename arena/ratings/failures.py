@@ -31,7 +31,8 @@ class FailureCounts:
     disconnects: int
     illegal_actions: int
     protocol_errors: int
-    fallbacks: int = 0  # Moves marked as a fallback, over all its games (not in ``total``: no game lost)
+    fallbacks: int = 0
+    """Moves marked as a fallback, over all its games (not in ``total``: no game lost)"""
 
     @property
     def total(self) -> int:
@@ -44,8 +45,10 @@ class FailedGame:
     """One game a bot lost by failing, with what the referee said about it."""
 
     game_id: str | None
-    bot: str  # the bot charged with the failure
-    kind: Termination  # a fault termination (``is_fault``)
+    bot: str
+    """The bot charged with the failure."""
+    kind: Termination
+    """A fault termination (``is_fault``)"""
     reason: str
 
 

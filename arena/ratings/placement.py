@@ -47,7 +47,8 @@ class Placement:
     stderr: float
     low: float
     high: float
-    rank: int  # among the reference bots and the newcomer
+    rank: int
+    """Among the reference bots and the newcomer."""
     games: int
 
 

@@ -36,7 +36,8 @@ class RatingFit:
     bots: tuple[str, ...]
     elo: tuple[float, ...]
     covariance: tuple[tuple[float, ...], ...]
-    anchor: str | None  # None = mean anchored at ``base``
+    anchor: str | None
+    """None = mean anchored at ``base``"""
     base: float
     prior_games: float
     iterations: int

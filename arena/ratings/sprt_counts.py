@@ -71,9 +71,12 @@ class EloEstimate:
 class PairCounts:
     """Complete duplicate pairs of bot A against bot B, from A's side."""
 
-    ll: int = 0  # pairs A lost 0-2
-    dd: int = 0  # pairs split 1-1
-    ww: int = 0  # pairs A won 2-0
+    ll: int = 0
+    """Pairs A lost 0-2."""
+    dd: int = 0
+    """Pairs split 1-1."""
+    ww: int = 0
+    """Pairs A won 2-0."""
 
     def __post_init__(self) -> None:
         for name in ("ll", "dd", "ww"):

@@ -30,12 +30,15 @@ class StandingsRow:
     games: int
     wins: int
     losses: int
-    score_pct: float  # wins / games * 100
+    score_pct: float
+    """Wins / games * 100."""
     elo: float
     elo_low: float
     elo_high: float
-    los_next: float | None  # LOS over the bot ranked just below; None for the last
-    interval_method: str = "fisher"  # "fisher" (the fit's) or "bootstrap"
+    los_next: float | None
+    """LOS over the bot ranked just below; None for the last."""
+    interval_method: str = "fisher"
+    """"fisher" (the fit's) or "bootstrap" """
 
 
 def standings(

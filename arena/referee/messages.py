@@ -27,7 +27,8 @@ class Decision:
     ``legal_texts[i]`` is the canonical text of ``legal[i]``."""
 
     seat: int
-    observation: Observation  # ``state.observation(seat)``, the engine's own view
+    observation: Observation
+    """``state.observation(seat)``, the engine's own view."""
     legal: tuple[Action, ...]
     legal_texts: tuple[str, ...]
 
@@ -41,12 +42,18 @@ class HandEnd:
     the hand, a fault, an interruption)."""
 
     seat: int
-    hand_number: int  # 0-based
-    scores: tuple[int, int]  # team scores after the hand
-    shown: tuple[tuple[int, tuple[Card, ...]], ...]  # (seat, cards) shown to prove envido/flor
-    history: tuple[tuple[int, Action], ...]  # every action of the hand, in order
-    trick_winners: tuple[int | None, ...]  # per finished trick: team, None for parda
-    events: tuple[str, ...]  # the hand's log lines this seat may see
+    hand_number: int
+    """0-based."""
+    scores: tuple[int, int]
+    """Team scores after the hand."""
+    shown: tuple[tuple[int, tuple[Card, ...]], ...]
+    """(seat, cards) shown to prove envido/flor."""
+    history: tuple[tuple[int, Action], ...]
+    """Every action of the hand, in order."""
+    trick_winners: tuple[int | None, ...]
+    """Per finished trick: team, None for parda."""
+    events: tuple[str, ...]
+    """The hand's log lines this seat may see."""
     cut_short: bool = False
 
 

@@ -29,35 +29,43 @@ class PlayedCard:
 
 @dataclass(frozen=True, slots=True)
 class Trick:
-    cards: tuple[PlayedCard, ...]  # in playing order
-    finished: bool  # every seat of the hand has played to it
-    winner_team: int | None  # None: parda, or not finished
+    cards: tuple[PlayedCard, ...]
+    """In playing order."""
+    finished: bool
+    """Every seat of the hand has played to it."""
+    winner_team: int | None
+    """None: parda, or not finished."""
 
 
 @dataclass(frozen=True, slots=True)
 class Call:
     """A call or an answer (anything but a card played), in the order it was made."""
 
-    step: int  # index in GameReplay.steps
+    step: int
+    """Index in GameReplay.steps."""
     seat: int
-    action: str  # canonical action text: "truco", "quiero", "raise 3", "mazo" ...
+    action: str
+    """Canonical action text: "truco", "quiero", "raise 3", "mazo" ..."""
 
 
 @dataclass(frozen=True, slots=True)
 class Announcement:
     """Envido or flor points said aloud when a bet is compared."""
 
-    what: str  # "envido" or "flor"
+    what: str
+    """"envido" or "flor" """
     seat: int
     points: int
 
 
 @dataclass(frozen=True, slots=True)
 class ScoreEntry:
-    step: int  # the action that scored it
+    step: int
+    """The action that scored it."""
     team: int
     points: int
-    reason: str  # the referee's words: "envido", "truco declined", "flor reservada" ...
+    reason: str
+    """The referee's words: "envido", "truco declined", "flor reservada" ..."""
     category: Category
 
 
@@ -73,7 +81,8 @@ class ShownCards:
 class Pending:
     """The bet waiting for an answer."""
 
-    chain: str  # "truco", "envido" or "flor"
+    chain: str
+    """"truco", "envido" or "flor" """
     calls: tuple[str, ...]
     caller: int
     answerer: int
@@ -88,19 +97,22 @@ class TableView:
     else None; ``cards_left[s]`` is how many it holds (always public).
     """
 
-    hand: int  # index in GameReplay.hands
+    hand: int
+    """Index in GameReplay.hands."""
     mano: int
     up_card: Card | None
     scores: tuple[int, int]
     cards: tuple[tuple[Card, ...] | None, ...]
     cards_left: tuple[int, ...]
     tricks: tuple[Trick, ...]
-    history: tuple[Call, ...]  # calls and answers of this hand so far
+    history: tuple[Call, ...]
+    """Calls and answers of this hand so far."""
     pending: Pending | None
     announced: tuple[Announcement, ...]
     shown: tuple[ShownCards, ...]
     to_act: int | None
-    log: tuple[str, ...]  # the referee's log of this hand, as this onlooker may read it
+    log: tuple[str, ...]
+    """The referee's log of this hand, as this onlooker may read it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,22 +132,28 @@ class Step:
     hand: int
     seat: int
     action: str
-    scores: tuple[int, int]  # game score after the action
-    events: tuple[str, ...]  # the public events the action caused
+    scores: tuple[int, int]
+    """Game score after the action."""
+    events: tuple[str, ...]
+    """The public events the action caused."""
     views: Views
-    # What the acting bot wrote to stderr while choosing this action: text,
-    # for the organizer only ("" when none, or in a record made for others).
     stderr: str = ""
+    """What the acting bot wrote to stderr while choosing this action: text, for the organizer
+    only ("" when none, or in a record made for others).
+    """
 
 
 @dataclass(frozen=True, slots=True)
 class HandRecord:
-    number: int  # 0-based
+    number: int
+    """0-based."""
     mano: int
-    seats: tuple[int, ...]  # seats taking part, in playing order from the mano
+    seats: tuple[int, ...]
+    """Seats taking part, in playing order from the mano."""
     pico: bool
     up_card: Card | None
-    deal: tuple[tuple[Card, ...] | None, ...]  # per seat as dealt; None where hidden from the reader
+    deal: tuple[tuple[Card, ...] | None, ...]
+    """Per seat as dealt; None where hidden from the reader."""
     calls: tuple[Call, ...]
     tricks: tuple[Trick, ...]
     announced: tuple[Announcement, ...]
@@ -143,9 +161,11 @@ class HandRecord:
     shown: tuple[ShownCards, ...]
     start_scores: tuple[int, int]
     end_scores: tuple[int, int]
-    first_step: int  # index of the hand's first step (== last_step + 1 when it has none)
+    first_step: int
+    """Index of the hand's first step (== last_step + 1 when it has none)"""
     last_step: int
-    start: Views  # the table when the cards have just been dealt
+    start: Views
+    """The table when the cards have just been dealt."""
 
     def points(self, category: Category) -> tuple[int, int]:
         """Points per team this hand from ``category``."""
@@ -159,15 +179,18 @@ class HandRecord:
 @dataclass(frozen=True, slots=True)
 class GameInfo:
     game_id: str
-    bots: tuple[str, ...]  # per seat
+    bots: tuple[str, ...]
+    """Per seat."""
     variant: str
-    options: tuple[tuple[str, str | int | bool | None], ...]  # the engine options, as (key, value)
+    options: tuple[tuple[str, str | int | bool | None], ...]
+    """The engine options, as (key, value)"""
     seed: int
     mano: int
     termination: str
     winner_team: int | None
     reason: str
-    scores: tuple[int, int]  # final scores of the replay
+    scores: tuple[int, int]
+    """Final scores of the replay."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +198,9 @@ class GameReplay:
     info: GameInfo
     hands: tuple[HandRecord, ...]
     steps: tuple[Step, ...]
-    viewer: int | None = None  # None: the full record; a seat: restricted to what that seat saw
-    # What the bot that lost by a fault wrote to stderr while deciding the
-    # move it never made (the organizer's record only; "" when none).
+    viewer: int | None = None
+    """None: the full record; a seat: restricted to what that seat saw."""
     stderr_unanswered: str = ""
+    """What the bot that lost by a fault wrote to stderr while deciding the move it never made
+    (the organizer's record only; "" when none).
+    """

@@ -20,13 +20,16 @@ HISTORY_POINTS = 60
 @dataclass(frozen=True)
 class GameLink:
     row: GameRecord
-    page: str | None  # the game's viewer, relative to the front page; None: a game the report leaves out
+    page: str | None
+    """The game's viewer, relative to the front page; None: a game the report leaves out."""
 
 
 @dataclass(frozen=True)
 class RatingHistory:
-    games: tuple[int, ...]  # decided games counted at each point
-    elo: tuple[tuple[str, tuple[float | None, ...]], ...]  # per bot, its Elo at each point (None: not yet rated)
+    games: tuple[int, ...]
+    """Decided games counted at each point."""
+    elo: tuple[tuple[str, tuple[float | None, ...]], ...]
+    """Per bot, its Elo at each point (None: not yet rated)"""
 
 
 @dataclass(frozen=True)

@@ -23,10 +23,14 @@ class LadderResult:
     """The newcomer's record against each reference bot, and where that places it."""
 
     newcomer: str
-    record: dict[str, tuple[int, int]]  # reference bot -> (newcomer's wins, losses)
-    faults: int  # games the newcomer lost by its own failure (crash, timeout, illegal move)
-    games: int  # decided games
-    placement: Placement | None  # None: no decided game
+    record: dict[str, tuple[int, int]]
+    """Reference bot -> (newcomer's wins, losses)"""
+    faults: int
+    """Games the newcomer lost by its own failure (crash, timeout, illegal move)"""
+    games: int
+    """Decided games."""
+    placement: Placement | None
+    """None: no decided game."""
 
 
 def ladder_result(ladder: ReferenceLadder, newcomer: str, records: Sequence[GameRecord]) -> LadderResult:

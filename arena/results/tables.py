@@ -30,7 +30,8 @@ Cell = str | int | float | None
 
 @dataclass(frozen=True)
 class Table:
-    name: str  # machine name: standings, cross, pairs, failures, ladder, compare
+    name: str
+    """Machine name: standings, cross, pairs, failures, ladder, compare."""
     title: str
     headers: tuple[str, ...]
     rows: tuple[tuple[Cell, ...], ...]

@@ -104,12 +104,17 @@ def _parents(path: str, made: set[str]) -> list[str]:
 class SandboxSpec:
     """One bot process's sandbox."""
 
-    bot_dir: Path | None  # shown read-only and the working folder; None: the scratch folder
-    socket: Path  # the arena's Unix socket on the host
-    env: dict[str, str]  # the bot's whole environment (set by bwrap, from ``args_fd``)
+    bot_dir: Path | None
+    """Shown read-only and the working folder; None: the scratch folder."""
+    socket: Path
+    """The arena's Unix socket on the host."""
+    env: dict[str, str]
+    """The bot's whole environment (set by bwrap, from ``args_fd``)"""
     scratch_mb: int
-    uid: int | None  # a user id of its own (the arena runs as root), or None: the arena's
-    proc_binds: tuple[str, ...] = ()  # bwrap arguments for the neutral /proc files (neutral.py)
+    uid: int | None
+    """A user id of its own (the arena runs as root), or None: the arena's."""
+    proc_binds: tuple[str, ...] = ()
+    """Bwrap arguments for the neutral /proc files (neutral.py)"""
     hostname: str = "bot"
 
 

@@ -96,8 +96,10 @@ def _counter(text: str, key: str) -> int:
 class Box:
     """The groups of one bot process."""
 
-    version: int  # 1 or 2
-    dirs: dict[str, Path]  # controller (v1) or "unified" (v2) -> the group's folder
+    version: int
+    """1 or 2."""
+    dirs: dict[str, Path]
+    """Controller (v1) or "unified" (v2) -> the group's folder."""
     limits: Limits
     cores: tuple[int, ...] | None
     _removed: bool = field(default=False, repr=False)

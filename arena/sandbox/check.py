@@ -39,9 +39,11 @@ echo "secret $TRUCO_CHECK_SECRET"
 class Finding:
     """One guarantee on this machine."""
 
-    guarantee: str  # one of GUARANTEES
+    guarantee: str
+    """One of GUARANTEES."""
     holds: bool
-    detail: str  # why it holds, or what to do for it to hold
+    detail: str
+    """Why it holds, or what to do for it to hold."""
 
 
 def _observe(organizer_file: Path, home: Path) -> tuple[dict[str, str], bool]:

@@ -23,12 +23,18 @@ class Containment(enum.Enum):
 class Limits:
     """Per bot process. Threads count as processes (the kernel counts tasks)."""
 
-    memory_mb: int = 1024  # resident memory; over it the process is killed (out of memory)
-    processes: int = 256  # processes and threads together
-    open_files: int = 1024  # file descriptors
-    scratch_mb: int = 64  # the private writable /tmp (also HOME)
-    cpus: int = 1  # cores (pinned when the machine has enough, else a CPU quota)
-    log_mb: int = 64  # the largest a bot's log file may grow (its stdout and stderr)
+    memory_mb: int = 1024
+    """Resident memory; over it the process is killed (out of memory)"""
+    processes: int = 256
+    """Processes and threads together."""
+    open_files: int = 1024
+    """File descriptors."""
+    scratch_mb: int = 64
+    """The private writable /tmp (also HOME)"""
+    cpus: int = 1
+    """Cores (pinned when the machine has enough, else a CPU quota)"""
+    log_mb: int = 64
+    """The largest a bot's log file may grow (its stdout and stderr)"""
 
 
 # Bounds of each limit: (low, high). Lows are what a Python bot needs to start

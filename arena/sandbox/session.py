@@ -46,7 +46,8 @@ class Wrapped:
     env: dict[str, str] | None
     box: Box | None
     cwd: Path | None
-    fds: tuple[int, ...] = ()  # descriptors the process inherits (bwrap's options); closed once it started
+    fds: tuple[int, ...] = ()
+    """Descriptors the process inherits (bwrap's options); closed once it started."""
 
     def close_fds(self) -> None:
         for fd in self.fds:

@@ -26,7 +26,8 @@ S = TypeVar("S", bound=Hashable)
 
 @dataclass(frozen=True, slots=True)
 class AdmissionCaps:
-    per_connection: int = 64  # a bot rarely opens more streams at once on one connection
+    per_connection: int = 64
+    """A bot rarely opens more streams at once on one connection."""
     per_host: int = 250
     total: int = 1000
 

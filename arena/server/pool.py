@@ -34,8 +34,10 @@ class BotUnavailableError(DomainError):
 class BotStatus:
     name: str
     version: str
-    streams: int  # connected streams
-    idle: int  # of those, not playing now
+    streams: int
+    """Connected streams."""
+    idle: int
+    """Of those, not playing now."""
 
 
 class Pool:

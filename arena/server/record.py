@@ -29,33 +29,42 @@ class PlayedGame:
     ``Game(options).new_state(seed=seed)`` then apply each ``"SEAT ACTION"``."""
 
     game_id: str
-    bots: tuple[str, ...]  # bot name per seat; seat s plays for team s % 2
+    bots: tuple[str, ...]
+    """Bot name per seat; seat s plays for team s % 2."""
     options: Options
     seed: int
     time_control: TimeControl
-    outcome: Outcome  # termination, winner team, scores, hands played, faulty seat
+    outcome: Outcome
+    """Termination, winner team, scores, hands played, faulty seat."""
     actions: tuple[str, ...]
-    # Per answered Decision, aligned with ``actions``: seconds from the moment
-    # the Decision's write to the stream completed to the moment its Move was
-    # read (what the clock charged; docs/protocol.md "What the clock measures").
     move_times: tuple[float, ...]
-    duration: float  # seconds, from the first GameStart to the GameEnd
-    reason: str  # one line for humans
-    # Hands dealt, including the one the game ended in (the engine's
-    # ``outcome.hands_played`` counts only hands that ran to their end).
+    """Per answered Decision, aligned with ``actions``: seconds from the moment the Decision's
+    write to the stream completed to the moment its Move was read (what the clock charged;
+    docs/protocol.md "What the clock measures").
+    """
+    duration: float
+    """Seconds, from the first GameStart to the GameEnd."""
+    reason: str
+    """One line for humans."""
     hands: int = 0
-    rng_seeds: tuple[int, ...] | None = None  # the per-seat seeds given in GameStart, if any
-    # Per seat, the Moves it marked as a fallback (Move.fallback: its code
-    # failed and it played a legal action instead); () when not counted.
+    """Hands dealt, including the one the game ended in (the engine's ``outcome.hands_played``
+    counts only hands that ran to their end).
+    """
+    rng_seeds: tuple[int, ...] | None = None
+    """The per-seat seeds given in GameStart, if any."""
     fallbacks: tuple[int, ...] = ()
-    # A timeout: seconds the seat at fault had been on its clock when the arena
-    # gave up on it (the results store keeps it as evidence); None otherwise.
+    """Per seat, the Moves it marked as a fallback (Move.fallback: its code failed and it played
+    a legal action instead); () when not counted.
+    """
     waited: float | None = None
-    # (decision index, text): what a bot wrote to stderr while deciding
-    # (Move.stderr), for the organizer's replay only; the index counts the
-    # game's decisions like ``actions``, one past them for a decision that
-    # was never answered (a forfeit).
+    """A timeout: seconds the seat at fault had been on its clock when the arena gave up on it
+    (the results store keeps it as evidence); None otherwise.
+    """
     stderr: tuple[tuple[int, str], ...] = ()
+    """(decision index, text): what a bot wrote to stderr while deciding (Move.stderr), for the
+    organizer's replay only; the index counts the game's decisions like ``actions``, one past
+    them for a decision that was never answered (a forfeit).
+    """
 
     @property
     def termination(self) -> Termination:

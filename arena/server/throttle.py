@@ -23,10 +23,14 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class ThrottlePolicy:
-    free: int = 3  # failures in a row refused at once
-    base: float = 0.25  # delay of the first slowed refusal, seconds
-    cap: float = 5.0  # the longest delay, seconds
-    forget_after: float = 60.0  # a host with no failure for this long starts afresh
+    free: int = 3
+    """Failures in a row refused at once."""
+    base: float = 0.25
+    """Delay of the first slowed refusal, seconds."""
+    cap: float = 5.0
+    """The longest delay, seconds."""
+    forget_after: float = 60.0
+    """A host with no failure for this long starts afresh."""
     max_hosts: int = 4096
 
     def delay(self, failures: int) -> float:

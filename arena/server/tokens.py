@@ -136,7 +136,8 @@ class TokenEntry:
     """One line of a token file."""
 
     name: str
-    stored: str  # what is kept of the token
+    stored: str
+    """What is kept of the token."""
     owner: str
 
 

@@ -29,7 +29,8 @@ class WireFault:
     """A message that is not a PlayRequest the arena will read; ``reason`` says why."""
 
     reason: str
-    oversize: bool = False  # over the arena's size limit (else: not a PlayRequest)
+    oversize: bool = False
+    """Over the arena's size limit (else: not a PlayRequest)"""
 
 
 class RequestReader:

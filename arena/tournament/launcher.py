@@ -38,10 +38,12 @@ class LaunchSpec:
 
     name: str
     command: tuple[str, ...]
-    dir: Path | None = None  # its folder: working folder, and what its sandbox shows
+    dir: Path | None = None
+    """Its folder: working folder, and what its sandbox shows."""
     env: tuple[tuple[str, str], ...] = ()
     limits: Limits = field(default_factory=Limits)
-    base_dir: Path | None = None  # the config's folder: the working folder without a sandbox or dir
+    base_dir: Path | None = None
+    """The config's folder: the working folder without a sandbox or dir."""
 
 
 @dataclass
@@ -50,10 +52,13 @@ class LaunchedBot:
     process: asyncio.subprocess.Process
     log_path: Path
     _log_fd: int
-    slot: int = 0  # which of the bot's processes: a team game seats each partner from its own
-    box: Box | None = None  # its control groups, when sandboxed where cgroups can be written
+    slot: int = 0
+    """Which of the bot's processes: a team game seats each partner from its own."""
+    box: Box | None = None
+    """Its control groups, when sandboxed where cgroups can be written."""
     _sandbox: Sandbox | None = None
-    _parent_fd: int = -1  # the write end of the bot's parent pipe: closed when the bot is stopped
+    _parent_fd: int = -1
+    """The write end of the bot's parent pipe: closed when the bot is stopped."""
 
     @property
     def exited(self) -> bool:

@@ -72,9 +72,10 @@ class TournamentError(DomainError, RuntimeError):
 
 @dataclass(frozen=True)
 class RunSummary:
-    played: int  # games recorded this run
-    # Games this run that a bot lost by failing, with the reason (key -> reason).
+    played: int
+    """Games recorded this run."""
     failures: dict[str, str] = field(default_factory=dict)
+    """Games this run that a bot lost by failing, with the reason (key -> reason)."""
 
 
 def scheduler_of(config: TournamentConfig, secret: Ranking) -> Scheduler:

@@ -66,8 +66,10 @@ class Response:
     status: HTTPStatus
     body: bytes
     content_type: str = "text/plain; charset=utf-8"
-    cache: str = "no-store"  # live data: never cached
-    headers: tuple[tuple[str, str], ...] = ()  # more response headers (ASCII)
+    cache: str = "no-store"
+    """Live data: never cached."""
+    headers: tuple[tuple[str, str], ...] = ()
+    """More response headers (ASCII)"""
 
 
 def text_response(status: HTTPStatus, text: str | None = None) -> Response:
@@ -86,9 +88,12 @@ class BadRequestError(UsageError):
 
 @dataclass(frozen=True)
 class Request:
-    method: str  # GET or HEAD
-    path: str  # without the query or fragment
-    authorization: str | None = None  # the Authorization header, if the client sent one
+    method: str
+    """GET or HEAD."""
+    path: str
+    """Without the query or fragment."""
+    authorization: str | None = None
+    """The Authorization header, if the client sent one."""
 
 
 def login_digest(user: str, password: str) -> str:
@@ -179,7 +184,8 @@ class _Waiting:
 
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
-    since: float  # monotonic time it was accepted
+    since: float
+    """Monotonic time it was accepted."""
 
 
 def _silent(waiting: _Waiting) -> bool:

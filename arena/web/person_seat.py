@@ -81,14 +81,16 @@ def _card(card: Card | None) -> dict[str, object] | None:
 class _Game:
     """What the seat was told of one game."""
 
-    number: int  # 1-based, in this session
+    number: int
+    """1-based, in this session."""
     game_id: str
     seat: int
     variant: str
     bots: tuple[str, ...] = ()
     move_time: float = 0.0
     summaries: deque[dict[str, object]] = field(default_factory=lambda: deque(maxlen=MAX_SUMMARIES))
-    result: dict[str, object] | None = None  # set at the game's end
+    result: dict[str, object] | None = None
+    """Set at the game's end."""
 
 
 class Desk:

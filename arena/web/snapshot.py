@@ -10,10 +10,14 @@ from typing import Any
 
 @dataclass(frozen=True)
 class LiveState:
-    games: list[dict[str, Any]] = field(default_factory=list)  # running_games()
-    views: dict[str, dict[str, Any]] = field(default_factory=dict)  # game id -> game_view()
-    finished: bool = False  # the arena has stopped: nothing more will change
-    at: float = 0.0  # Unix time of the snapshot
+    games: list[dict[str, Any]] = field(default_factory=list)
+    """running_games()"""
+    views: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Game id -> game_view()"""
+    finished: bool = False
+    """The arena has stopped: nothing more will change."""
+    at: float = 0.0
+    """Unix time of the snapshot."""
 
     def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "views": self.views, "finished": self.finished, "at": self.at}
