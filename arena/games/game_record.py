@@ -11,8 +11,8 @@ record from those alone.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import InitVar, dataclass
-from typing import Self
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, Self
 
 from arena.errors import DomainError
 
@@ -94,15 +94,30 @@ class GameRecord:
     """(decision index, text): what a bot wrote to stderr while deciding, for the organizer's replay
     (schema version 8). The index counts like ``actions``; one past them: a decision never answered."""
 
-    check: InitVar[bool] = True
-    """Refuse a record that contradicts itself (RecordError); False: keep it as
-    stored, for ``--verify`` to say what is wrong with it (``ResultsStore``)."""
-
-    def __post_init__(self, check: bool) -> None:
+    def __post_init__(self) -> None:
         if not self.game_id:
             object.__setattr__(self, "game_id", id_of_key(self.game_key))
-        if check:
-            self.checked()
+        self.checked()
+
+    @classmethod
+    def as_stored(cls, **values: Any) -> GameRecord:
+        """The record of a store's row kept exactly as stored, unchecked: a row
+        edited into nonsense (a winner who did not play) is for ``--verify`` to
+        name, and the views refuse it (``checked``). Not an InitVar flag on the
+        constructor: msgspec, which carries records across the worker pipe,
+        cannot decode a dataclass with one."""
+        record = cls.__new__(cls)
+        for f in fields(cls):
+            if f.name in values:
+                value = values[f.name]
+            elif f.default is not MISSING:
+                value = f.default
+            else:
+                raise TypeError(f"GameRecord.as_stored: {f.name} missing")
+            object.__setattr__(record, f.name, value)
+        if not record.game_id:
+            object.__setattr__(record, "game_id", id_of_key(record.game_key))
+        return record
 
     def checked(self) -> Self:
         """This record, if it holds together; else RecordError naming the game and what is wrong."""
