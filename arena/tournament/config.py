@@ -39,6 +39,10 @@ bots; ``ray = "HOST:PORT"`` runs them as tasks on a Ray cluster instead,
 with ``ray_runtime_env`` (a Ray runtime environment) to bring the bots to
 every node and ``batch_pairs`` duplicate pairs per task. Games with a bot
 that connects by itself are played on the tournament's own arena.
+
+A results database keeps ``canonical(config)``: the config as a document of
+these same keys, every one spelled out, that ``parse_config`` reads back into
+the same value (docs/results-store.md).
 """
 
 from __future__ import annotations
