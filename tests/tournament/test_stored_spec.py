@@ -171,3 +171,34 @@ def test_a_later_spec_version_is_refused_naming_the_key() -> None:
         parse_config({**doc, "spec_version": 2})
     with pytest.raises(ReplayError, match="spec_version"):
         stored_config({**doc, "spec_version": 2})
+
+
+@pytest.mark.integration
+def test_a_store_in_the_old_form_resumes_verifies_and_keeps_its_config_text(tmp_path: Path) -> None:
+    """A file of an earlier version: the config as its TOML said it (here a
+    run of 4 games a pairing of which 2 were played). Resume reads it through
+    the same parser, plays the missing games, and leaves the stored text as
+    it was; ``--verify`` checks every signature and replay."""
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    lines = ['name = "old"', "games_per_pairing = 2", "seed = 5", 'sandbox = "none"', "[options]", "target = 6",
+             "[[bots]]", 'name = "r0"', f'command = "{RANDOM}"', "[[bots]]", 'name = "r1"', f'command = "{RANDOM}"']
+    cfg = tmp_path / "old.toml"
+    cfg.write_text("\n".join(lines) + "\n")
+    db = tmp_path / "old.sqlite"
+    run = CliRunner().invoke(main, ["tournament", "run", str(cfg), "--no-progress", "--workers", "1", "--json"])
+    assert run.exit_code == 0, run.output
+    cfg.write_text(cfg.read_text().replace("games_per_pairing = 2", "games_per_pairing = 4"))
+    with ResultsStore.create_or_open(db) as store:
+        assert store.get_meta("config") == canonical(load_config(cfg)) | {"games_per_pairing": 2}
+        store.set_meta("config", tomllib.loads(cfg.read_text()))  # what earlier versions stored (and signed)
+        text = store.config_text()
+    resumed = CliRunner().invoke(main, ["tournament", "resume", str(db), "--no-progress", "--workers", "1", "--json"])
+    assert resumed.exit_code == 0, resumed.output
+    with ResultsStore.open_existing(db) as store:
+        assert store.count() == 4 and store.config_text() == text
+        assert stored_config(store.get_meta("config"), base=tmp_path).tournament == load_config(cfg)
+    verified = CliRunner().invoke(main, ["standings", str(db), "--verify"])
+    assert verified.exit_code == 0, verified.output
