@@ -39,6 +39,10 @@ bots; ``ray = "HOST:PORT"`` runs them as tasks on a Ray cluster instead,
 with ``ray_runtime_env`` (a Ray runtime environment) to bring the bots to
 every node and ``batch_pairs`` duplicate pairs per task. Games with a bot
 that connects by itself are played on the tournament's own arena.
+
+A results database keeps ``canonical(config)``: the config as a document of
+these same keys, every one spelled out, that ``parse_config`` reads back into
+the same value (docs/results-store.md).
 """
 
 from __future__ import annotations
@@ -91,6 +95,11 @@ MAX_ABSENT_WAIT = 86400.0
 DEFAULT_START_SECONDS = 30.0
 MAX_START_SECONDS = 3600.0
 MAX_ENV_VARS = 100
+# The version of the canonical encoding a results database keeps (``canonical``).
+# A stored config without the key was stored as its file said it (before
+# version 1) and reads the same way; a later version, one this code does not
+# know, is refused rather than read with the wrong meaning.
+SPEC_VERSION = 1
 TEAM_SEATS = (2, 4, 6)  # 2: one bot a side; 4 and 6: one bot plays a whole team
 # "python" in a command means the arena's own interpreter (see launcher).
 PYTHON_ALIASES = ("python", "python3")
@@ -139,8 +148,6 @@ class TournamentConfig:
     tls_key: str | None = None
     absent_wait: float = DEFAULT_ABSENT_WAIT
     """Seconds a missing bot is waited for before it forfeits."""
-    raw: dict[str, Any] = field(default_factory=dict, compare=False)
-    """The file as read, stored with the results."""
     format: AnyFormat = RoundRobin()
     """Its keys, checks and scheduler (arena/tournament/formats/)."""
     alternate_seats: bool = True
@@ -240,6 +247,8 @@ class _Document(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     containment: str = Containment.FULL.value
     limits: _LimitsTable = _LimitsTable()
     alternate_seats: bool = True
+    spec_version: int | None = None
+    """``SPEC_VERSION`` in a stored canonical config (``canonical``); absent in a file a person writes."""
 
 
 _TOP = {*_Document.__struct_fields__, *FORMAT_KEYS}
@@ -289,7 +298,7 @@ def _env(b: _BotTable, where: str) -> tuple[tuple[str, str], ...]:
                               f"own start depends on it (PATH, HOME, PYTHONPATH and LD_* are the arena's)")
         if "\0" in value:
             raise ConfigError(f"{where}.env.{key}: contains a NUL character")
-    return tuple(env.items())
+    return tuple(sorted(env.items()))  # their order means nothing: equal sets of variables, equal bots
 
 
 def _from_base(path: str | None, base: Path | None) -> str | None:
@@ -350,6 +359,9 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
     """The config in ``data``; relative paths in it are relative to ``base``
     (the config file's folder), or to the current folder if None."""
     doc = decode({k: v for k, v in data.items() if k not in FORMAT_KEYS}, _Document, others=FORMAT_KEYS)
+    if doc.spec_version is not None and doc.spec_version != SPEC_VERSION:
+        raise ConfigError(f"spec_version: this truco-arena reads version {SPEC_VERSION}, the config says "
+                          f"{doc.spec_version} (written by a newer truco-arena?)")
     options = rules(doc.variant, doc.options)
     if (doc.tls_cert is None) != (doc.tls_key is None):
         raise ConfigError("tls_cert, tls_key: give both or neither")
@@ -386,7 +398,6 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
         tls_cert=_from_base(doc.tls_cert, base),
         tls_key=_from_base(doc.tls_key, base),
         absent_wait=doc.absent_wait_seconds,
-        raw=data,
         format=fmt,
         alternate_seats=doc.alternate_seats,
         scale=_scale(doc),
@@ -406,16 +417,79 @@ def _scale(doc: _Document) -> ScaleOut:
                     batch_pairs=doc.batch_pairs)
 
 
+def canonical(config: TournamentConfig) -> dict[str, Any]:
+    """``config`` as one document every reader decodes into the same value
+    (``parse_config(canonical(c)) == c``): every key spelled out with its
+    resolved value (defaults filled, the format's keys, each bot's limits and
+    absolute folder), keys sorted at every level, ``spec_version`` set. Two
+    equal configs give the same document, whatever their files looked like.
+
+    Two kinds of key are left out where a config cannot hold them: a bot
+    that connects by itself has no command, folder, env, protocol or limits
+    (the top-level ``limits`` stand for it), and a match or gauntlet has no
+    ``games_per_pairing``. The scale-out keys (``workers``, ``ray``...) are
+    what the file asked of the machine, not part of the tournament: kept
+    when the file gave them, so that a resume spreads the games as the file
+    says, and never filled in."""
+    external = next((b.limits for b in config.bots if b.command is None), Limits())
+    scale = config.scale
+    doc = _Document(
+        spec_version=SPEC_VERSION,
+        name=config.name,
+        variant=config.variant,
+        options={k: v for k, v in config.options.to_dict().items() if k != "variant"},
+        bots=[_bot_table(b) for b in config.bots],
+        games_per_pairing=config.games_per_pairing,
+        pairing=config.pairing.value,
+        seed=config.seed,
+        concurrency=config.concurrency,
+        time_control=ClockTable(config.time_control.move_time, config.time_control.bank),
+        address=config.address,
+        tokens=config.tokens,
+        tls_cert=config.tls_cert,
+        tls_key=config.tls_key,
+        absent_wait_seconds=config.absent_wait,
+        start_seconds=config.start_seconds,
+        workers=scale.workers,
+        ray=scale.ray_address,
+        ray_runtime_env=scale.ray_runtime_env,
+        batch_pairs=scale.batch_pairs,
+        sandbox=config.sandbox.value,
+        containment=config.containment.value,
+        limits=_LimitsTable(**dataclasses.asdict(external)),
+        alternate_seats=config.alternate_seats,
+    )
+    data: dict[str, Any] = msgspec.to_builtins(doc)
+    for key in ("workers", "ray", "ray_runtime_env", "batch_pairs"):
+        if data[key] is None:
+            del data[key]
+    if not config.format.uses_games_per_pairing:
+        del data["games_per_pairing"]
+    data["bots"] = [{k: v for k, v in b.items() if v is not None} for b in data["bots"]]  # null: not given
+    data.update(msgspec.to_builtins(config.format))
+    sorted_data: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(data, order="sorted"))
+    return sorted_data
+
+
+def _bot_table(bot: BotSpec) -> _BotTable:
+    if bot.command is None:
+        return _BotTable(name=bot.name)
+    return _BotTable(name=bot.name, command=list(bot.command), dir=None if bot.dir is None else str(bot.dir),
+                     env=dict(bot.env), protocol=bot.protocol, **dataclasses.asdict(bot.limits))
+
+
 def stored_form(config: TournamentConfig) -> dict[str, Any]:
-    """What a results database keeps of ``config`` (``meta.config``): the file as read."""
-    return config.raw
+    """What a results database keeps of ``config`` (``meta.config``): its
+    canonical document. Files written before it keep the config as their
+    file said it; ``parse_config`` reads both into the same value."""
+    return canonical(config)
 
 
 def with_overrides(config: TournamentConfig, **keys: Any) -> TournamentConfig:
     """``config`` with the given top-level keys (those not None) set as if the
     file said so: the command line's ``--concurrency``, ``--seed``..."""
     given = {k: v for k, v in keys.items() if v is not None}
-    return parse_config({**config.raw, **given}, default_name=config.name, base=config.base_dir)
+    return parse_config({**canonical(config), **given}, default_name=config.name, base=config.base_dir)
 
 
 def load_config(path: Path) -> TournamentConfig:

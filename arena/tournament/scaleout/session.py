@@ -29,11 +29,11 @@ LOOPBACK = "127.0.0.1:0"
 def worker_config(config: TournamentConfig) -> TournamentConfig:
     """The config a worker plays with: its launched bots only, on a plain
     loopback arena of its own (no TLS, no token file: nothing else dials in),
-    without what only the coordinator uses (the file as read, a match plan,
+    without what only the coordinator uses (a match plan,
     how the games are spread)."""
     return dataclasses.replace(
         config, bots=tuple(b for b in config.bots if b.command is not None),
-        address=LOOPBACK, tokens=None, tls_cert=None, tls_key=None, raw={}, format=RoundRobin(), scale=ScaleOut(),
+        address=LOOPBACK, tokens=None, tls_cert=None, tls_key=None, format=RoundRobin(), scale=ScaleOut(),
     )
 
 
