@@ -2,7 +2,8 @@
 the views, the replay and the ratings read, under one name per concept.
 
 A record is checked when built, so every later step can trust that the
-winner and the faulting bot are one of the two players. The ratings need
+winner and the faulting bot are one of the two players (a row read from a
+store is kept as stored: ``as_stored``). The ratings need
 only the players, the winner, the termination and the pair; the other
 fields have defaults so that a rating test or a benchmark can build a
 record from those alone.
@@ -11,8 +12,9 @@ record from those alone.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import InitVar, dataclass
-from typing import Self
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any, Self
 
 from arena.errors import DomainError
 
@@ -28,6 +30,10 @@ from .schema import LATEST_VERSION
 class RecordError(DomainError, ValueError):
     """Game records that contradict themselves or each other (a winner who
     did not play, a duplicate pair without swapped seats); one line."""
+
+
+# Set while ``as_stored`` builds a record: a field, or an InitVar, would cross the worker pipe.
+_AS_STORED: ContextVar[bool] = ContextVar("as_stored", default=False)
 
 
 @dataclass(frozen=True)
@@ -94,15 +100,20 @@ class GameRecord:
     """(decision index, text): what a bot wrote to stderr while deciding, for the organizer's replay
     (schema version 8). The index counts like ``actions``; one past them: a decision never answered."""
 
-    check: InitVar[bool] = True
-    """Refuse a record that contradicts itself (RecordError); False: keep it as
-    stored, for ``--verify`` to say what is wrong with it (``ResultsStore``)."""
-
-    def __post_init__(self, check: bool) -> None:
+    def __post_init__(self) -> None:
         if not self.game_id:
             object.__setattr__(self, "game_id", id_of_key(self.game_key))
-        if check:
+        if not _AS_STORED.get():
             self.checked()
+
+    @classmethod
+    def as_stored(cls, **row: Any) -> GameRecord:
+        """A row as a store keeps it, unchecked: ``--verify`` says what is wrong with it."""
+        token = _AS_STORED.set(True)
+        try:
+            return cls(**row)
+        finally:
+            _AS_STORED.reset(token)
 
     def checked(self) -> Self:
         """This record, if it holds together; else RecordError naming the game and what is wrong."""

@@ -377,7 +377,7 @@ class ResultsStore:
         row["stderr"] = _stderr_of(row["stderr"])
         # As stored: a row edited into nonsense (a winner who did not play) is for
         # --verify to name, and the ratings refuse it (``game_record.checked``).
-        return GameRecord(**row, check=False)
+        return GameRecord.as_stored(**row)
 
     def chain(self) -> Iterator[StoredRow]:
         """Every row in the order it was stored (the chain's order), as signed."""
