@@ -20,7 +20,6 @@ from ..games.settings import ConfigError
 from ..games.store import ResultsStore
 from ..league.config import is_league
 from ..match.monitor import MatchMonitor, summary_line
-from ..match.tally import recorded_games
 from ..replay.audit import Verified
 from ..replay.replayer import ReplayError
 from ..replay.stored import stored_config
@@ -288,12 +287,11 @@ def status(db: Path, as_json: bool) -> None:
         # A match plays until its SPRTs decide: the schedule is only its cap, so
         # "scheduled" and "missing" would tell another story than the verdicts.
         monitor = MatchMonitor(config.match, rows, lambda line: None)
-        recorded = recorded_games(config.match, rows)
         statuses = monitor.statuses()
         del info["scheduled"], info["missing"]
-        info = {"format": config.match.format.value, **info, "max_games": config.match.games,
+        info = {"format": config.format.name(), **info, "max_games": config.match.games,
                 "complete": monitor.all_decided,
-                "verdicts": [summary_line(s, recorded[s.opponent]) for s in statuses],
+                "verdicts": [summary_line(s) for s in statuses],
                 "match": verdict_table(config.match, rows, run_over=False).as_dicts()}
     if as_json:
         click.echo(json.dumps(info, indent=2))

@@ -19,7 +19,6 @@ from ..tournament.runner import RunSummary, run_tournament
 from ..tournament.stopping import StopRequest
 from .live_line import LiveLine
 from .monitor import MatchMonitor, status_line, summary_line
-from .tally import recorded_games
 
 
 async def run_match(
@@ -55,7 +54,6 @@ async def run_match(
                                            should_play=monitor.should_play, on_record=monitor.on_record)
         finally:
             line.end()
-    recorded = recorded_games(plan, store.games())
-    for status in monitor.statuses(run_over=True):
-        report(summary_line(status, recorded[status.opponent]))
+    for status in MatchMonitor(plan, store.games(), line.show).statuses(run_over=True):
+        report(summary_line(status))
     return summary

@@ -254,10 +254,6 @@ _RESERVED_ENV = ("PATH", "HOME", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "P
 _RESERVED_PREFIXES = ("LD_", "MALLOC_", "GLIBC_")
 
 
-def _reserved(key: str) -> bool:
-    return key in _RESERVED_ENV or key.startswith(_RESERVED_PREFIXES)
-
-
 def _command(b: _BotTable, where: str) -> list[str] | None:
     command = b.command
     if isinstance(command, str):
@@ -286,7 +282,7 @@ def _env(b: _BotTable, where: str) -> tuple[tuple[str, str], ...]:
             raise ConfigError(f"{where}.env: {key!r} is not a variable name (letters, digits, _)")
         if key.startswith("TRUCO_ARENA_"):
             raise ConfigError(f"{where}.env.{key}: the TRUCO_ARENA_ variables are set by the arena")
-        if _reserved(key):
+        if key in _RESERVED_ENV or key.startswith(_RESERVED_PREFIXES):
             raise ConfigError(f"{where}.env.{key}: bot {b.name} may not set {key}: the sandbox's "
                               f"own start depends on it (PATH, HOME, PYTHONPATH and LD_* are the arena's)")
         if "\0" in value:
