@@ -34,7 +34,7 @@ from ..tournament.config import (
     load_config,
     with_overrides,
 )
-from ..tournament.runner import RunSummary, schedule_of, scheduler_of, stored_secret
+from ..tournament.runner import RunSummary, schedule_of, scheduler_of
 from ..tournament.scale import MAX_WORKERS, RunPlan
 from ..tournament.stopping import TournamentInterruptedError
 from ..tournament.supervisor import containment_line
@@ -267,7 +267,7 @@ def status(db: Path, as_json: bool) -> None:
         done = set(winners)
         rows = list(store.games())
         interrupted = {key for key, _at, _reason in store.interrupted()} - done
-        secret = stored_secret(store)
+        secret = store.secret()
     scheduler = scheduler_of(config, secret or TournamentSecret.fresh())
     known = {g.key for g in schedule_of(config, secret, winners)}  # a Swiss system's later rounds are not known yet
     failures = sum(1 for r in rows if r.termination is not Termination.TARGET_REACHED)
