@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shlex
-import tempfile
 from pathlib import Path
 
 import click
@@ -13,7 +12,7 @@ from ..sandbox import Containment, SandboxMode, SandboxUnavailableError, find_bw
 from ..server import TimeControl
 from ..tournament.config import BotSpec, tournament_config
 from .formatting import output_options, pick_format
-from .tournament import play
+from .tournament import play_new
 
 DEMO_BOTS = 3  # the reference bot and the top of the reference ladder (docs/bots.md)
 REFERENCE_BOT = "yardstick"  # the bot to measure against (docs/bots.md)
@@ -75,8 +74,4 @@ def demo(variant: str, games: int, concurrency: int, seed: int, db: Path | None,
     click.echo(f"demo: {variant}, {pairings * config.games_per_pairing} games, seed {seed}", err=True)
     click.echo(f"demo: {', '.join(name for name, _ in bots)}, the reference bot and the top of the ladder "
                f"(docs/bots.md)", err=True)
-    if db is not None:
-        play(config, db, progress, fmt, new=True)
-        return
-    with tempfile.TemporaryDirectory(prefix="truco-demo-") as tmp:
-        play(config, Path(tmp) / "demo.sqlite", progress, fmt, new=True, kept=False)  # no resume of a deleted file
+    play_new(config, db, "demo", progress, fmt)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shlex
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from ..tournament.formats.match_plan import Gauntlet
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 from .formatting import output_options, pick_format
 from .match import launched
-from .tournament import play
+from .tournament import play_new
 
 DEFAULT_GAMES = 20
 
@@ -131,8 +130,4 @@ def ladder(command: tuple[str, ...], games: int, variant: str, concurrency: int,
     click.echo(f"ladder: {newcomer.name} against {len(reference.bots)} ladder bots, {games} games each, "
                f"{variant}", err=True)
     tables = _tables(reference, newcomer.name)
-    if db is not None:
-        play(config, db, False, fmt, new=True, tables=tables)
-        return
-    with tempfile.TemporaryDirectory(prefix="truco-ladder-") as tmp:
-        play(config, Path(tmp) / "ladder.sqlite", False, fmt, new=True, kept=False, tables=tables)
+    play_new(config, db, "ladder", False, fmt, tables)

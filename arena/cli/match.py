@@ -4,7 +4,6 @@ games or until an SPRT decides."""
 from __future__ import annotations
 
 import shlex
-import tempfile
 from pathlib import Path
 
 import click
@@ -18,7 +17,7 @@ from ..tournament.config import BotSpec, TournamentConfig, tournament_config
 from ..tournament.formats.match_plan import DEFAULT_MAX_GAMES, Match, Sprt
 from .errors import USAGE_ERROR, fail
 from .formatting import output_options, pick_format
-from .tournament import play
+from .tournament import play_new
 
 
 def launched(name: str, command: str, stdio: bool = False) -> BotSpec:
@@ -114,11 +113,7 @@ def match(a: str, b: str, games: int | None, sprt: tuple[float, float] | None, a
         raise fail(str(exc).replace("sprt.elo", "--sprt elo").replace("sprt.", "--").replace("max_games",
                    "--max-games"), USAGE_ERROR) from None
     fmt = pick_format(fmt, as_json, as_csv)
-    if db is not None:
-        play(config, db, False, fmt, new=True)
-        return
-    with tempfile.TemporaryDirectory(prefix="truco-match-") as tmp:
-        play(config, Path(tmp) / "match.sqlite", False, fmt, new=True, kept=False)
+    play_new(config, db, "match", False, fmt)
 
 
 if match.help is not None:  # the sample bots installed here, in the help text

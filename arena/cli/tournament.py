@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -111,6 +112,17 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     if live is not None:  # the finished page stays up until Ctrl-C (or --http-linger)
         live.wait_and_close(http_linger)
     return summary
+
+
+def play_new(config: TournamentConfig, db: Path | None, stem: str, progress: bool, fmt: str,
+             tables: Callable[[Sequence[GameRecord]], list[Table]] | None = None) -> None:
+    """``play`` a new run into ``db``, or into a temporary ``stem``.sqlite
+    deleted at the end (an interruption then offers no resume)."""
+    if db is not None:
+        play(config, db, progress, fmt, new=True, tables=tables)
+        return
+    with tempfile.TemporaryDirectory(prefix=f"truco-{stem}-") as tmp:
+        play(config, Path(tmp) / f"{stem}.sqlite", progress, fmt, new=True, kept=False, tables=tables)
 
 
 def _containment(config: TournamentConfig) -> str | None:
