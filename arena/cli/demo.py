@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import tempfile
+import shlex
 from pathlib import Path
 
 import click
 
 from ..match.reference_ladder import ladder_variants, reference_ladder
-from ..sandbox import SandboxUnavailableError, find_bwrap
-from ..tournament.config import parse_config
+from ..sandbox import Containment, SandboxMode, SandboxUnavailableError, find_bwrap
+from ..server import TimeControl
+from ..tournament.config import BotSpec, tournament_config
 from .formatting import output_options, pick_format
-from .tournament import play
+from .tournament import play_new
 
 DEMO_BOTS = 3  # the reference bot and the top of the reference ladder (docs/bots.md)
 REFERENCE_BOT = "yardstick"  # the bot to measure against (docs/bots.md)
@@ -54,33 +55,23 @@ def demo(variant: str, games: int, concurrency: int, seed: int, db: Path | None,
       truco-arena demo --variant argentino --games 20 --db demo.sqlite
     """
     bots = demo_bots(variant)
-    raw = {
-        "name": "demo",
-        "variant": variant,
-        "games_per_pairing": games + games % 2,
-        "seed": seed,
-        "concurrency": concurrency,
-        "time_control": {"move_seconds": 2.0, "bank_seconds": 30.0},
-        "bots": [{"name": name, "command": command} for name, command in bots],
-    }
-    # Only our own sample bots play: where memory, processes or CPU cannot be
-    # limited per bot (an ordinary user without a delegated control group), the
-    # demo runs anyway, and the containment line says what does not hold.
-    raw["containment"] = "best-effort"
+    sandbox = SandboxMode.BWRAP
     try:
         find_bwrap()
     except SandboxUnavailableError as exc:
         # Only our own sample bots play here, so running them unconfined is safe.
-        raw["sandbox"] = "none"
+        sandbox = SandboxMode.NONE
         click.echo(f"demo: running the sample bots without a sandbox ({exc.args[0].split(':')[0]})", err=True)
-    config = parse_config(raw)
+    # Only our own sample bots play: where memory, processes or CPU cannot be
+    # limited per bot (an ordinary user without a delegated control group), the
+    # demo runs anyway, and the containment line says what does not hold.
+    config = tournament_config("demo", variant, [BotSpec(name, tuple(shlex.split(command))) for name, command in bots],
+                               games_per_pairing=games + games % 2, seed=seed, concurrency=concurrency,
+                               time_control=TimeControl(move_time=2.0, bank=30.0), sandbox=sandbox,
+                               containment=Containment.BEST_EFFORT)
     fmt = pick_format(fmt, as_json, as_csv)
     pairings = len(bots) * (len(bots) - 1) // 2
     click.echo(f"demo: {variant}, {pairings * config.games_per_pairing} games, seed {seed}", err=True)
     click.echo(f"demo: {', '.join(name for name, _ in bots)}, the reference bot and the top of the ladder "
                f"(docs/bots.md)", err=True)
-    if db is not None:
-        play(config, db, progress, fmt, new=True)
-        return
-    with tempfile.TemporaryDirectory(prefix="truco-demo-") as tmp:
-        play(config, Path(tmp) / "demo.sqlite", progress, fmt, new=True, kept=False)  # no resume of a deleted file
+    play_new(config, db, "demo", progress, fmt)

@@ -3,24 +3,25 @@
 from __future__ import annotations
 
 import shlex
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 import click
 
 from ..games.game_record import GameRecord, checked
+from ..games.schedule import Pairing
 from ..games.settings import ConfigError
 from ..match.bots import MatchBot, name_of
 from ..match.reference_ladder import LADDER_FILE, ReferenceLadder, ladder_variants, reference_ladder
 from ..results.placement_table import ladder_result, placement_table
 from ..results.tables import Table
-from ..tournament.config import parse_config
+from ..sandbox import SandboxMode
+from ..tournament.config import BotSpec, TournamentConfig, tournament_config
+from ..tournament.formats.match_plan import Gauntlet
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
 from .formatting import output_options, pick_format
-from .match import bot_table
-from .tournament import play
+from .match import launched
+from .tournament import play_new
 
 DEFAULT_GAMES = 20
 
@@ -33,23 +34,14 @@ def _variants() -> list[str]:
 
 
 def ladder_config(newcomer: MatchBot, ladder: ReferenceLadder, *, games: int, concurrency: int,
-                  seed: int | None, stdio: bool = False) -> dict[str, Any]:
-    """The gauntlet (as TOML would give it): the newcomer (a stdio bot with
-    ``stdio``) against every reference bot."""
-    raw: dict[str, Any] = {
-        "name": f"ladder-{newcomer.name}",
-        "format": "gauntlet",
-        "variant": ladder.variant,
-        "pairing": "duplicate",
-        "games": games,
-        "challenger": newcomer.name,
-        "concurrency": concurrency,
-        "bots": [bot_table(newcomer.name, newcomer.command, stdio)]
-                + [{"name": b.name, "command": b.command} for b in ladder.bots],
-    }
-    if seed is not None:
-        raw["seed"] = seed
-    return raw
+                  seed: int | None, stdio: bool = False, sandbox: SandboxMode = SandboxMode.BWRAP
+                  ) -> TournamentConfig:
+    """The gauntlet: the newcomer (a stdio bot with ``stdio``) against every reference bot."""
+    bots = [launched(newcomer.name, newcomer.command, stdio)]
+    bots += [BotSpec(b.name, tuple(shlex.split(b.command))) for b in ladder.bots]
+    return tournament_config(f"ladder-{newcomer.name}", ladder.variant, bots,
+                             Gauntlet(games=games, challenger=newcomer.name), pairing=Pairing.DUPLICATE,
+                             concurrency=concurrency, seed=seed, sandbox=sandbox)
 
 
 def newcomer_of(command: Sequence[str], ladder: ReferenceLadder) -> MatchBot:
@@ -126,11 +118,9 @@ def ladder(command: tuple[str, ...], games: int, variant: str, concurrency: int,
         raise click.UsageError(f"--games: must be even (duplicate pairs), got {games}")
     reference = reference_ladder(variant, LADDER_FILE)
     newcomer = newcomer_of(command, reference)
-    raw = ladder_config(newcomer, reference, games=games, concurrency=concurrency, seed=seed, stdio=stdio)
-    if no_sandbox:
-        raw["sandbox"] = "none"
     try:
-        config = parse_config(raw)
+        config = ladder_config(newcomer, reference, games=games, concurrency=concurrency, seed=seed, stdio=stdio,
+                               sandbox=SandboxMode.NONE if no_sandbox else SandboxMode.BWRAP)
     except ConfigError as exc:
         raise fail(str(exc), USAGE_ERROR) from None
     fmt = pick_format(fmt, as_json, as_csv)
@@ -140,8 +130,4 @@ def ladder(command: tuple[str, ...], games: int, variant: str, concurrency: int,
     click.echo(f"ladder: {newcomer.name} against {len(reference.bots)} ladder bots, {games} games each, "
                f"{variant}", err=True)
     tables = _tables(reference, newcomer.name)
-    if db is not None:
-        play(config, db, False, fmt, new=True, tables=tables)
-        return
-    with tempfile.TemporaryDirectory(prefix="truco-ladder-") as tmp:
-        play(config, Path(tmp) / "ladder.sqlite", False, fmt, new=True, kept=False, tables=tables)
+    play_new(config, db, "ladder", False, fmt, tables)

@@ -4,63 +4,53 @@ games or until an SPRT decides."""
 from __future__ import annotations
 
 import shlex
-import tempfile
 from pathlib import Path
-from typing import Any
 
 import click
 
+from ..games.schedule import Pairing
 from ..games.settings import ConfigError
 from ..match.bots import resolve, sample_bots
-from ..tournament.config import parse_config
-from ..tournament.formats.match_plan import DEFAULT_MAX_GAMES
+from ..protocol.stdio import GRPC, STDIO
+from ..sandbox import SandboxMode
+from ..tournament.config import BotSpec, TournamentConfig, tournament_config
+from ..tournament.formats.match_plan import DEFAULT_MAX_GAMES, Match, Sprt
 from .errors import USAGE_ERROR, fail
 from .formatting import output_options, pick_format
-from .tournament import play
+from .tournament import play_new
 
 
-def bot_table(name: str, command: str, stdio: bool = False) -> dict[str, Any]:
-    """A [[bots]] table for a command as typed. A script or program given by
-    its path becomes an absolute path, and its folder the bot's ``dir``: the
+def launched(name: str, command: str, stdio: bool = False) -> BotSpec:
+    """The bot a command as typed launches. A script or program given by its
+    path becomes an absolute path, and its folder the bot's ``dir``: the
     folder its sandbox shows it (docs/sandbox.md). ``stdio``: a stdio bot
     (docs/protocol.md, "Stdio bots"), played behind the SDK's bridge."""
-    table: dict[str, Any] = {"name": name, "command": command}
-    if stdio:
-        table["protocol"] = "stdio"
-    try:
-        argv = shlex.split(command)
-    except ValueError:
-        return table  # parse_config names the problem
+    argv = shlex.split(command)  # splittable: the bot was named from it (``name_of``)
+    protocol = STDIO if stdio else GRPC
     for i, arg in enumerate(argv[:2]):
         path = Path(arg)
         if (i == 0 and "/" in arg or i == 1 and arg.endswith(".py")) and path.is_file():
             argv[i] = str(path.resolve())
-            return table | {"command": argv, "dir": str(path.resolve().parent)}
-    return table
+            return BotSpec(name, tuple(argv), path.resolve().parent, protocol=protocol)
+    return BotSpec(name, tuple(argv), protocol=protocol)
 
 
 def match_config(a: str, b: str, *, games: int | None, sprt: tuple[float, float] | None, alpha: float,
                  beta: float, max_games: int, variant: str, concurrency: int, seed: int | None,
-                 stdio: tuple[str, ...] = (), names: tuple[str, str] | None = None) -> dict[str, Any]:
-    """The tournament config (as TOML would give it) of ``truco-arena match``;
-    ``stdio`` holds "a" and/or "b", the sides that are stdio bots."""
+                 stdio: tuple[str, ...] = (), names: tuple[str, str] | None = None,
+                 sandbox: SandboxMode = SandboxMode.BWRAP) -> TournamentConfig:
+    """The tournament config of ``truco-arena match``; ``stdio`` holds "a"
+    and/or "b", the sides that are stdio bots. A ConfigError names the key a
+    file would have."""
     bot_a, bot_b = resolve(a, b, names)
-    raw: dict[str, Any] = {
-        "name": f"{bot_a.name}-vs-{bot_b.name}",
-        "format": "match",
-        "variant": variant,
-        "pairing": "duplicate",
-        "concurrency": concurrency,
-        "bots": [bot_table(bot.name, bot.command, side in stdio) for bot, side in ((bot_a, "a"), (bot_b, "b"))],
-    }
-    if sprt is not None:
-        raw["sprt"] = {"elo0": sprt[0], "elo1": sprt[1], "alpha": alpha, "beta": beta}
-        raw["max_games"] = max_games
-    else:
-        raw["games"] = games
-    if seed is not None:
-        raw["seed"] = seed
-    return raw
+    try:
+        bounds = None if sprt is None else Sprt(sprt[0], sprt[1], alpha, beta)
+    except ValueError as exc:
+        raise ConfigError(f"sprt.{exc}") from None
+    fmt = Match(sprt=bounds, games=games, max_games=None if sprt is None else max_games)
+    return tournament_config(f"{bot_a.name}-vs-{bot_b.name}", variant,
+                             [launched(bot.name, bot.command, side in stdio) for bot, side in ((bot_a, "a"), (bot_b, "b"))],
+                             fmt, pairing=Pairing.DUPLICATE, concurrency=concurrency, seed=seed, sandbox=sandbox)
 
 
 @click.command()
@@ -115,21 +105,15 @@ def match(a: str, b: str, games: int | None, sprt: tuple[float, float] | None, a
         raise click.UsageError("give exactly one of --games N and --sprt ELO0 ELO1")
     if games is not None and games % 2:
         raise click.UsageError(f"--games: must be even (duplicate pairs), got {games}")
-    raw = match_config(a, b, games=games, sprt=sprt, alpha=alpha, beta=beta, max_games=max_games,
-                       variant=variant, concurrency=concurrency, seed=seed, stdio=stdio, names=names)
-    if no_sandbox:
-        raw["sandbox"] = "none"
     try:
-        config = parse_config(raw)
+        config = match_config(a, b, games=games, sprt=sprt, alpha=alpha, beta=beta, max_games=max_games,
+                              variant=variant, concurrency=concurrency, seed=seed, stdio=stdio, names=names,
+                              sandbox=SandboxMode.NONE if no_sandbox else SandboxMode.BWRAP)
     except ConfigError as exc:
         raise fail(str(exc).replace("sprt.elo", "--sprt elo").replace("sprt.", "--").replace("max_games",
                    "--max-games"), USAGE_ERROR) from None
     fmt = pick_format(fmt, as_json, as_csv)
-    if db is not None:
-        play(config, db, False, fmt, new=True)
-        return
-    with tempfile.TemporaryDirectory(prefix="truco-match-") as tmp:
-        play(config, Path(tmp) / "match.sqlite", False, fmt, new=True, kept=False)
+    play_new(config, db, "match", False, fmt)
 
 
 if match.help is not None:  # the sample bots installed here, in the help text

@@ -25,7 +25,6 @@ import threading
 import webbrowser
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -35,19 +34,21 @@ from sdk.bot import GameInfo, HandSummary
 from sdk.client import BotSource as SdkBotSource
 
 from ..engine import Action, Observation
-from ..games.schedule import ScheduledGame
+from ..games.schedule import Pairing, ScheduledGame
 from ..games.scheduler import Winners
-from ..games.settings import ConfigError
+from ..games.settings import ConfigError, rules
 from ..match.bots import name_of, sample_bots
+from ..sandbox import SandboxMode
+from ..server import TimeControl
 from ..server.tokens import check_name, mint_token
-from ..tournament.config import parse_config
+from ..tournament.config import BotSpec, TournamentConfig, tournament_config
 from ..tournament.runner import schedule_of
 from ..web.http import HttpServer
 from ..web.person_seat import MAX_SESSION_GAMES, Desk, play_handler
 from .connect import read_token
 from .errors import USAGE_ERROR, fail
 from .formatting import output_options, pick_format
-from .match import bot_table
+from .match import launched
 from .tournament import play as run_tournament
 
 CHOICE_WAIT = 900.0  # seconds the command waits after the last game for the person to ask for another
@@ -202,34 +203,22 @@ class PersonSide(threading.Thread):
 
 
 def play_config(bot: str, person: str, *, variant: str, seats: int, seat: int | None, seed: int | None,
-                target: int | None, clock: float | None, address: str, tokens: Path) -> dict[str, Any]:
-    """The tournament config (as TOML would give it) of one session: a round
-    robin of the person and the bot, played as far as the person asks
-    (``Session``). With ``seat`` the person's team keeps seat 0 (even
-    seats) or 1; without, the person has seat 0 in the first game and the
-    teams alternate."""
+                target: int | None, clock: float | None, address: str, tokens: Path,
+                sandbox: SandboxMode = SandboxMode.BWRAP) -> TournamentConfig:
+    """The tournament config of one session: a round robin of the person and
+    the bot, played as far as the person asks (``Session``). With ``seat``
+    the person's team keeps seat 0 (even seats) or 1; without, the person has
+    seat 0 in the first game and the teams alternate."""
     samples = sample_bots()
     name, command = (bot, samples[bot]) if bot in samples else (name_of(bot), bot)
     if name == person:
         name = f"{name}-bot"
-    raw: dict[str, Any] = {
-        "name": f"{person}-vs-{name}",
-        "variant": variant,
-        "pairing": "independent",
-        "games_per_pairing": MAX_SESSION_GAMES,
-        "alternate_seats": seat is None,
-        "address": address,
-        "tokens": str(tokens),
-        "absent_wait_seconds": 30,
-        "time_control": {"move_seconds": clock or NO_CLOCK_SECONDS, "bank_seconds": 0},
-        "bots": [{"name": person}, bot_table(name, command)][::1 if seat is None or seat % 2 == 0 else -1],
-        "options": {"seats": seats},
-    }
-    if target is not None:
-        raw["options"]["target"] = target
-    if seed is not None:
-        raw["seed"] = seed
-    return raw
+    bots = [BotSpec(person), launched(name, command)][::1 if seat is None or seat % 2 == 0 else -1]
+    options = rules(variant, {"seats": seats} | ({} if target is None else {"target": target}))
+    return tournament_config(f"{person}-vs-{name}", variant, bots, options=options, pairing=Pairing.INDEPENDENT,
+                             games_per_pairing=MAX_SESSION_GAMES, alternate_seats=seat is None, address=address,
+                             tokens=str(tokens), absent_wait=30.0, seed=seed, sandbox=sandbox,
+                             time_control=TimeControl(move_time=clock or NO_CLOCK_SECONDS, bank=0.0))
 
 
 def _start_page(side: PersonSide, http: str, no_browser: bool) -> None:
@@ -335,12 +324,10 @@ def play(bot: str | None, variant: str, seats: str, seat: int | None, partner: s
         tokens = Path(tmp) / "tokens"
         token = mint_token(tokens, person)
         address = f"127.0.0.1:{_free_port('127.0.0.1')}"
-        raw = play_config(bot, person, variant=variant, seats=table, seat=seat, seed=seed, target=target, clock=clock,
-                          address=address, tokens=tokens)
-        if no_sandbox:
-            raw["sandbox"] = "none"
         try:
-            config = parse_config(raw)
+            config = play_config(bot, person, variant=variant, seats=table, seat=seat, seed=seed, target=target,
+                                 clock=clock, address=address, tokens=tokens,
+                                 sandbox=SandboxMode.NONE if no_sandbox else SandboxMode.BWRAP)
         except ConfigError as exc:
             raise fail(str(exc), USAGE_ERROR) from None
         desk = Desk(games)

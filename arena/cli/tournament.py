@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,6 @@ from ..games.settings import ConfigError
 from ..games.store import ResultsStore
 from ..league.config import is_league
 from ..match.monitor import MatchMonitor, summary_line
-from ..match.tally import recorded_games
 from ..replay.audit import Verified
 from ..replay.replayer import ReplayError
 from ..replay.stored import stored_config
@@ -35,7 +35,7 @@ from ..tournament.config import (
     load_config,
     with_overrides,
 )
-from ..tournament.runner import RunSummary, schedule_of, scheduler_of, stored_secret
+from ..tournament.runner import RunSummary, schedule_of, scheduler_of
 from ..tournament.scale import MAX_WORKERS, RunPlan
 from ..tournament.stopping import TournamentInterruptedError
 from ..tournament.supervisor import containment_line
@@ -112,6 +112,17 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     if live is not None:  # the finished page stays up until Ctrl-C (or --http-linger)
         live.wait_and_close(http_linger)
     return summary
+
+
+def play_new(config: TournamentConfig, db: Path | None, stem: str, progress: bool, fmt: str,
+             tables: Callable[[Sequence[GameRecord]], list[Table]] | None = None) -> None:
+    """``play`` a new run into ``db``, or into a temporary ``stem``.sqlite
+    deleted at the end (an interruption then offers no resume)."""
+    if db is not None:
+        play(config, db, progress, fmt, new=True, tables=tables)
+        return
+    with tempfile.TemporaryDirectory(prefix=f"truco-{stem}-") as tmp:
+        play(config, Path(tmp) / f"{stem}.sqlite", progress, fmt, new=True, kept=False, tables=tables)
 
 
 def _containment(config: TournamentConfig) -> str | None:
@@ -268,7 +279,7 @@ def status(db: Path, as_json: bool) -> None:
         done = set(winners)
         rows = list(store.games())
         interrupted = {key for key, _at, _reason in store.interrupted()} - done
-        secret = stored_secret(store)
+        secret = store.secret()
     scheduler = scheduler_of(config, secret or TournamentSecret.fresh())
     known = {g.key for g in schedule_of(config, secret, winners)}  # a Swiss system's later rounds are not known yet
     failures = sum(1 for r in rows if r.termination is not Termination.TARGET_REACHED)
@@ -288,12 +299,11 @@ def status(db: Path, as_json: bool) -> None:
         # A match plays until its SPRTs decide: the schedule is only its cap, so
         # "scheduled" and "missing" would tell another story than the verdicts.
         monitor = MatchMonitor(config.match, rows, lambda line: None)
-        recorded = recorded_games(config.match, rows)
         statuses = monitor.statuses()
         del info["scheduled"], info["missing"]
-        info = {"format": config.match.format.value, **info, "max_games": config.match.games,
+        info = {"format": config.format.name(), **info, "max_games": config.match.games,
                 "complete": monitor.all_decided,
-                "verdicts": [summary_line(s, recorded[s.opponent]) for s in statuses],
+                "verdicts": [summary_line(s) for s in statuses],
                 "match": verdict_table(config.match, rows, run_over=False).as_dicts()}
     if as_json:
         click.echo(json.dumps(info, indent=2))

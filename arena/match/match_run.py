@@ -19,7 +19,6 @@ from ..tournament.runner import RunSummary, run_tournament
 from ..tournament.stopping import StopRequest
 from .live_line import LiveLine
 from .monitor import MatchMonitor, status_line, summary_line
-from .tally import recorded_games
 
 
 async def run_match(
@@ -28,16 +27,15 @@ async def run_match(
     *,
     log_dir: Path,
     stop_request: StopRequest | None = None,
-    announce: Callable[[str], None] = lambda line: None,
-    report: Callable[[str], None] = lambda line: None,
-    live: LiveLine | None = None,
+    say: Callable[[str], None] = lambda line: None,
 ) -> RunSummary:
     """Play ``config`` (which must have a match plan) until every opponent is
-    decided; ``report`` gets one summary line per opponent at the end."""
+    decided; ``say`` gets the runner's notices and, at the end, one summary
+    line per opponent."""
     plan = config.match
     if plan is None:
         raise ValueError(f"{config.name}: not a match or gauntlet config")
-    line = live or LiveLine()
+    line = LiveLine()
     monitor = MatchMonitor(plan, store.games(), line.show)
     if plan.bounds is not None:
         line.print(format_sprt_header(plan.bounds) + f"  max_games {plan.games}")
@@ -51,11 +49,10 @@ async def run_match(
     else:
         try:
             summary = await run_tournament(config, store, log_dir=log_dir, progress=False,
-                                           stop_request=stop_request, announce=announce,
+                                           stop_request=stop_request, announce=say,
                                            should_play=monitor.should_play, on_record=monitor.on_record)
         finally:
             line.end()
-    recorded = recorded_games(plan, store.games())
-    for status in monitor.statuses(run_over=True):
-        report(summary_line(status, recorded[status.opponent]))
+    for status in MatchMonitor(plan, store.games(), line.show).statuses(run_over=True):
+        say(summary_line(status))
     return summary

@@ -39,6 +39,8 @@ class OpponentStatus:
     sprt: SprtState | None
     """None: a fixed number of games."""
     verdict: MatchVerdict
+    recorded: int = 0
+    """Games stored between the two, in complete pairs or not."""
 
     @property
     def decided(self) -> bool:
@@ -59,7 +61,7 @@ def status_of(plan: MatchPlan, tally: PairTally, run_over: bool = False) -> Oppo
     counts = tally.counts
     if plan.bounds is None:
         verdict = MatchVerdict.GAMES_PLAYED if counts.pairs >= plan.pairs or run_over else MatchVerdict.RUNNING
-        return OpponentStatus(plan.challenger, tally.opponent, counts, None, verdict)
+        return OpponentStatus(plan.challenger, tally.opponent, counts, None, verdict, tally.recorded)
     state = sprt_status(counts, plan.bounds)
     if state.finished:
         verdict = MatchVerdict(state.verdict.value)
@@ -68,7 +70,7 @@ def status_of(plan: MatchPlan, tally: PairTally, run_over: bool = False) -> Oppo
         # only after a decision: undecided with pairs left means games running at
         # the decision took the LLR back between the bounds, and a resume goes on.
         verdict = MatchVerdict.CAP_REACHED if counts.pairs >= plan.pairs else MatchVerdict.RUNNING
-    return OpponentStatus(plan.challenger, tally.opponent, counts, state, verdict)
+    return OpponentStatus(plan.challenger, tally.opponent, counts, state, verdict, tally.recorded)
 
 
 def status_line(status: OpponentStatus) -> str:
@@ -76,9 +78,9 @@ def status_line(status: OpponentStatus) -> str:
     return f"{status.challenger} vs {status.opponent}: {body}"
 
 
-def summary_line(status: OpponentStatus, recorded: int | None = None) -> str:
-    """The final word on one opponent, e.g. ``a vs b: H1 accepted after 64 games (32 pairs)``;
-    ``recorded``: the games stored between them, to say how many the verdict leaves out."""
+def summary_line(status: OpponentStatus) -> str:
+    """The final word on one opponent, e.g. ``a vs b: H1 accepted after 64 games (32 pairs)``,
+    and how many stored games the verdict leaves out."""
     c = status.counts
     if status.verdict is MatchVerdict.CAP_REACHED:
         what = f"no verdict after {c.games} games in complete pairs (the max_games cap)"
@@ -88,8 +90,8 @@ def summary_line(status: OpponentStatus, recorded: int | None = None) -> str:
         what = f"{c.games} games played ({c.pairs} complete pairs)"
     else:
         what = f"{status.verdict.value} after {c.games} games ({c.pairs} pairs)"
-    if recorded is not None and recorded > c.games:
-        what += f"; {recorded - c.games} more recorded game(s) not counted (half of a pair)"
+    if status.recorded > c.games:
+        what += f"; {status.recorded - c.games} more recorded game(s) not counted (half of a pair)"
     return f"{status.challenger} vs {status.opponent}: {what}"
 
 

@@ -48,9 +48,6 @@ class ReferenceLadder:
     def reference(self) -> Reference:
         return Reference(tuple(b.name for b in self.bots), tuple(b.elo for b in self.bots), self.covariance)
 
-    def top(self, n: int) -> tuple[LadderBot, ...]:
-        return self.bots[:n]
-
 
 def _load_all(path: Path = LADDER_FILE) -> dict[str, Any]:
     try:

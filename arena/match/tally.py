@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 
 from ..games.game_record import GameRecord
 from ..ratings.sprt import PairCounts
-from ..tournament.formats.match_plan import MatchPlan
 
 
 @dataclass
@@ -25,9 +24,12 @@ class PairTally:
     counts: PairCounts = PairCounts()
     pending: dict[str, bool] = field(default_factory=dict)
     """Pair id -> did the challenger win its recorded half."""
+    recorded: int = 0
+    """Games between the two, in complete pairs or not."""
 
     def add(self, row: GameRecord) -> bool:
         """Count ``row`` (a game between the two bots); True if it completed a pair."""
+        self.recorded += 1
         pair_id = row.pair_id
         if pair_id is None or row.winner is None:
             return False  # not half of a pair, or undecided: the pair can never be complete
@@ -57,13 +59,3 @@ def tally_rows(challenger: str, opponents: Iterable[str], rows: Iterable[GameRec
         if opponent in tallies:
             tallies[opponent].add(row)
     return tallies
-
-
-def recorded_games(plan: MatchPlan, rows: Iterable[GameRecord]) -> dict[str, int]:
-    """Recorded games of the challenger against each opponent."""
-    counts = dict.fromkeys(plan.opponents, 0)
-    for row in rows:
-        opponent = opponent_of(row, plan.challenger)
-        if opponent in counts:
-            counts[opponent] += 1
-    return counts

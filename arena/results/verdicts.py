@@ -16,7 +16,6 @@ import math
 
 from ..games.game_record import GameRecord
 from ..match.monitor import MatchMonitor, OpponentStatus
-from ..match.tally import recorded_games
 from ..tournament.formats.match_plan import MatchPlan
 from .tables import Cell, Table
 
@@ -40,12 +39,12 @@ def no_information(status: OpponentStatus) -> bool:
     return estimate is not None and estimate.lower == estimate.upper
 
 
-def _row(status: OpponentStatus, recorded: int) -> tuple[Cell, ...]:
+def _row(status: OpponentStatus) -> tuple[Cell, ...]:
     c = status.counts
     estimate = None if no_information(status) else c.elo()
     sprt = status.sprt
     return (
-        status.challenger, status.opponent, status.verdict.value, c.games, c.pairs, recorded - c.games,
+        status.challenger, status.opponent, status.verdict.value, c.games, c.pairs, status.recorded - c.games,
         c.wins, c.losses, c.ww, c.dd, c.ll,
         None if estimate is None else _finite(estimate.elo),
         None if estimate is None else _finite(estimate.lower),
@@ -61,7 +60,6 @@ def verdict_table(plan: MatchPlan, rows: list[GameRecord], run_over: bool = True
     """The verdicts over ``rows`` (every stored game); ``run_over``: the run ended
     (what ends a fixed-games match whose last pairs stayed incomplete)."""
     monitor = MatchMonitor(plan, rows, lambda line: None)
-    recorded = recorded_games(plan, rows)
     statuses = monitor.statuses(run_over=run_over)
     notes = ["games, pairs: complete duplicate pairs, what the verdict rests on; not counted: recorded games "
              "outside them (half of a pair)"]
@@ -70,4 +68,4 @@ def verdict_table(plan: MatchPlan, rows: list[GameRecord], run_over: bool = True
     if any(no_information(s) for s in statuses):
         notes.append("elo empty: no information yet (every pair the same score, so no interval)")
     return Table("match", "Match verdicts" if len(plan.opponents) == 1 else "Gauntlet verdicts", HEADERS,
-                 tuple(_row(s, recorded[s.opponent]) for s in statuses), tuple(notes))
+                 tuple(_row(s) for s in statuses), tuple(notes))

@@ -51,6 +51,7 @@ import dataclasses
 import os
 import shlex
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -78,7 +79,7 @@ from ..sandbox import BOUNDS, LIMIT_KEYS, Containment, Limits, SandboxMode, Sand
 from ..server import TimeControl
 from ..server.tokens import TokenFileError, check_name, load_tokens
 from .formats import KEYS as FORMAT_KEYS
-from .formats import AnyFormat, Field, format_of
+from .formats import AnyFormat, Field, format_in
 from .formats.match_plan import MatchPlan, Windowed
 from .formats.round_robin import RoundRobin, games_in
 from .scale import MAX_WORKERS, ScaleOut
@@ -252,6 +253,7 @@ class _Document(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 _TOP = {*_Document.__struct_fields__, *FORMAT_KEYS}
+_ROUND_ROBIN = RoundRobin()
 
 
 # Variables the sandbox's own start, or the bot's interpreter, depends on: a
@@ -259,10 +261,6 @@ _TOP = {*_Document.__struct_fields__, *FORMAT_KEYS}
 _RESERVED_ENV = ("PATH", "HOME", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONSAFEPATH", "IFS", "ENV",
                  "BASH_ENV", "SHELL", "TMPDIR", "GCONV_PATH", "LOCPATH", "NLSPATH", "HOSTALIASES")
 _RESERVED_PREFIXES = ("LD_", "MALLOC_", "GLIBC_")
-
-
-def _reserved(key: str) -> bool:
-    return key in _RESERVED_ENV or key.startswith(_RESERVED_PREFIXES)
 
 
 def _command(b: _BotTable, where: str) -> list[str] | None:
@@ -293,7 +291,7 @@ def _env(b: _BotTable, where: str) -> tuple[tuple[str, str], ...]:
             raise ConfigError(f"{where}.env: {key!r} is not a variable name (letters, digits, _)")
         if key.startswith("TRUCO_ARENA_"):
             raise ConfigError(f"{where}.env.{key}: the TRUCO_ARENA_ variables are set by the arena")
-        if _reserved(key):
+        if key in _RESERVED_ENV or key.startswith(_RESERVED_PREFIXES):
             raise ConfigError(f"{where}.env.{key}: bot {b.name} may not set {key}: the sandbox's "
                               f"own start depends on it (PATH, HOME, PYTHONPATH and LD_* are the arena's)")
         if "\0" in value:
@@ -323,12 +321,6 @@ def _bots(doc: _Document, base: Path | None, limits: Limits) -> tuple[BotSpec, .
     bots: list[BotSpec] = []
     for i, b in enumerate(doc.bots):
         where = f"bots[{i}]"
-        try:
-            check_name(b.name)  # the rule the arena's tokens apply: a name it accepts can connect
-        except ValueError as exc:
-            raise ConfigError(f"{where}.name: {exc}") from None
-        if any(x.name == b.name for x in bots):
-            raise ConfigError(f"{where}.name: {b.name!r} appears twice")
         command = _command(b, where)
         launched_only = [k for k in ("dir", "env", "protocol", *LIMIT_KEYS) if getattr(b, k) is not None]
         if command is None and launched_only:
@@ -338,20 +330,7 @@ def _bots(doc: _Document, base: Path | None, limits: Limits) -> tuple[BotSpec, .
             raise ConfigError(f"{where}.protocol: expected {' or '.join(map(repr, PROTOCOLS))}, got {protocol!r}")
         bots.append(BotSpec(b.name, tuple(command) if command else None, _bot_dir(b, where, base), _env(b, where),
                             b.over(limits), protocol))
-    if len(bots) < 2:
-        raise ConfigError("bots: a tournament needs at least two bots")
     return tuple(bots)
-
-
-def _pairing(doc: _Document, bots: tuple[BotSpec, ...]) -> Pairing:
-    if doc.pairing is None:
-        pairing = Pairing.DUPLICATE if all(b.command is not None for b in bots) else Pairing.INDEPENDENT
-    else:
-        pairing = one_of(doc.pairing, Pairing, "pairing", PAIRINGS)
-    if pairing is Pairing.DUPLICATE and doc.games_per_pairing % 2:
-        raise ConfigError(f"games_per_pairing: must be even with duplicate pairing (each deal is played "
-                          f"twice), got {doc.games_per_pairing}")
-    return pairing
 
 
 def parse_config(data: dict[str, Any], default_name: str = "tournament", base: Path | None = None
@@ -365,47 +344,64 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
     options = rules(doc.variant, doc.options)
     if (doc.tls_cert is None) != (doc.tls_key is None):
         raise ConfigError("tls_cert, tls_key: give both or neither")
-    if options.seats not in TEAM_SEATS:
-        raise ConfigError(f"options.seats: tournaments run 2-, 4- or 6-seat games, got {options.seats}")
-    games, concurrency = doc.games_per_pairing, doc.concurrency
     sandbox = one_of(doc.sandbox, SandboxMode, "sandbox", '"bwrap" or "none" (for bot code you trust)')
     containment = one_of(doc.containment, Containment, "containment",
                          '"full" or "best-effort" (run where memory, processes or CPU cannot be limited per bot)')
-    bots = _bots(doc, base, doc.limits.over(Limits()))
+    if doc.tokens is not None and (not doc.tokens or "\0" in doc.tokens):
+        raise ConfigError(f"tokens: expected a file path, got {doc.tokens!r}")
+    return tournament_config(
+        doc.name if doc.name is not None else default_name, doc.variant, _bots(doc, base, doc.limits.over(Limits())),
+        format_in(data), options=options,
+        games_per_pairing=doc.games_per_pairing if "games_per_pairing" in data else None,
+        pairing=None if doc.pairing is None else one_of(doc.pairing, Pairing, "pairing", PAIRINGS),
+        seed=doc.seed, concurrency=doc.concurrency, time_control=doc.time_control.clock,
+        address=check_address(doc.address), tokens=_from_base(doc.tokens, base),
+        tls_cert=_from_base(doc.tls_cert, base), tls_key=_from_base(doc.tls_key, base),
+        absent_wait=doc.absent_wait_seconds, alternate_seats=doc.alternate_seats, scale=_scale(doc),
+        sandbox=sandbox, containment=containment, start_seconds=doc.start_seconds, base_dir=base)
+
+
+def tournament_config(name: str, variant: str, bots: Sequence[BotSpec], format: AnyFormat = _ROUND_ROBIN, *,
+                      options: Options | None = None, games_per_pairing: int | None = None,
+                      pairing: Pairing | None = None,
+                      **more: Any) -> TournamentConfig:
+    """A checked config from typed values, as a file read by ``parse_config``
+    or a command (``demo``, ``match``, ``ladder``) gives them; a ConfigError
+    names the key a file would have. ``options``: the variant's by default;
+    ``games_per_pairing``: 10 if None (not given); ``pairing``: duplicate
+    where every bot is launched, else independent; ``more``: the other
+    fields of ``TournamentConfig``. What a store keeps of it is ``canonical``."""
+    options = rules(variant, {}) if options is None else options
+    if options.seats not in TEAM_SEATS:
+        raise ConfigError(f"options.seats: tournaments run 2-, 4- or 6-seat games, got {options.seats}")
+    for i, bot in enumerate(bots):
+        try:
+            check_name(bot.name)  # the rule the arena's tokens apply: a name it accepts can connect
+        except ValueError as exc:
+            raise ConfigError(f"bots[{i}].name: {exc}") from None
+        if any(other.name == bot.name for other in bots[:i]):
+            raise ConfigError(f"bots[{i}].name: {bot.name!r} appears twice")
+    if len(bots) < 2:
+        raise ConfigError("bots: a tournament needs at least two bots")
+    games = 10 if games_per_pairing is None else games_per_pairing
     # Before anything is built: the schedule's size is known from two numbers.
     total = games_in(len(bots), games)
     if total > MAX_GAMES:
         raise ConfigError(f"games_per_pairing: {games} games for each of {total // games} pairings is "
                           f"{total} games, more than the {MAX_GAMES} a tournament may have")
-    pairing = _pairing(doc, bots)
-    if not doc.alternate_seats and pairing is not Pairing.INDEPENDENT:
+    if pairing is None:
+        pairing = Pairing.DUPLICATE if all(b.command is not None for b in bots) else Pairing.INDEPENDENT
+    if pairing is Pairing.DUPLICATE and games % 2:
+        raise ConfigError(f"games_per_pairing: must be even with duplicate pairing (each deal is played "
+                          f"twice), got {games}")
+    config = TournamentConfig(name, variant, options, tuple(bots), games, pairing, format=format, **more)
+    if not config.alternate_seats and pairing is not Pairing.INDEPENDENT:
         raise ConfigError('alternate_seats: only with pairing = "independent" (a duplicate pair swaps the seats)')
-    fmt = format_of(data, Field(tuple(b.name for b in bots), games, pairing, concurrency, doc.alternate_seats))
-    if doc.tokens is not None and (not doc.tokens or "\0" in doc.tokens):
-        raise ConfigError(f"tokens: expected a file path, got {doc.tokens!r}")
-    return TournamentConfig(
-        name=doc.name if doc.name is not None else default_name,
-        variant=doc.variant,
-        options=options,
-        bots=bots,
-        games_per_pairing=games,
-        pairing=pairing,
-        seed=doc.seed,
-        concurrency=concurrency,
-        time_control=doc.time_control.clock,
-        address=check_address(doc.address),
-        tokens=_from_base(doc.tokens, base),
-        tls_cert=_from_base(doc.tls_cert, base),
-        tls_key=_from_base(doc.tls_key, base),
-        absent_wait=doc.absent_wait_seconds,
-        format=fmt,
-        alternate_seats=doc.alternate_seats,
-        scale=_scale(doc),
-        sandbox=sandbox,
-        containment=containment,
-        start_seconds=doc.start_seconds,
-        base_dir=base,
-    )
+    try:
+        format.check(config.field, () if games_per_pairing is None else ("games_per_pairing",))
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    return config
 
 
 def _scale(doc: _Document) -> ScaleOut:

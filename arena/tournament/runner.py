@@ -54,16 +54,13 @@ from .stopping import StopRequest, TournamentInterruptedError
 from .supervisor import BotStartFailedError, Supervisor, open_sandbox
 
 __all__ = ["RunSummary", "Supervisor", "TournamentError", "run_tournament", "schedule_of", "scheduler_of",
-           "stored_secret", "tournament_secret"]
+           "tournament_secret"]
 
 log = logging.getLogger("arena.tournament")
 
 # Games from workers are committed together this often: each commit waits for
 # the disk (about 4 ms here), which one game at a time would cap at ~250 games/s.
 GROUP_COMMIT_SECONDS = 0.05
-
-
-# Called once the arena is up (e.g. to start the live page); returns how to stop what it started.
 
 
 class TournamentError(DomainError, RuntimeError):
@@ -98,15 +95,10 @@ def schedule_of(config: TournamentConfig, secret: Ranking | None = None, winners
     return games
 
 
-def stored_secret(store: ResultsStore) -> TournamentSecret | None:
-    """The secret of ``store`` (in its key file); None before its first run."""
-    return store.secret()
-
-
 def tournament_secret(store: ResultsStore, config: TournamentConfig) -> TournamentSecret:
     """The secret of the tournament in ``store``, chosen on its first run: from
     the config's seed if it has one, fresh otherwise. Resume reuses it."""
-    if (stored := stored_secret(store)) is not None:
+    if (stored := store.secret()) is not None:
         return stored
     if store.count():
         raise TournamentError(f"{store.path}: its games were recorded without a tournament secret "
@@ -165,7 +157,6 @@ async def run_tournament(
     *,
     log_dir: Path,
     progress: bool = True,
-    connect_timeout: float | None = None,
     announce: Callable[[str], None] = lambda line: None,
     stop_request: StopRequest | None = None,
     should_play: Callable[[ScheduledGame], bool] = lambda game: True,
@@ -177,8 +168,7 @@ async def run_tournament(
     """Play the games of ``config`` not yet in ``store``. When ``stop_request``
     fires, no new game starts, running games end as interrupted (recorded in
     the store's ``interrupted`` table, played again on resume) and
-    ``TournamentInterruptedError`` is raised. ``connect_timeout``, if given,
-    replaces the config's ``absent_wait_seconds``.
+    ``TournamentInterruptedError`` is raised.
 
     With ``scale`` (several workers, or a Ray cluster), the games between
     launched bots are played by workers, each with its own arena and bots;
@@ -195,7 +185,6 @@ async def run_tournament(
     if (warning := clear_text_warning(config.address, config.tls_cert is not None)) is not None:
         announce(f"warning: {warning}")
     stopper = stop_request or StopRequest()
-    absent_wait = config.absent_wait if connect_timeout is None else connect_timeout
     stages = Stages(scheduler or scheduler_of(config, secret), store.winners())
     todo = stages.todo()
     if not todo:
@@ -243,7 +232,7 @@ async def run_tournament(
     parts = []
     if here:
         parts.append(_play_here(arena, config, here, stages, secret, record, stopping, log_dir=log_dir,
-                                absent_wait=absent_wait, announce=announce, should_play=should_play,
+                                absent_wait=config.absent_wait, announce=announce, should_play=should_play,
                                 sandbox=sandbox))
     if farmed:
         assert scale is not None

@@ -32,8 +32,7 @@ def test_two_versions_of_one_bot_are_named_after_their_folders() -> None:
 
 
 def test_names_given_win_and_stdio_sides_are_marked() -> None:
-    raw = match_config("python v2/mybot.py", "./mybot", games=2, sprt=None, alpha=0.05, beta=0.05, max_games=10,
-                       variant="uruguayo", concurrency=1, seed=None, stdio=("b",), names=("new", "old"))
-    bots = raw["bots"]
-    assert [b["name"] for b in bots] == ["new", "old"]
-    assert "protocol" not in bots[0] and bots[1]["protocol"] == "stdio"
+    config = match_config("python v2/mybot.py", "./mybot", games=2, sprt=None, alpha=0.05, beta=0.05, max_games=10,
+                          variant="uruguayo", concurrency=1, seed=None, stdio=("b",), names=("new", "old"))
+    assert [b.name for b in config.bots] == ["new", "old"]
+    assert [b.protocol for b in config.bots] == ["grpc", "stdio"]

@@ -20,7 +20,7 @@ from arena.match.live_line import LiveLine
 from arena.match.monitor import MatchVerdict, status_of, summary_line
 from arena.match.tally import PairTally, tally_rows
 from arena.ratings import PairCounts, SprtBounds
-from arena.tournament.formats.match_plan import MatchFormat, MatchPlan, match_schedule, window_for
+from arena.tournament.formats.match_plan import MatchPlan, match_schedule, window_for
 
 # Per pair: the winners of its games that were recorded (zero, one or two).
 pair_outcomes = st.lists(st.lists(st.sampled_from(["a", "b"]), max_size=2), max_size=30)
@@ -55,7 +55,7 @@ def test_the_tally_equals_the_stored_pair_counts_in_any_order(outcomes: list[lis
 
 
 def test_the_match_schedule_opens_a_window_of_pairs_per_opponent() -> None:
-    plan = MatchPlan(MatchFormat.GAUNTLET, "c", ("x", "y"), None, 40)
+    plan = MatchPlan("c", ("x", "y"), None, 40)
     schedule = match_schedule(plan, ["x", "c", "y"], concurrency=1)
     window = window_for(1)
     assert len(schedule) == 80 and len({g.key for g in schedule}) == 80
@@ -101,7 +101,7 @@ def test_the_live_line_is_rewritten_on_a_terminal_and_appended_in_a_log() -> Non
 
 
 def test_the_verdict_of_each_way_a_match_can_end() -> None:
-    sprt = MatchPlan(MatchFormat.MATCH, "a", ("b",), SprtBounds(0, 100), 8)
+    sprt = MatchPlan("a", ("b",), SprtBounds(0, 100), 8)
 
     def summary(plan: MatchPlan, counts: PairCounts, run_over: bool = True) -> str:
         return summary_line(status_of(plan, PairTally("a", "b", counts), run_over))
@@ -110,7 +110,7 @@ def test_the_verdict_of_each_way_a_match_can_end() -> None:
     assert summary(sprt, PairCounts(ll=1, dd=2, ww=1)) == ("a vs b: no verdict after 8 games in complete pairs "
                                                            "(the max_games cap)")
     assert summary(sprt, PairCounts(ll=20)) == "a vs b: H0 accepted after 40 games (20 pairs)"
-    fixed = MatchPlan(MatchFormat.MATCH, "a", ("b",), None, 8)
+    fixed = MatchPlan("a", ("b",), None, 8)
     assert status_of(fixed, PairTally("a", "b", PairCounts(ww=3))).verdict is MatchVerdict.RUNNING
     assert summary(fixed, PairCounts(ww=3)) == "a vs b: 6 games played (3 complete pairs)"
 

@@ -20,7 +20,7 @@ from workers_helpers import count  # noqa: E402
 from arena.cli import main
 from arena.games.store import ResultsStore
 from arena.tournament.config import load_config
-from arena.tournament.runner import schedule_of, stored_secret
+from arena.tournament.runner import schedule_of
 
 pytestmark = pytest.mark.integration
 
@@ -47,7 +47,7 @@ def _stored(db: Path) -> list[tuple[str, int, str, str, int, str | None, tuple[s
 def _schedule(cfg: Path) -> list[str]:
     db = cfg.with_suffix(".sqlite")
     with ResultsStore.open_existing(db) as store:
-        return [g.key for g in schedule_of(load_config(cfg), stored_secret(store), store.winners())]
+        return [g.key for g in schedule_of(load_config(cfg), store.secret(), store.winners())]
 
 
 def test_a_swiss_tournament_plays_its_rounds_from_the_standings(tmp_path: Path) -> None:

@@ -31,12 +31,13 @@ BY_NAME = {f.name(): f for f in FORMATS}
 KEYS = ("format", *dict.fromkeys(k for f in FORMATS for k in f.keys()))
 """Every top-level key some format owns."""
 
-__all__ = ["AnyFormat", "BY_NAME", "FORMATS", "KEYS", "Field", "Format", "format_of"]
+__all__ = ["AnyFormat", "BY_NAME", "FORMATS", "KEYS", "Field", "Format", "format_in"]
 
 
-def format_of(data: Mapping[str, Any], field: Field) -> AnyFormat:
-    """The format ``data`` (a whole tournament config) asks for, checked
-    against the rest of it (``field``); a ConfigError names the key."""
+def format_in(data: Mapping[str, Any]) -> AnyFormat:
+    """The format ``data`` (a whole tournament config) asks for, its keys
+    decoded (``config.tournament_config`` checks it against the rest); a
+    ConfigError names the key."""
     given = data.get("format", RoundRobin.name())
     if not isinstance(given, str) or given not in BY_NAME:
         names = ", ".join(f'"{name}"' for name in BY_NAME)
@@ -47,9 +48,4 @@ def format_of(data: Mapping[str, Any], field: Field) -> AnyFormat:
             owners = [f'"{f.name()}"' for f in FORMATS if key in f.keys()]
             choices = " or ".join(owners) if len(owners) < 3 else f"{', '.join(owners[:-1])} or {owners[-1]}"
             raise ConfigError(f"{key}: only for format = {choices}")
-    fmt: AnyFormat = decode({k: data[k] for k in kind.keys() if k in data}, kind)  # type: ignore[assignment]
-    try:
-        fmt.check(field, data.keys())
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
-    return fmt
+    return decode({k: data[k] for k in kind.keys() if k in data}, kind)  # type: ignore[return-value]

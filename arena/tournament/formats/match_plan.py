@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import ClassVar
 
 import msgspec
@@ -57,18 +56,10 @@ MAX_TOTAL_GAMES = 10_000_000  # the schedule is built in memory, as for a round 
 _SPRT_KEYS = ("elo0", "elo1", "alpha", "beta", "model")
 
 
-class MatchFormat(StrEnum):
-    """The formats that follow a ``MatchPlan``."""
-
-    MATCH = "match"
-    GAUNTLET = "gauntlet"
-
-
 @dataclass(frozen=True)
 class MatchPlan:
     """What a match or gauntlet follows, resolved from its format and bots."""
 
-    format: MatchFormat
     challenger: str
     """Bot A of every SPRT."""
     opponents: tuple[str, ...]
@@ -152,7 +143,7 @@ class Windowed(Format, frozen=True):
     def plan(self, bots: Sequence[str]) -> MatchPlan:
         """What a run follows, for the config's ``bots`` in order."""
         challenger = self.challenger_of(bots)
-        return MatchPlan(MatchFormat(self.name()), challenger, tuple(b for b in bots if b != challenger),
+        return MatchPlan(challenger, tuple(b for b in bots if b != challenger),
                          None if self.sprt is None else self.sprt.bounds(), self.per_opponent)
 
     def scheduler(self, field: Field, secret: Ranking) -> Scheduler:
