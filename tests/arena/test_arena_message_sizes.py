@@ -18,6 +18,7 @@ from pathlib import Path
 
 from arena_harness import Harness
 from google.protobuf import json_format  # type: ignore[import-untyped,unused-ignore]
+from public_state import public_key
 
 from arena.engine.outcome import Termination
 from arena.protocol import arena_pb2 as pb
@@ -44,24 +45,6 @@ def measured(d: pb.Decision) -> pb.Decision:
     return m
 
 
-def public_key(d: pb.Decision) -> bytes:
-    """Everything about a Decision that does not depend on the seat's cards."""
-    m = measured(d)
-    seat = m.observation.seat
-    del m.padding[:]
-    del m.observation.hand[:]
-    del m.observation.dealt[:]
-    events = [e for e in m.observation.events if not e.startswith(f"seat {seat} holds ")]
-    del m.observation.events[:]
-    m.observation.events.extend(events)
-    legal = ["play ?" if t.startswith("play ") else t for t in m.legal_actions
-             if t != "flor" and not t.endswith(" con_flor")]
-    del m.legal_actions[:]
-    m.legal_actions.extend(legal)
-    key: bytes = m.SerializeToString(deterministic=True)
-    return key
-
-
 def test_decisions_received_have_one_size_per_public_state(harness: Harness, tmp_path: Path) -> None:
     files = {n: tmp_path / f"{n}.jsonl" for n in ("size-a", "size-b")}
     procs = [harness.spawn("sample_bots.random_bot", n, "--seed", str(i), "--record", str(f))
@@ -78,9 +61,10 @@ def test_decisions_received_have_one_size_per_public_state(harness: Harness, tmp
     for d in received:
         held = sum(c[:2] in LONG for c in d.observation.hand)
         m = measured(d)
-        groups[public_key(d)][held].add(m.ByteSize())
+        key = public_key(m)
+        groups[key][held].add(m.ByteSize())
         del m.padding[:]
-        unpadded[public_key(d)].add(m.ByteSize())
+        unpadded[key].add(m.ByteSize())
     shared = {k: g for k, g in groups.items() if len(g) > 1}
     print(f"{len(received)} Decisions, {len(groups)} public states, {len(shared)} seen with different hands")
     assert len(shared) >= 5, "too few public states seen with different hands"

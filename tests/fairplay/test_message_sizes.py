@@ -12,6 +12,7 @@ import random
 from collections import defaultdict
 
 import pytest
+from public_state import public_key
 
 from arena.engine import Action, Game, Kind, make_options
 from arena.protocol import arena_pb2 as pb
@@ -20,25 +21,6 @@ from arena.server.convert import batch_pb, decision_pb, hand_end_pb
 
 CONFIGS = [("argentino", 2), ("argentino", 4), ("uruguayo", 2), ("venezolano", 2)]
 LONG = ("10", "11", "12")
-
-
-def public_key(msg: pb.PlayResponse) -> bytes:
-    """Everything about a Decision that does not depend on the seat's cards."""
-    d = pb.Decision()
-    d.CopyFrom(msg.decision)
-    seat = d.observation.seat
-    del d.padding[:]
-    del d.observation.hand[:]
-    del d.observation.dealt[:]
-    events = [e for e in d.observation.events if not e.startswith(f"seat {seat} holds ")]
-    del d.observation.events[:]
-    d.observation.events.extend(events)
-    legal = ["play ?" if t.startswith("play ") else t for t in d.legal_actions
-             if t != "flor" and not t.endswith(" con_flor")]
-    del d.legal_actions[:]
-    d.legal_actions.extend(legal)
-    key: bytes = d.SerializeToString(deterministic=True)
-    return key
 
 
 def long_cards(msg: pb.PlayResponse) -> int:
@@ -68,7 +50,7 @@ def test_every_hand_in_the_same_public_state_gives_the_same_size(variant: str, s
             legal = state.legal_actions()
             msg = decision_pb("0" * 24, 7, state.observation(seat), [a.text for a in legal], 1.0, 30.0, options)
             flor_offered += any(a.kind is Kind.FLOR or a.con_flor for a in legal)
-            groups[public_key(msg)][long_cards(msg)].add(len(msg.SerializeToString()))
+            groups[public_key(msg.decision)][long_cards(msg)].add(len(msg.SerializeToString()))
             state.apply(rng.choice(public_first(list(legal))))
     shared = [g for g in groups.values() if len(g) > 1]
     assert len(shared) >= 5, "too few public states seen with different hands"
@@ -116,7 +98,7 @@ def test_a_batch_is_the_same_size_whatever_the_seat_held() -> None:
         batch = batch_pb([hand_end_pb("0" * 24, h)], decision)
         held = next(e for e in h.events if e.startswith(f"seat {h.seat} holds ")).split()[3:]
         long_held = sum(c[:2] in LONG for c in held) + 10 * long_cards(decision)
-        sizes[public_key(decision)][long_held].add(len(batch.SerializeToString()))
+        sizes[public_key(decision.decision)][long_held].add(len(batch.SerializeToString()))
     shared = [g for g in sizes.values() if len(g) > 1]
     assert shared, "no public state seen with different hands"
     for g in shared:
