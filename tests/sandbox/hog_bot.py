@@ -77,8 +77,16 @@ def _hold_threads(n: int) -> None:
     print(json.dumps({"threads": started, "refused": ""}), file=sys.stderr, flush=True)
 
 
+# A child offers itself to the OOM killer first (raising one's own
+# oom_score_adj needs no privilege): the parent must live to report, and
+# while the children grow evenly it is the family's largest process.
 _TOUCH_AND_HOLD = """
 import mmap, sys, time
+try:
+    with open("/proc/self/oom_score_adj", "w") as fh:
+        fh.write("1000")
+except OSError:
+    pass
 size = int(sys.argv[1]) * 1024 * 1024
 area = mmap.mmap(-1, size)
 for offset in range(0, size, mmap.PAGESIZE):
