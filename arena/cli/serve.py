@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ..games.hooks import ArenaHook
+from ..games.playing import ArenaHook
 from ..games.settings import ConfigError
 from ..league import load_league_config, serve_league
 from ..server import Arena, load_tokens, mint_token

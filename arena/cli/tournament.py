@@ -35,9 +35,8 @@ from ..tournament.config import (
     load_config,
     with_overrides,
 )
-from ..tournament.runner import RunSummary, schedule_of, scheduler_of
+from ..tournament.runner import RunSummary, TournamentInterruptedError, schedule_of, scheduler_of
 from ..tournament.scale import MAX_WORKERS, RunPlan
-from ..tournament.stopping import TournamentInterruptedError
 from ..tournament.supervisor import containment_line
 from ..web.option import missing_extra, split_address
 from .errors import DOMAIN_ERROR, INTERRUPTED, USAGE_ERROR, fail

@@ -10,16 +10,16 @@ record from those alone.
 
 from __future__ import annotations
 
+import enum
+import json
 from collections.abc import Iterable
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, asdict, dataclass, fields
 from typing import Any, Self
 
 from arena.errors import DomainError
 
 from ..engine.outcome import Termination
 from ..server import PlayedGame
-from .evidence import Evidence
-from .forfeits import Forfeit
 from .gameids import id_of_key
 from .schedule import NO_PAIR, ScheduledGame
 from .schema import LATEST_VERSION
@@ -215,3 +215,85 @@ def _fault_evidence(rec: PlayedGame, exit_status: int | None = None) -> Evidence
     return Evidence(seat=seat, moves=len(rec.actions), move_time=tc.move_time, bank=tc.bank,
                     bank_used=round(used, 6), waited=None if rec.waited is None else round(rec.waited, 6),
                     exit_code=code, signal=signal)
+
+
+class ForfeitCause(enum.Enum):
+    ABSENT = "absent"  # not connected (or too few of its processes or streams) for the whole wait
+    CRASH = "crash"  # a launched bot that crashed more often than it is restarted
+
+    @property
+    def termination(self) -> Termination:
+        return Termination(self.value)
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """Why a bot loses a game it could not play."""
+
+    bot: str
+    cause: ForfeitCause
+    detail: str
+    """One line for people."""
+    exit_status: int | None = None
+    """A crash: how its last process ended (exit code; negative: killed by that signal); None if
+    not known.
+    """
+
+    @property
+    def reason(self) -> str:
+        return f"forfeit ({self.cause.value}): {self.bot} {self.detail}"
+
+
+class EvidenceError(DomainError, ValueError):
+    """Stored evidence that cannot be read; the message says what is wrong."""
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the arena measured when a game ended by a fault: stored with the row
+    so that ``--verify`` can hold the fault against the game's own replay.
+
+    A row that says "timeout of B" is only worth what can be checked of it: the
+    evidence says which seat was at fault and after how many actions, and what
+    the clock and the process showed, so a replay to that point can tell whether
+    it was that seat's turn and whether the measurement fits the fault."""
+
+    seat: int
+    """The seat at fault (for a forfeit: the first seat of the bot that forfeited)."""
+    moves: int
+    """Actions played before the fault: the row's action log up to it."""
+    move_time: float | None = None
+    """The clock: seconds per decision, as the game was played."""
+    bank: float | None = None
+    """The clock: the seat's extra seconds for the whole game, at its start."""
+    bank_used: float | None = None
+    """Seconds of bank the seat had spent on its answered decisions."""
+    waited: float | None = None
+    """A timeout: seconds the seat had been on its clock when the arena gave up."""
+    exit_code: int | None = None
+    """A launched bot's process that exited: its exit status (None: not known)."""
+    signal: int | None = None
+    """A launched bot's process killed by a signal: its number (None: not known)."""
+
+    def to_json(self) -> str:
+        return json.dumps({k: v for k, v in asdict(self).items() if v is not None}, sort_keys=True,
+                          separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: Any) -> Evidence:
+        try:
+            raw = json.loads(text)
+        except (ValueError, TypeError, RecursionError):
+            raise EvidenceError("stored evidence is not valid JSON") from None
+        if not isinstance(raw, dict) or set(raw) - set(cls.__dataclass_fields__):
+            raise EvidenceError("stored evidence has fields of its own")
+        for name in ("seat", "moves"):
+            if type(raw.get(name)) is not int:
+                raise EvidenceError(f"stored evidence has no whole {name}")
+        for name in ("exit_code", "signal"):
+            if name in raw and type(raw[name]) is not int:
+                raise EvidenceError(f"stored evidence {name} is not a whole number")
+        for name in ("move_time", "bank", "bank_used", "waited"):
+            if name in raw and type(raw[name]) not in (int, float):
+                raise EvidenceError(f"stored evidence {name} is not a number")
+        return cls(**raw)

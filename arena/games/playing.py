@@ -11,17 +11,17 @@ is none (``Unplayed``)."""
 
 from __future__ import annotations
 
+import itertools
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from ..engine.options import Options
+from ..sandbox import Box
 from ..server import Arena, ArenaClosedError, BotUnavailableError, PlayedGame, TimeControl
-from .cpu import CpuLedger
 from .dispatch import Dispatcher
-from .forfeits import Forfeit
-from .game_record import GameRecord
+from .game_record import Forfeit, GameRecord
 from .orders import GameOrder, GameResult, Unplayed
 from .schedule import ScheduledGame
 
@@ -146,3 +146,60 @@ async def _play(arena: Arena, bots: Presence, order: GameOrder, settings: PlaySe
             )
         except BotUnavailableError:
             continue
+
+
+class CpuLedger:
+    """The CPU of one bot's processes (``boxes()``), charged to its running
+    games: CPU seconds a launched bot spent on each game, from its sandbox's
+    control groups.
+
+    A bot process may play several games at once, and the kernel counts its CPU
+    time only as a whole. So the time is handed out as it is spent: at every
+    start and end of one of the bot's games, the CPU used since the last such
+    moment is split equally among the games it had running meanwhile. With one
+    game at a time this is exact; with several, each game's figure is its fair
+    share, and the figures add up to the bot's whole CPU time."""
+
+    def __init__(self, boxes: Callable[[], list[Box]]) -> None:
+        self._boxes = boxes
+        self._seen: dict[int, float] = {}  # box id -> its CPU seconds at the last charge
+        self._games: dict[int, float] = {}  # ticket -> CPU seconds charged so far
+        self._tickets = itertools.count()
+        self.measured = True
+
+    def _charge(self) -> None:
+        spent = 0.0
+        seen: dict[int, float] = {}
+        for box in self._boxes():
+            now = box.cpu_seconds()
+            if now is None:
+                self.measured = False
+                continue
+            # A box first seen now (a restarted process) is charged from zero:
+            # everything it ever ran was during this bot's games.
+            spent += max(0.0, now - self._seen.get(id(box), 0.0))
+            seen[id(box)] = now
+        self._seen = seen
+        if self._games:
+            share = spent / len(self._games)
+            for ticket in self._games:
+                self._games[ticket] += share
+
+    def start(self) -> int:
+        """A game of this bot begins; the ticket ends it."""
+        self._charge()
+        ticket = next(self._tickets)
+        self._games[ticket] = 0.0
+        return ticket
+
+    def end(self, ticket: int) -> float | None:
+        """The CPU seconds charged to the game of ``ticket``; None if unmeasured."""
+        self._charge()
+        charged = self._games.pop(ticket, 0.0)
+        return charged if self.measured and self._seen else None
+
+
+# What a runner (tournament, match, league) lets the layers above plug in
+# without importing them (the live page is one): called once the arena is up; returns what to call when the run ends (after
+# the arena has stopped): the live page says "finished" or closes then.
+ArenaHook = Callable[[Arena], Awaitable[Callable[[], Awaitable[None]]]]

@@ -42,8 +42,7 @@ from arena.errors import DomainError
 
 from ..engine.outcome import Termination
 from .chain import HEAD_META, SIGNED_COLUMNS, ChainCheck, canonical, digest, head_tag, normalized, row_mac
-from .evidence import Evidence, EvidenceError
-from .game_record import GameRecord
+from .game_record import Evidence, EvidenceError, GameRecord
 from .gameids import SQL_ID_OF_KEY
 from .keyfile import KeyFileError, Keys, key_path, read_keys, write_keys
 from .private_files import PrivateFileError, check_private_sidecar, private_fd

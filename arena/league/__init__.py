@@ -8,9 +8,8 @@ matchmaker; ``LeagueConfig`` its TOML config.
 
 from .config import LeagueConfig, load_league_config, parse_league_config
 from .database import LeagueDatabase, LeagueDatabaseError
-from .league import League
+from .league import League, serve_league
 from .matchmaker import Entrant, Round, pick
-from .serve import serve_league
 from .status import LeagueStatus, StatusError
 
 __all__ = [

@@ -15,17 +15,17 @@ and the pair is simply played anew, on a new deal."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..games.game_record import GameRecord
+from ..games.game_record import Forfeit, ForfeitCause, GameRecord
 from ..games.orders import order_of
-from ..games.playing import PlaySettings, play_order
+from ..games.playing import CpuLedger, PlaySettings, play_order
 from ..games.schedule import ScheduledGame
 from ..games.seeds import TournamentSecret
 from ..server import Arena, ArenaClosedError, PlayedGame
 from .keys import MatchGame
-from .presence import ConnectedBots
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,3 +69,43 @@ async def play_match(
 
 def _cut(games: tuple[MatchGame, ...], reason: str) -> MatchResult:
     return MatchResult((), tuple(g.key for _, g in games), reason)
+
+
+class ConnectedBots:
+    """The presence of the bots of one league game (make one per game): the
+    league's ``Presence`` for the games layer's one play path.
+
+    A league launches no bot, so nothing is revived and no CPU is counted. A
+    bot can play a game when it has a free stream for each seat of its team;
+    one that has none (not connected, or every stream busy elsewhere) for the
+    game's whole ``forfeit_seconds`` wait, counted from the game's start,
+    forfeits it."""
+
+    def __init__(self, arena: Arena, streams: int, wait: float) -> None:
+        self.arena, self.streams, self.wait = arena, streams, wait
+        self._since = time.monotonic()
+
+    async def revive(self, names: tuple[str, ...]) -> None:
+        return None
+
+    def forfeit(self, name: str) -> Forfeit | None:
+        status = self.arena.bots().get(name)
+        if status is not None and status.idle >= self.streams:
+            return None
+        if time.monotonic() - self._since < self.wait:
+            return None
+        what = "was not connected" if status is None else "kept no stream free for the game"
+        return Forfeit(name, ForfeitCause.ABSENT, f"{what} within {self.wait:g} s")
+
+    async def explain(self, rec: PlayedGame) -> str:
+        return rec.reason
+
+    def ledger(self, name: str) -> CpuLedger | None:
+        return None
+
+    def exit_status(self, name: str) -> int | None:
+        return None  # a league's bots connect by themselves: no process of theirs is the arena's to see
+
+    def version(self, name: str) -> str:
+        status = self.arena.bots().get(name)
+        return "" if status is None else status.version

@@ -12,11 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 
 from ..games.game_record import GameRecord
 from ..games.schedule import ScheduledGame
-from ..ratings.sprt import PairCounts, SprtState, elo_text, format_sprt_line, sprt_status
+from ..games.store import ResultsStore
+from ..ratings.sprt import PairCounts, SprtState, elo_text, format_sprt_header, format_sprt_line, sprt_status
+from ..tournament.config import TournamentConfig
 from ..tournament.formats.match_plan import MatchPlan
+from ..tournament.runner import RunSummary, StopRequest, run_tournament
+from .live_line import LiveLine
 from .tally import PairTally, opponent_of, tally_rows
 
 
@@ -121,3 +126,46 @@ class MatchMonitor:
             return
         if self._tallies[opponent].add(row):
             self._show(status_line(self.status(opponent)))
+
+
+async def run_match(
+    config: TournamentConfig,
+    store: ResultsStore,
+    *,
+    log_dir: Path,
+    stop_request: StopRequest | None = None,
+    say: Callable[[str], None] = lambda line: None,
+) -> RunSummary:
+    """Play ``config`` (which must have a match plan) until every opponent is
+    decided: the tournament runner with the monitor's hooks, the live line on
+    stderr, and the verdicts at the end; ``say`` gets the runner's notices
+    and, at the end, one summary line per opponent.
+
+    Used by ``truco-arena match`` and by ``truco-arena tournament run|resume``
+    for a config with ``format = "match"`` or ``"gauntlet"``. A resumed run
+    recomputes every SPRT from the complete pairs in the store and plays only
+    while some opponent is undecided; with nothing left to decide it plays none."""
+    plan = config.match
+    if plan is None:
+        raise ValueError(f"{config.name}: not a match or gauntlet config")
+    line = LiveLine()
+    monitor = MatchMonitor(plan, store.games(), line.show)
+    if plan.bounds is not None:
+        line.print(format_sprt_header(plan.bounds) + f"  max_games {plan.games}")
+    else:
+        line.print(f"{plan.games} games per opponent in duplicate pairs")
+    if store.count():  # resumed: where each SPRT stands, from the complete pairs stored
+        for status in monitor.statuses():
+            line.print(status_line(status))
+    if monitor.all_decided:
+        summary = RunSummary(0)
+    else:
+        try:
+            summary = await run_tournament(config, store, log_dir=log_dir, progress=False,
+                                           stop_request=stop_request, announce=say,
+                                           should_play=monitor.should_play, on_record=monitor.on_record)
+        finally:
+            line.end()
+    for status in MatchMonitor(plan, store.games(), line.show).statuses(run_over=True):
+        say(summary_line(status))
+    return summary

@@ -20,17 +20,16 @@ from arena.errors import DomainError
 
 from .. import interrupt
 from ..games.game_record import GameRecord
-from ..games.hooks import ArenaHook
+from ..games.playing import ArenaHook
 from ..games.private_files import make_private_dir
 from ..games.runlock import RunLock
 from ..games.scheduler import Scheduler
 from ..games.store import ResultsStore
-from ..match.match_run import run_match
+from ..match.monitor import run_match
 from ..replay.audit import Verified, verify_store
 from ..tournament.config import TournamentConfig, stored_form
-from ..tournament.runner import RunSummary, run_tournament
+from ..tournament.runner import RunSummary, StopRequest, run_tournament
 from ..tournament.scale import RunPlan
-from ..tournament.stopping import StopRequest
 
 CONFIG_DIR_META = "config_dir"  # the config file's folder, where its relative paths start
 

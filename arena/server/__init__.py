@@ -3,7 +3,7 @@
 Library API (for the tournament layer): ``Arena`` (``start``, ``play_game``,
 ``play_seats``, ``add_token``, ``bots``, ``wait_for_bots``, ``stop``),
 ``TimeControl``, ``PlayedGame``; ``mint_token`` for the token file. ``truco-arena
-serve`` runs one for a league (``arena.league.serve``).
+serve`` runs one for a league (``arena.league.league``).
 """
 
 from .arena import Arena, ListenError

@@ -20,19 +20,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
+import sys
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
-from arena.errors import DomainError
+from arena.errors import ArenaError, DomainError
 
 from ..games.dispatch import Dispatcher, Ranking
 from ..games.game_record import GameRecord
-from ..games.hooks import ArenaHook
 from ..games.orders import GameResult, Unplayed, order_of
-from ..games.playing import play_dispatched
+from ..games.playing import ArenaHook, play_dispatched
 from ..games.schedule import ScheduledGame
 from ..games.scheduler import Scheduler, Stages, Winners
 from ..games.seeds import SECRET_BYTES, TournamentSecret
@@ -42,15 +43,11 @@ from ..sandbox import Sandbox, SandboxUnavailableError
 from ..server import Arena, ListenError
 from .config import TournamentConfig
 from .launcher import BotStartError
-from .progress import Progress
 from .scale import DEFAULT_RAY_BATCH_PAIRS, ScaleOut
 from .scaleout.batches import batches_of, units_of
-from .scaleout.coordinator import play_on_workers
-from .scaleout.crashes import CrashLedger
-from .scaleout.local import LocalWorker
+from .scaleout.coordinator import Worker, WorkerFailedError, play_on_workers
+from .scaleout.local import CrashLedger, LocalWorker
 from .scaleout.ray_backend import RayUnavailableError, RayWorker, connect, disconnect
-from .scaleout.workers import Worker, WorkerFailedError
-from .stopping import StopRequest, TournamentInterruptedError
 from .supervisor import BotStartFailedError, Supervisor, open_sandbox
 
 __all__ = ["RunSummary", "Supervisor", "TournamentError", "run_tournament", "schedule_of", "scheduler_of",
@@ -65,6 +62,42 @@ GROUP_COMMIT_SECONDS = 0.05
 
 class TournamentError(DomainError, RuntimeError):
     """The tournament cannot go on (a bot would not start, nobody connected...)."""
+
+
+class TournamentInterruptedError(ArenaError):
+    """A tournament stopped on a signal: no new game starts, running games end
+    as interrupted and are recorded as such, and the process exits 128 + the
+    signal number (130 for Ctrl-C, 143 for SIGTERM), the shell's convention."""
+
+    def __init__(self, signum: int, played: int) -> None:
+        super().__init__(f"interrupted by {signal.Signals(signum).name} after {played} game(s) this run")
+        self.signum = signum
+        self.played = played
+        self.exit_code = 128 + signum  # the shell's convention for a process a signal stopped
+
+
+class StopRequest:
+    """Set once by a signal handler (or a test); the runner waits on it."""
+
+    def __init__(self) -> None:
+        self.signal: int | None = None
+        self._event: asyncio.Event | None = None
+
+    def request(self, signum: int = signal.SIGINT) -> None:
+        if self.signal is None:
+            self.signal = signum
+        self._get_event().set()
+
+    async def wait(self) -> None:
+        await self._get_event().wait()
+
+    def _get_event(self) -> asyncio.Event:
+        # Created on first use, inside the running loop.
+        if self._event is None:
+            self._event = asyncio.Event()
+            if self.signal is not None:
+                self._event.set()
+        return self._event
 
 
 @dataclass(frozen=True)
@@ -106,6 +139,43 @@ def tournament_secret(store: ResultsStore, config: TournamentConfig) -> Tourname
     secret = TournamentSecret.fresh() if config.seed is None else TournamentSecret.from_seed(config.seed)
     store.set_secret(secret)
     return secret
+
+
+class Progress:
+    """A progress line: games done, rate and time left, on stderr."""
+
+    def __init__(self, total: int, done: int = 0, stream: TextIO | None = None, enabled: bool = True) -> None:
+        self.total = total
+        self.done = done
+        self._start_done = done
+        self._t0 = time.monotonic()
+        self._stream = stream or sys.stderr
+        self._tty = self._stream.isatty()
+        self._enabled = enabled
+        self._last = 0.0
+
+    def advance(self, n: int = 1) -> None:
+        self.done += n
+        now = time.monotonic()
+        # On a terminal redraw in place; in logs print at most every 5 s.
+        if self._enabled and (self._tty or now - self._last >= 5 or self.done == self.total):
+            self._last = now
+            self._draw(now)
+
+    def line(self, now: float | None = None) -> str:
+        elapsed = (now or time.monotonic()) - self._t0
+        played = self.done - self._start_done
+        rate = played / elapsed if elapsed > 0 else 0.0
+        left = (self.total - self.done) / rate if rate > 0 else float("inf")
+        width = 24
+        filled = int(width * self.done / self.total) if self.total else width
+        eta = "--" if left == float("inf") else f"{left:.0f}s"
+        return f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games  {rate:.2f} games/s  left {eta}"
+
+    def _draw(self, now: float) -> None:
+        end = "\r" if self._tty and self.done < self.total else "\n"
+        self._stream.write(self.line(now) + end)
+        self._stream.flush()
 
 
 class _Recorder:

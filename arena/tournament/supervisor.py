@@ -24,8 +24,8 @@ from pathlib import Path
 from arena.errors import DomainError
 
 from ..engine.outcome import Termination
-from ..games.cpu import CpuLedger
-from ..games.forfeits import Forfeit, ForfeitCause
+from ..games.game_record import Forfeit, ForfeitCause
+from ..games.playing import CpuLedger
 from ..protocol.stdio import STDIO, bridge_command
 from ..sandbox import Box, Sandbox, SandboxMode, probe
 from ..server import Arena, PlayedGame
@@ -39,7 +39,7 @@ CRASH_WAIT = 1.0  # seconds to let a disconnected launched bot's process be seen
 # Asked when a launched bot's process died (bot, exit code, last line of its
 # log): None to start it again, or why the bot is given up. A worker passes
 # one that asks the coordinator, which counts crashes for the whole run
-# (scaleout/crashes.py); without one, ``max_restarts`` is counted here.
+# (``CrashLedger``, scaleout/local.py); without one, ``max_restarts`` is counted here.
 CrashGate = Callable[[str, int | None, str], Awaitable[str | None]]
 
 

@@ -9,9 +9,11 @@ as if it had died; its unreported games are played again elsewhere."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 import sys
-from collections.abc import AsyncIterator
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import IO, Any
 
@@ -20,7 +22,7 @@ from ...games.private_files import PrivateFileError, make_private_dir, open_priv
 from ..config import TournamentConfig
 from ..launcher import wait_or_kill
 from .batches import Batch
-from .crashes import CrashLedger
+from .coordinator import WorkerFailedError, WorkerLostError, check_outcome
 from .frames import (
     FROM_WORKER,
     MAX_REPORT,
@@ -37,8 +39,10 @@ from .frames import (
     read_frame,
 )
 from .session import worker_config
-from .workers import WorkerFailedError, WorkerLostError, check_outcome
 
+log = logging.getLogger("arena.tournament")
+
+MAX_RESTARTS = 3  # the same limit as on a single arena (Supervisor)
 # A worker's Failed line holds a bot's words (cut to 200 characters) and the
 # path of its log, which is cut nowhere (PATH_MAX is 4,096 bytes).
 FAILED_MAX = 8192
@@ -178,3 +182,41 @@ class LocalWorker:
         if code is None:
             return "its output ended"
         return f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+
+
+class CrashLedger:
+    """Crashes of launched bots counted by the coordinator for the whole run.
+
+    Each worker runs its own copies of the bots, so a restart limit counted in
+    each worker would grow with the number of workers (and so would the games
+    a crashing bot plays before it forfeits). Instead a worker asks here before
+    it starts a crashed bot again (a ``Crash`` frame, answered by a
+    ``CrashAnswer``): the bot may be restarted ``max_restarts`` times in the whole
+    run, as on a single arena, and once it is given up every worker is told,
+    so it forfeits its remaining games everywhere."""
+
+    def __init__(self, max_restarts: int = MAX_RESTARTS) -> None:
+        self.max_restarts = max_restarts
+        self.crashes: Counter[str] = Counter()
+        self.given_up: dict[str, str] = {}  # bot -> why
+        self._listeners: list[Callable[[str, str], None]] = []
+
+    def listen(self, tell: Callable[[str, str], None]) -> None:
+        """``tell(bot, why)`` is called for every bot given up from now on."""
+        self._listeners.append(tell)
+
+    def crashed(self, bot: str, code: int | None, last_line: str, where: str) -> str | None:
+        """A process of ``bot`` died in ``where``: None to restart it, or why it is given up."""
+        if bot in self.given_up:
+            return self.given_up[bot]
+        self.crashes[bot] += 1
+        n = self.crashes[bot]
+        if n <= self.max_restarts:
+            log.info("bot %s crashed in %s (exit code %s); restart %d of %d", bot, where, code, n,
+                     self.max_restarts)
+            return None
+        why = f"crashed {n} times in this run (last in {where}, exit code {code}: {printable(last_line)})"
+        self.given_up[bot] = why
+        for tell in self._listeners:
+            tell(bot, why)
+        return why

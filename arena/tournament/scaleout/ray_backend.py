@@ -31,9 +31,9 @@ from arena.errors import DomainError
 from ...games.orders import GameResult
 from ..config import TournamentConfig
 from .batches import Batch
+from .coordinator import WorkerLostError, check_outcome
 from .frames import FROM_WORKER, MAX_ORDER, MAX_REPORT, TO_WORKER, FrameError, Setup, parse, payload
 from .session import WorkerSession, worker_config
-from .workers import WorkerLostError, check_outcome
 
 CPUS_PER_TASK = 1.0  # the arena's share; the bots' processes come on top, as on a local worker
 
