@@ -7,16 +7,16 @@ all three.
 * ``orders``: a game with its seeds (``GameOrder``) and what comes back
   (``GameResult``: a row, or ``Unplayed``);
 * ``playing``: the one play path (``play_order``), whoever keeps the bots
-  (a ``Presence``: the tournament's supervisor, the league's connected bots);
+  (a ``Presence``: the tournament's supervisor, the league's connected bots),
+  the CPU each bot spends on a game, and the hook a runner gives the live page;
 * ``dispatch``: the order games go out in, twins kept apart;
-* ``rows``, ``forfeits``, ``records``: a played or forfeited game as a row of
-  the store, and rows as rating inputs;
+* ``game_record``: a played or forfeited game as one record, from the server
+  to the ratings, with what the arena measured at a fault (``Evidence``);
 * ``store``, ``schema``, ``gameids``: the SQLite results store, its schema
-  versions and migrations; ``keyfile``, ``chain``, ``evidence``: the keys
-  beside it, its signed and chained rows and their digest, what the arena
-  measured at a fault;
-* ``settings``: the checks every config file shares; ``runlock``,
-  ``private_files``, ``cpu``, ``hooks``: the edges of a run.
+  versions and migrations; ``keyfile``, ``chain``: the keys beside it, its
+  signed and chained rows and their digest;
+* ``settings``: the checks every config file shares; ``private_files``: the
+  files a run writes, its run lock among them.
 
 Nothing is imported here, so importing a submodule pulls in only what it needs.
 """

@@ -52,7 +52,6 @@ from .seeds import SECRET_META, TournamentSecret
 WAL_LIMIT = 4 << 20  # bytes the WAL file is cut back to after a checkpoint
 _SIDECARS = ("-wal", "-shm")  # SQLite's WAL and shared-memory files, next to the database
 _COLUMNS = tuple(f.name for f in dataclasses.fields(GameRecord))
-_SQL_COLUMNS = _COLUMNS
 # Columns named otherwise before schema version 9: (new name, old name).
 _RENAMED_IN_9 = {"matchup": "pairing"}
 # Columns that a database of an older schema version lacks, with the value read in their place.
@@ -264,15 +263,15 @@ class ResultsStore:
         self._check_writable()
         assert self._keys is not None
         signing = self._keys.signing_key
-        insert = (f"INSERT INTO games ({', '.join(_SQL_COLUMNS)}, prev_mac, mac) "
-                  f"VALUES ({', '.join(':' + c for c in _SQL_COLUMNS)}, :prev_mac, :mac)")
+        insert = (f"INSERT INTO games ({', '.join(_COLUMNS)}, prev_mac, mac) "
+                  f"VALUES ({', '.join(':' + c for c in _COLUMNS)}, :prev_mac, :mac)")
         keys = [row.game_key for row in rows]
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 count, last = self._head()
                 for row in rows:
-                    values = dict(zip(_SQL_COLUMNS, (getattr(row, c) for c in _COLUMNS)))
+                    values = {c: getattr(row, c) for c in _COLUMNS}
                     values["actions"] = json.dumps(list(row.actions))
                     values["stderr"] = json.dumps([list(note) for note in row.stderr])
                     values["termination"] = Termination(row.termination).value  # text only in SQL
@@ -297,15 +296,15 @@ class ResultsStore:
             raise StoreError(f"{self.path}: cannot write: {exc}; {self._not_kept(keys)}") from None
         self.kept.extend(keys[:max(0, _SHOWN - len(self.kept))])
         self.kept_count += len(keys)
-        self.check_in_place(keys)
+        self.check_in_place()
 
-    def check_in_place(self, just_written: list[str] | None = None) -> None:
+    def check_in_place(self) -> None:
         """StoreError if the file at ``path`` is no longer the one this store
         writes (deleted, replaced, overwritten): what it recorded is then not
         kept there, and the message says which games."""
         if self._guard is not None and (what := self._guard.trouble()) is not None:
             raise StoreError(f"{self.path}: {what} while the run went on; "
-                             f"{self._not_kept([])}")  # just_written: counted already
+                             f"{self._not_kept([])}")
 
     def _write(self, sql: str, params: tuple[Any, ...]) -> None:
         """One statement that writes (its own transaction), then the file check."""
@@ -349,11 +348,11 @@ class ResultsStore:
     def games(self, newest: int | None = None) -> Iterator[GameRecord]:
         """Every recorded game in schedule order; with ``newest``, only that many, the last to finish first."""
         order = "seq" if newest is None else f"finished_at DESC LIMIT {int(newest)}"
-        for values in self._db.execute(f"SELECT {self._select(_SQL_COLUMNS)} FROM games ORDER BY {order}"):
+        for values in self._db.execute(f"SELECT {self._select(_COLUMNS)} FROM games ORDER BY {order}"):
             yield self._row_of(values, lenient=True)
 
     def _row_of(self, values: tuple[Any, ...], lenient: bool) -> GameRecord:
-        """The row of the SQL ``values`` (``_SQL_COLUMNS``); StoreError names a
+        """The row of the SQL ``values`` (``_COLUMNS``); StoreError names a
         column that does not read. ``lenient``: evidence that does not read is
         None (the views do not use it; ``--verify`` reads it strictly)."""
         row = dict(zip(_COLUMNS, values))
@@ -380,15 +379,15 @@ class ResultsStore:
 
     def chain(self) -> Iterator[StoredRow]:
         """Every row in the order it was stored (the chain's order), as signed."""
-        extra = tuple(c for c in SIGNED_COLUMNS if c not in _SQL_COLUMNS)
-        columns = (*_SQL_COLUMNS, *extra, "prev_mac", "mac")
+        extra = tuple(c for c in SIGNED_COLUMNS if c not in _COLUMNS)
+        columns = (*_COLUMNS, *extra, "prev_mac", "mac")
         at = {c: i for i, c in enumerate(columns)}
         for values in self._db.execute(f"SELECT {self._select(columns)} FROM games ORDER BY rowid"):
             content = canonical([values[at[c]] for c in SIGNED_COLUMNS])
             row: GameRecord | None = None
             problem: str | None = None
             try:
-                row = self._row_of(values[:len(_SQL_COLUMNS)], lenient=False)
+                row = self._row_of(values[:len(_COLUMNS)], lenient=False)
             except (StoreError, TypeError) as exc:
                 problem = str(exc).removeprefix(f"{self.path}: game {values[at['game_key']]}: ")
             yield StoredRow(str(values[at["game_key"]]), content, str(values[at["prev_mac"]]), str(values[at["mac"]]), row, problem)

@@ -19,7 +19,7 @@ from pathlib import Path
 from .. import interrupt
 from ..games.game_record import GameRecord
 from ..games.playing import ArenaHook, PlaySettings
-from ..games.runlock import RunLock
+from ..games.private_files import RunLock
 from ..games.schedule import Pairing, ScheduledGame
 from ..games.settings import clear_text_warning
 from ..games.store import ResultsStore, StoreError

@@ -21,8 +21,7 @@ from arena.errors import DomainError
 from .. import interrupt
 from ..games.game_record import GameRecord
 from ..games.playing import ArenaHook
-from ..games.private_files import make_private_dir
-from ..games.runlock import RunLock
+from ..games.private_files import RunLock, make_private_dir
 from ..games.scheduler import Scheduler
 from ..games.store import ResultsStore
 from ..match.monitor import run_match
