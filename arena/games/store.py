@@ -238,10 +238,7 @@ class ResultsStore:
 
     def _write_head(self, rows: int, last: str) -> None:
         assert self._keys is not None
-        found = self._db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
-        tag = head_tag(self._keys.signing_key, rows, last, found[0] if found is not None else None)
-        self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                         (HEAD_META, json.dumps({"rows": rows, "mac": last, "tag": tag})))
+        _write_head(self._db, self._keys.signing_key, rows, last)
 
     def get_meta(self, key: str) -> Any:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -477,15 +474,20 @@ class _Keying:
             mac = row_mac(keys.signing_key, canonical(values), last)
             db.execute("UPDATE games SET prev_mac = ?, mac = ? WHERE rowid = ?", (last, mac, rowid))
             last, count = mac, count + 1
-        config = db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
-        tag = head_tag(keys.signing_key, count, last, config[0] if config is not None else None)
-        db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                   (HEAD_META, json.dumps({"rows": count, "mac": last, "tag": tag})))
+        _write_head(db, keys.signing_key, count, last)
         self.keys = keys
         if from_version > 0:
             moved = "moved its deal secret out to" if secret is not None else "keeps its keys in"
             self.notices.append(f"{self.path}: upgraded to signed rows: {moved} {key_path(self.path)} "
                                 f"(owner-only; keep it, never publish it) and signed its {count} stored games")
+
+
+def _write_head(db: sqlite3.Connection, signing_key: bytes, rows: int, last: str) -> None:
+    """The chain head: ``rows`` rows, the last one's MAC, signed with the stored config."""
+    found = db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
+    tag = head_tag(signing_key, rows, last, found[0] if found is not None else None)
+    db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+               (HEAD_META, json.dumps({"rows": rows, "mac": last, "tag": tag})))
 
 
 def _keys_of_signed_file(db: sqlite3.Connection, path: Path) -> Keys:
