@@ -15,8 +15,8 @@ SPRT). Every problem is a ``ValueError`` whose message starts with the key,
 which the config turns into its ``ConfigError``. A run follows the resolved
 ``MatchPlan`` (challenger, opponents, bounds, games).
 
-The schedule:The schedule of a match or gauntlet: duplicate pairs of the challenger
-against each opponent, released a few at a time.
+The schedule: duplicate pairs of the challenger against each opponent,
+released a few at a time.
 
 The runner hands out free games first, in the secret order. With every pair
 of a 20,000-game cap free from the start, a match would play thousands of
