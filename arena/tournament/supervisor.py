@@ -131,6 +131,9 @@ class Supervisor:
             if self.arena.closing:  # the run is stopping (a signal): no bot is to blame
                 return
             for bot in list(waiting):
+                if bot.name in self.given_up:  # on the coordinator's word, while this worker started: it forfeits
+                    waiting.remove(bot)
+                    continue
                 group = self.running[bot.name]
                 dead = next((p for p in group if p.exited), None)
                 if dead is not None:
