@@ -1,6 +1,6 @@
 """A pytest plugin for ``suite_time.py``: each test's CPU seconds (its
 process, and the processes it started and reaped while it ran) and wall
-seconds, written to ``$SUITE_TIME_OUT/<worker>.tsv`` at the end."""
+seconds, and whether it failed, written to ``$SUITE_TIME_OUT/<worker>.tsv`` at the end."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 _rows: list[tuple[float, float, str]] = []
+_failed: set[str] = set()
 
 
 def _cpu() -> float:
@@ -27,9 +28,15 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     _rows.append((_cpu() - cpu, time.monotonic() - wall, item.nodeid))
 
 
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.failed:  # in its setup, call or teardown
+        _failed.add(report.nodeid)
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     out = os.environ.get("SUITE_TIME_OUT")
     if out:
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-        lines = "".join(f"{cpu:.3f}\t{wall:.3f}\t{nodeid}\n" for cpu, wall, nodeid in _rows)
+        lines = "".join(f"{cpu:.3f}\t{wall:.3f}\t{'failed' if nodeid in _failed else 'ok'}\t{nodeid}\n"
+                        for cpu, wall, nodeid in _rows)
         (Path(out) / f"{worker}.tsv").write_text(lines)

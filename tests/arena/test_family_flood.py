@@ -117,6 +117,10 @@ def _measure(mode: str, folder: Path) -> dict[str, float]:
     }
 
 
+# The control's share needs the flooder (at nice 19) to get CPU: on two cores
+# with three other test workers beside it, it got too little for the flood
+# to show even on the shared socket (failed so on four workers).
+@pytest.mark.serial
 def test_one_familys_flood_costs_the_arena_nothing_on_its_own_socket(tmp_path: Path) -> None:
     figures = {mode: _measure(mode, tmp_path / mode) for mode in ("shared", "family")}
     print(json.dumps(figures, indent=1))

@@ -29,6 +29,12 @@ def _refusal() -> str | None:
     return None
 
 
+# A test whose bots all run without the sandbox (sandbox = "none", or no
+# bubblewrap): a cgroup subtree delegated to the user is read only by the
+# sandbox (arena/sandbox/session.py), so for it the two ordinary-user modes
+# of test_sandbox_as_user.py are one; that test runs it in one of them.
+unsandboxed = pytest.mark.unsandboxed
+
 # Tests of what only full containment gives (memory, process and CPU limits
 # per bot): run as root, or as a user with a delegated control group; for
 # anyone else the run refuses, and the test says why it is skipped. CI runs

@@ -23,7 +23,7 @@ from typing import Any, Literal, overload
 
 import pytest
 from arms import arm
-from sandbox_runs import CLI, HERE, RANDOM, needs_bwrap, needs_containment
+from sandbox_runs import CLI, HERE, RANDOM, needs_bwrap, needs_containment, unsandboxed
 from unprivileged import OTHER_UID, needs_root, user_env, user_python
 
 from arena.games.store import ResultsStore
@@ -231,6 +231,7 @@ def test_an_ordinary_user_with_nothing_delegated_is_refused_in_one_line(tmp_path
         assert not (a.folder / "hostile.sqlite").exists()
 
 
+@unsandboxed
 def test_without_the_sandbox_the_same_bot_gets_through(tmp_path: Path) -> None:
     """The control: the attacks are real, and the test sees them succeed."""
     # The host's whole filesystem is searched here: a few seconds of it find the test's own files.

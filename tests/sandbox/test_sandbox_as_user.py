@@ -3,7 +3,10 @@ uid, as an organizer without root runs them: with a cgroup subtree
 delegated to it, and with nothing delegated. They pass; what they skip is
 only what that user's mode cannot hold (the run is then refused, and the
 reason names the guarantees missing), or an arm that plays another mode by
-dropping from root to another uid, which only root can do."""
+dropping from root to another uid, which only root can do. A test whose bots
+all run without the sandbox (marked ``unsandboxed``) runs with nothing
+delegated only: the delegated subtree is read by the sandbox alone, so the
+delegated mode would run it again the same way."""
 
 from __future__ import annotations
 
@@ -51,7 +54,8 @@ def test_the_sandbox_tests_pass_as_an_ordinary_user(mode: str) -> None:
     with user_folder() as folder:
         report = folder / "report.xml"
         argv = [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W", "ignore::pytest.PytestUnknownMarkWarning",
-                f"--junitxml={report}", "--basetemp", str(folder / "tmp"), *tests]
+                f"--junitxml={report}", "--basetemp", str(folder / "tmp"),
+                *(["-m", "not unsandboxed"] if mode == "delegated" else []), *tests]
         if mode == "delegated":
             with delegated_cgroup() as path:
                 run = as_user(argv, cwd=folder, env={"TRUCO_ARENA_CGROUP": path}, timeout=900)
@@ -76,6 +80,15 @@ def test_the_sandbox_tests_pass_as_an_ordinary_user(mode: str) -> None:
         assert all(k in passed for k in limits), {k: results[k] for k in limits}
     else:  # each is skipped, saying why
         assert all(k in skipped for k in limits), {k: results[k] for k in limits}
-    # Tests that hold in every mode ran: the configs, the check, /etc, the control without a sandbox.
-    for name in ("test_sandbox_config", "test_sandbox_etc", "test_without_the_sandbox_the_same_bot_gets_through"):
+    # Tests that hold in every mode ran: the configs, the check, /etc; the
+    # control without a sandbox, and the rest of the unsandboxed tests, in one mode.
+    for name in ("test_sandbox_config", "test_sandbox_check", "test_sandbox_etc"):
         assert any(name in k for k in passed), (name, sorted(passed))
+    unsandboxed = ("test_without_the_sandbox_the_same_bot_gets_through", "test_the_opt_out_runs_trusted_bots",
+                   "test_without_bubblewrap_the_demo_runs", "test_a_run_without_a_sandbox_says_so")
+    for name in unsandboxed:
+        ran = [k for k in results if name in k]
+        if mode == "delegated":
+            assert not ran, (name, ran)
+        else:
+            assert ran and all(k in passed for k in ran), (name, {k: results[k] for k in ran})

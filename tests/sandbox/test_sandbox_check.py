@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from arms import arm, arm_params
-from sandbox_runs import RANDOM, needs_bwrap, needs_containment, run_cli, write_config
+from sandbox_runs import RANDOM, needs_bwrap, needs_containment, run_cli, unsandboxed, write_config
 from unprivileged import needs_root, threads_of_the_organizer
 
 from arena.games.settings import ConfigError
@@ -145,6 +145,7 @@ def test_a_run_with_its_progress_display_says_its_containment(tmp_path: Path) ->
     assert len(levels) == 1 and levels[0].startswith("containment: full ("), run.stderr
 
 
+@unsandboxed
 def test_a_run_without_a_sandbox_says_so_with_its_progress_display(tmp_path: Path) -> None:
     config = write_config(tmp_path / "t.toml", [['name = "a"', f'command = "{RANDOM}"'],
                                                 ['name = "b"', f'command = "{RANDOM}"']], games=2,

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sandbox_runs import RANDOM, needs_bwrap, needs_containment, run_cli, write_config
+from sandbox_runs import RANDOM, needs_bwrap, needs_containment, run_cli, unsandboxed, write_config
 
 from arena.cli.demo import demo_bots
 from arena.games.settings import ConfigError
@@ -31,6 +31,7 @@ def _without_bwrap(tmp_path: Path) -> dict[str, str]:
     return dict(os.environ, PATH=str(bin_dir))
 
 
+@unsandboxed
 def test_without_bubblewrap_a_tournament_is_refused_in_one_line(tmp_path: Path) -> None:
     config = write_config(tmp_path / "t.toml", [['name = "a"', f'command = "{RANDOM}"'],
                                                 ['name = "b"', f'command = "{RANDOM}"']])
@@ -41,6 +42,7 @@ def test_without_bubblewrap_a_tournament_is_refused_in_one_line(tmp_path: Path) 
     assert not (tmp_path / "t.sqlite").exists()
 
 
+@unsandboxed
 def test_without_bubblewrap_the_demo_runs_its_own_bots_unsandboxed_and_says_so(tmp_path: Path) -> None:
     run = run_cli("demo", "--games", "2", "--no-progress", cwd=tmp_path, env=_without_bwrap(tmp_path))
     assert run.returncode == 0, run.stderr
@@ -48,6 +50,7 @@ def test_without_bubblewrap_the_demo_runs_its_own_bots_unsandboxed_and_says_so(t
     assert all(name in run.stdout for name, _ in demo_bots("uruguayo"))
 
 
+@unsandboxed
 def test_the_opt_out_runs_trusted_bots_in_their_folder_from_anywhere(tmp_path: Path) -> None:
     """Relative paths start from the config's folder, not the shell's."""
     work = tmp_path / "work"
