@@ -39,7 +39,10 @@ def run(tmp_path: Path, mode: str) -> tuple[list[GameRecord], str, str]:
     config = tmp_path / "faults.toml"
     config.write_text("\n".join([
         'name = "faults"', 'variant = "uruguayo"', "games_per_pairing = 2", "seed = 5", 'sandbox = "none"',
-        "[time_control]", "move_seconds = 0.5", "bank_seconds = 0.5",
+        # A short clock only where running out of it is the fault: elsewhere a
+        # busy machine must not make either program time out first.
+        "[time_control]", *(("move_seconds = 0.5", "bank_seconds = 0.5") if mode == "silent"
+                            else ("move_seconds = 3.0", "bank_seconds = 3.0")),
         "[[bots]]", 'name = "bad"', f'command = ["{sys.executable}", "{BOT}", "{mode}"]', 'protocol = "stdio"',
         "[[bots]]", 'name = "random"', 'command = "python -m sample_bots.random_bot"',
     ]) + "\n")
