@@ -45,12 +45,12 @@ needs_containment = pytest.mark.skipif(_REFUSED is not None,
 
 
 def write_config(path: Path, bots: list[list[str]], *, games: int = 4, extra: tuple[str, ...] = (),
-                 seats: int = 2, move_seconds: float = 2.0) -> Path:
+                 seats: int = 2, move_seconds: float = 2.0, bank_seconds: float = 10.0) -> Path:
     """A config of ``bots`` (each the TOML lines of one [[bots]] table)."""
     lines = ['variant = "argentino"' if seats > 2 else 'variant = "uruguayo"', f"games_per_pairing = {games}",
              "concurrency = 1", "workers = 1", *extra,
              "[options]", "target = 15", *([f"seats = {seats}"] if seats > 2 else []),
-             "[time_control]", f"move_seconds = {move_seconds}", "bank_seconds = 10.0"]
+             "[time_control]", f"move_seconds = {move_seconds}", f"bank_seconds = {bank_seconds}"]
     for bot in bots:
         lines += ["[[bots]]", *bot]
     path.write_text("\n".join(lines) + "\n")

@@ -41,7 +41,10 @@ def test_a_thread_hog_leaves_its_two_bystanders_alone(arm_name: str, tmp_path: P
              f'dir = "{a.bots}"'],
             ['name = "calm1"', f'command = "{RANDOM}"'],
             ['name = "calm2"', f'command = "{RANDOM}"'],
-        ], games=2, extra=a.extra))
+        # A 3 s bank, not 10: with no process limit the hog, its threads
+        # held, may answer nothing and lose on time, and its games would
+        # each take the whole clock. The bystanders answer in milliseconds.
+        ], games=2, extra=a.extra, bank_seconds=3.0))
         run = a.cli("tournament", "run", str(config), "--no-progress")
         assert run.returncode == 0, run.stderr[-2000:]
         rows = _rows(a.folder / "t.sqlite")
