@@ -125,7 +125,7 @@ def _factory(kind: str, cfg: dict[str, Any], meters: dict[str, _Metered]) -> Any
             return meters["pruning"].make(PruningBot, "worlds", k, worlds=cfg["pruning_worlds"], time_ms=cfg["time_ms"])
         if kind == "yardstick":
             return meters["yardstick"].make(YardstickBot, "worlds", k, worlds=cfg["pruning_worlds"],
-                                            time_ms=cfg["time_ms"], min_worlds=cfg["min_worlds"])
+                                            time_ms=cfg["time_ms"], min_worlds=cfg["min_worlds"], **cfg["yardstick"])
         if kind == "tuned":
             return meters["tuned"].make(InferenceBot, "worlds", k, **{
                 "worlds": cfg["worlds"], "time_ms": cfg["time_ms"], "play_soft": 1.0, **cfg["tuned"]})
@@ -249,6 +249,8 @@ def main(argv: list[str] | None = None) -> None:
                    help="tuned (the inference bot with play_soft=1, i.e. simulation, at --worlds): a "
                         "constructor argument (e.g. worlds=36, margin=0.5, play_soft=0.5, early=true); "
                         "repeatable")
+    p.add_argument("--yardstick", action="append", default=[], metavar="NAME=VALUE",
+                   help="yardstick: another constructor argument (e.g. lend=0, prune=0.5); repeatable")
     p.add_argument("--time-ms", type=float, default=None,
                    help="a time budget per decision for both search bots instead (not reproducible)")
     p.add_argument("--min-worlds", type=int, default=8,
@@ -260,7 +262,8 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     options = {"target": args.target} if args.target else {}
     cfg = {"ismcts": _options(p, "--ismcts", args.ismcts, ISMCTSBot),
-           "tuned": _options(p, "--tuned", args.tuned, InferenceBot), "worlds": args.worlds, "iterations": args.iterations, "time_ms": args.time_ms,
+           "tuned": _options(p, "--tuned", args.tuned, InferenceBot),
+           "yardstick": _options(p, "--yardstick", args.yardstick, YardstickBot), "worlds": args.worlds, "iterations": args.iterations, "time_ms": args.time_ms,
            "rollout": args.rollout, "options": options, "play_soft": args.play_soft,
            "inference_worlds": args.inference_worlds or args.worlds,
            "pruning_worlds": args.pruning_worlds, "min_worlds": args.min_worlds}
@@ -273,6 +276,8 @@ def main(argv: list[str] | None = None) -> None:
             budget += f", ismcts {' '.join(args.ismcts)}"
         if args.tuned:
             budget += f", tuned {' '.join(args.tuned)}"
+    if args.yardstick:
+        budget += f", yardstick {' '.join(args.yardstick)}"
     print(f"budget: {budget}; {args.jobs} worker(s); engine {BUILD}, sample bots {bots_build()}")
     header = (f"{'matchup':<22} {'variant':<11} {'games':>5} {'win rate':>8}  {'95% CI':<15} "
               f"{'pts for-against':>15} {'wall s':>7}  thinking per searched decision")
