@@ -201,6 +201,12 @@ def _thinking(meters: dict[str, list[float]]) -> str:
     return "; ".join(parts)
 
 
+def _load() -> str:
+    """The machine's 1, 5 and 15 minute load averages: a wall-clock budget
+    binds only on a machine that is not too loaded."""
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def _options(p: argparse.ArgumentParser, flag: str, pairs: list[str], cls: Any) -> dict[str, Any]:
     """``NAME=VALUE`` strings as keyword arguments of ``cls`` (numbers as
     numbers, true/false as booleans, anything else as a string)."""
@@ -278,7 +284,8 @@ def main(argv: list[str] | None = None) -> None:
             budget += f", tuned {' '.join(args.tuned)}"
     if args.yardstick:
         budget += f", yardstick {' '.join(args.yardstick)}"
-    print(f"budget: {budget}; {args.jobs} worker(s); engine {BUILD}, sample bots {bots_build()}")
+    print(f"budget: {budget}; {args.jobs} worker(s); engine {BUILD}, sample bots {bots_build()}; "
+          f"load average {_load()}")
     header = (f"{'matchup':<22} {'variant':<11} {'games':>5} {'win rate':>8}  {'95% CI':<15} "
               f"{'pts for-against':>15} {'wall s':>7}  thinking per searched decision")
     print(header)
@@ -288,7 +295,7 @@ def main(argv: list[str] | None = None) -> None:
             r = run(matchup, variant, args.games, cfg, args.jobs, args.seed)
             print(f"{matchup:<22} {variant:<11} {r['games']:>5} {r['rate']:>8.3f}  "
                   f"[{r['lo']:.3f}, {r['hi']:.3f}] {r['pf']:>7}-{r['pa']:<7} {r['wall']:>7.0f}  "
-                  f"{_thinking(r['meters'])}", flush=True)
+                  f"{_thinking(r['meters'])}; load average after {_load()}", flush=True)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,14 @@ millisecond, which is what made the search bots stronger:
 Budget: by default ``time_ms`` of wall-clock time per decision (the time a
 tournament gives; at least ``min_worlds`` worlds), or ``worlds`` rollouts
 per candidate counted, as ``pruning``, so a seeded game replays exactly.
+On the clock, a search that pruning leaves with one candidate ends early,
+and the time it saved is kept for the game's hard searches (two candidates
+or more still open at the budget), up to ``lend`` times ``time_ms`` more for
+one of them: over a game the bot thinks at most ``time_ms`` per searched
+decision on average (but for the part of a world past the budget, as
+``simulation``, whose clock is also read once per world), and a single
+decision never takes more than a fifth of the arena's move clock, so the
+arena's own time bank is never touched.
 ``benchmarks/bot_strength.py --matchup yardstick-simulation --time-ms MS``
 measures it against ``simulation`` at the same wall-clock time per decision.
 """
@@ -51,6 +59,10 @@ from .worlds import RivalModel
 # Wall-clock milliseconds per searched decision by default: well under a
 # fifth of any usual move clock, and where the budget is measured.
 DEFAULT_TIME_MS = 8.0
+# A candidate is dropped once its paired deficit to the heuristic's move
+# exceeds this many standard errors (pruning's 1.0 dropped good moves too
+# soon once the time an easy search saves went to the hard ones).
+DEFAULT_PRUNE = 1.5
 # A hard search may take the time easy ones saved, up to this many times
 # ``time_ms`` on top of its own.
 DEFAULT_LEND = 2.0
@@ -125,7 +137,7 @@ class YardstickBot(SimulationBot):
         time_ms: float | None = DEFAULT_TIME_MS,
         worlds: int = DEFAULT_WORLDS,
         min_worlds: int = 8,
-        prune: float = 1.0,
+        prune: float = DEFAULT_PRUNE,
         prune_after: int = 6,
         params: Params = DEFAULT_PARAMS,
         options: dict[str, object] | None = None,
