@@ -21,7 +21,8 @@ ismcts, defaults as the bots'), or all at ``--time-ms`` per decision; to
 compare at equal CPU, give simulation the worlds that match the other's CPU
 per searched decision (the last column); ``--ismcts NAME=VALUE`` sets
 any other argument of the ISMCTS bot (``widen``, ``race_z``, ``root``...), for
-tuning. For each search bot the table
+tuning, and ``--yardstick NAME=VALUE`` any of the yardstick bot's
+(``lend``, ``prune``, ``prune_after``). For each search bot the table
 gives its mean thinking time per searched decision, in CPU ms (what it costs
 on an idle core, whatever the load) and wall ms, and its worlds (simulation)
 or iterations (ismcts) per search.
@@ -32,6 +33,10 @@ decision, the time a tournament gives:
     PYTHONPATH=.build-compiled python -P benchmarks/bot_strength.py \
         --matchup yardstick-simulation --time-ms 10 --min-worlds 3 --games 2000 --jobs 4
 
+Neither the benchmark nor a tournament charges a bot for running past its
+``--time-ms`` (the arena charges a move's whole wall time against its move
+clock, seconds long, so 10 ms and a little more both stay well inside it);
+the table's wall ms per searched decision say what each bot really took.
 Fair under a machine's load: the two bots of a game run in one process and
 take turns, so a burst of load elsewhere falls on both alike (and each deal
 is played twice, seats swapped, in the same worker, one game after the
