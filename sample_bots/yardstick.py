@@ -152,7 +152,7 @@ class YardstickBot(SimulationBot):
                          options=options, early=True, prune=prune, prune_after=prune_after)
         self._memo: dict[tuple[object, ...], float] = {}
         self.lend = lend
-        # Wall-clock ms that this game's searches left unused (negative: overrun).
+        # Wall-clock ms that this game's searches left unused and not yet lent.
         self._saved_ms = 0.0
 
     def on_game_start(self, game_id: str, seat: int, variant: str) -> None:
