@@ -21,7 +21,8 @@ ismcts, defaults as the bots'), or all at ``--time-ms`` per decision; to
 compare at equal CPU, give simulation the worlds that match the other's CPU
 per searched decision (the last column); ``--ismcts NAME=VALUE`` sets
 any other argument of the ISMCTS bot (``widen``, ``race_z``, ``root``...), for
-tuning. For each search bot the table
+tuning, and ``--yardstick NAME=VALUE`` any of the yardstick bot's
+(``lend``, ``prune``, ``prune_after``). For each search bot the table
 gives its mean thinking time per searched decision, in CPU ms (what it costs
 on an idle core, whatever the load) and wall ms, and its worlds (simulation)
 or iterations (ismcts) per search.
@@ -32,6 +33,10 @@ decision, the time a tournament gives:
     PYTHONPATH=.build-compiled python -P benchmarks/bot_strength.py \
         --matchup yardstick-simulation --time-ms 10 --min-worlds 3 --games 2000 --jobs 4
 
+Neither the benchmark nor a tournament charges a bot for running past its
+``--time-ms`` (the arena charges a move's whole wall time against its move
+clock, seconds long, so 10 ms and a little more both stay well inside it);
+the table's wall ms per searched decision say what each bot really took.
 Fair under a machine's load: the two bots of a game run in one process and
 take turns, so a burst of load elsewhere falls on both alike (and each deal
 is played twice, seats swapped, in the same worker, one game after the
@@ -125,7 +130,7 @@ def _factory(kind: str, cfg: dict[str, Any], meters: dict[str, _Metered]) -> Any
             return meters["pruning"].make(PruningBot, "worlds", k, worlds=cfg["pruning_worlds"], time_ms=cfg["time_ms"])
         if kind == "yardstick":
             return meters["yardstick"].make(YardstickBot, "worlds", k, worlds=cfg["pruning_worlds"],
-                                            time_ms=cfg["time_ms"], min_worlds=cfg["min_worlds"])
+                                            time_ms=cfg["time_ms"], min_worlds=cfg["min_worlds"], **cfg["yardstick"])
         if kind == "tuned":
             return meters["tuned"].make(InferenceBot, "worlds", k, **{
                 "worlds": cfg["worlds"], "time_ms": cfg["time_ms"], "play_soft": 1.0, **cfg["tuned"]})
@@ -201,6 +206,12 @@ def _thinking(meters: dict[str, list[float]]) -> str:
     return "; ".join(parts)
 
 
+def _load() -> str:
+    """The machine's 1, 5 and 15 minute load averages: a wall-clock budget
+    binds only on a machine that is not too loaded."""
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def _options(p: argparse.ArgumentParser, flag: str, pairs: list[str], cls: Any) -> dict[str, Any]:
     """``NAME=VALUE`` strings as keyword arguments of ``cls`` (numbers as
     numbers, true/false as booleans, anything else as a string)."""
@@ -249,6 +260,8 @@ def main(argv: list[str] | None = None) -> None:
                    help="tuned (the inference bot with play_soft=1, i.e. simulation, at --worlds): a "
                         "constructor argument (e.g. worlds=36, margin=0.5, play_soft=0.5, early=true); "
                         "repeatable")
+    p.add_argument("--yardstick", action="append", default=[], metavar="NAME=VALUE",
+                   help="yardstick: another constructor argument (e.g. lend=0, prune=0.5); repeatable")
     p.add_argument("--time-ms", type=float, default=None,
                    help="a time budget per decision for both search bots instead (not reproducible)")
     p.add_argument("--min-worlds", type=int, default=8,
@@ -260,7 +273,8 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     options = {"target": args.target} if args.target else {}
     cfg = {"ismcts": _options(p, "--ismcts", args.ismcts, ISMCTSBot),
-           "tuned": _options(p, "--tuned", args.tuned, InferenceBot), "worlds": args.worlds, "iterations": args.iterations, "time_ms": args.time_ms,
+           "tuned": _options(p, "--tuned", args.tuned, InferenceBot),
+           "yardstick": _options(p, "--yardstick", args.yardstick, YardstickBot), "worlds": args.worlds, "iterations": args.iterations, "time_ms": args.time_ms,
            "rollout": args.rollout, "options": options, "play_soft": args.play_soft,
            "inference_worlds": args.inference_worlds or args.worlds,
            "pruning_worlds": args.pruning_worlds, "min_worlds": args.min_worlds}
@@ -273,7 +287,10 @@ def main(argv: list[str] | None = None) -> None:
             budget += f", ismcts {' '.join(args.ismcts)}"
         if args.tuned:
             budget += f", tuned {' '.join(args.tuned)}"
-    print(f"budget: {budget}; {args.jobs} worker(s); engine {BUILD}, sample bots {bots_build()}")
+    if args.yardstick:
+        budget += f", yardstick {' '.join(args.yardstick)}"
+    print(f"budget: {budget}; {args.jobs} worker(s); engine {BUILD}, sample bots {bots_build()}; "
+          f"load average {_load()}")
     header = (f"{'matchup':<22} {'variant':<11} {'games':>5} {'win rate':>8}  {'95% CI':<15} "
               f"{'pts for-against':>15} {'wall s':>7}  thinking per searched decision")
     print(header)
@@ -283,7 +300,7 @@ def main(argv: list[str] | None = None) -> None:
             r = run(matchup, variant, args.games, cfg, args.jobs, args.seed)
             print(f"{matchup:<22} {variant:<11} {r['games']:>5} {r['rate']:>8.3f}  "
                   f"[{r['lo']:.3f}, {r['hi']:.3f}] {r['pf']:>7}-{r['pa']:<7} {r['wall']:>7.0f}  "
-                  f"{_thinking(r['meters'])}", flush=True)
+                  f"{_thinking(r['meters'])}; load average after {_load()}", flush=True)
 
 
 if __name__ == "__main__":

@@ -353,7 +353,7 @@ class SimulationBot(Bot):
         # pessimistic cost per world, a figure known before the game starts.
         limit = self.max_worlds if timed else min(self.worlds, clock_cap(self._time_cap_ms, CPU_MS_PER_WORLD))
         max_tries = 40 * limit + 200
-        budget = min(self.time_ms, self._time_cap_ms) if self.time_ms is not None else float("inf")
+        budget = self._budget_ms()
         mismatch, noise = self._model_trust()
         soft = mismatch if self.infer else 1.0
         model = self._model()
@@ -401,6 +401,12 @@ class SimulationBot(Bot):
         self.stats["seconds"] += time.perf_counter() - start
         kept = [cands[i] for i in alive]
         return kept[self._pick(kept, [values[i] for i in alive], alive.index(b))]
+
+    def _budget_ms(self) -> float:
+        """Wall-clock milliseconds this search may take (infinite at a counted
+        budget): ``time_ms``, never more than a fifth of the move clock;
+        subclasses may lend a hard decision the time easy ones left."""
+        return min(self.time_ms, self._time_cap_ms) if self.time_ms is not None else float("inf")
 
     def _sample(self, obs: Observation, game: Game, soft: float, model: RivalModel) -> World | None:
         """One world for a decision, or None (rejected); subclasses weigh the

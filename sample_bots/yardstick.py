@@ -29,6 +29,14 @@ millisecond, which is what made the search bots stronger:
 Budget: by default ``time_ms`` of wall-clock time per decision (the time a
 tournament gives; at least ``min_worlds`` worlds), or ``worlds`` rollouts
 per candidate counted, as ``pruning``, so a seeded game replays exactly.
+On the clock, a search that pruning leaves with one candidate ends early,
+and the time it saved is kept for the game's hard searches (two candidates
+or more still open at the budget), up to ``lend`` times ``time_ms`` more for
+one of them: over a game the bot thinks at most ``time_ms`` per searched
+decision on average (but for the part of a world past the budget, as
+``simulation``, whose clock is also read once per world), and a single
+decision never takes more than a fifth of the arena's move clock, so the
+arena's own time bank is never touched.
 ``benchmarks/bot_strength.py --matchup yardstick-simulation --time-ms MS``
 measures it against ``simulation`` at the same wall-clock time per decision.
 """
@@ -36,6 +44,7 @@ measures it against ``simulation`` at the same wall-clock time per decision.
 from __future__ import annotations
 
 import random
+import time
 
 from mypy_extensions import mypyc_attr
 
@@ -50,6 +59,14 @@ from .worlds import RivalModel
 # Wall-clock milliseconds per searched decision by default: well under a
 # fifth of any usual move clock, and where the budget is measured.
 DEFAULT_TIME_MS = 8.0
+# A candidate is dropped once its paired deficit to the heuristic's move
+# exceeds this many standard errors: less eager than pruning's 1.0, as the
+# time an early stop saves now goes to the hard searches rather than being
+# its only gain (the screens in benchmarks/README.md do not separate the two).
+DEFAULT_PRUNE = 1.5
+# A hard search may take the time easy ones saved, up to this many times
+# ``time_ms`` on top of its own.
+DEFAULT_LEND = 2.0
 # Past this many entries the equity table starts afresh (a few MB at most).
 MEMO_LIMIT = 200_000
 
@@ -121,21 +138,50 @@ class YardstickBot(SimulationBot):
         time_ms: float | None = DEFAULT_TIME_MS,
         worlds: int = DEFAULT_WORLDS,
         min_worlds: int = 8,
-        prune: float = 1.0,
+        prune: float = DEFAULT_PRUNE,
         prune_after: int = 6,
         params: Params = DEFAULT_PARAMS,
         options: dict[str, object] | None = None,
+        lend: float = DEFAULT_LEND,
     ) -> None:
         if prune_after < 2:
             raise ValueError(f"prune_after must be at least 2 worlds, got {prune_after}")
+        if lend < 0:
+            raise ValueError(f"lend must not be negative, got {lend}")
         super().__init__(seed, worlds=worlds, time_ms=time_ms, min_worlds=min_worlds, params=params,
                          options=options, early=True, prune=prune, prune_after=prune_after)
         self._memo: dict[tuple[object, ...], float] = {}
+        self.lend = lend
+        # Wall-clock ms that this game's searches left unused and not yet lent.
+        self._saved_ms = 0.0
 
     def on_game_start(self, game_id: str, seat: int, variant: str) -> None:
         super().on_game_start(game_id, seat, variant)
+        self._saved_ms = 0.0
         if len(self._memo) > MEMO_LIMIT:
             self._memo = {}
+
+    def _budget_ms(self) -> float:
+        base = super()._budget_ms()
+        if self.time_ms is None:
+            return base
+        # The time easy searches left (pruning soon left them one candidate)
+        # goes to the hard ones: a search only runs on while two candidates
+        # or more are still open. Never past a fifth of the move clock.
+        extra = min(max(0.0, self._saved_ms), self.lend * self.time_ms)
+        return min(base + extra, self._time_cap_ms)
+
+    def _decide(self, obs: Observation, base: Action, cands: list[Action], start: float) -> Action:
+        allowed = self._budget_ms()
+        action = super()._decide(obs, base, cands, start)
+        if self.time_ms is not None:
+            # Credit what an easy search left of its own time, debit what a
+            # hard one took of the saved time; the part of a world that runs
+            # past the budget (the clock is read once per world, as
+            # simulation's search does) is neither.
+            own = min(self.time_ms, self._time_cap_ms)
+            self._saved_ms += own - min((time.perf_counter() - start) * 1000, allowed)
+        return action
 
     def _model(self) -> RivalModel:
         if len(self._memo) > MEMO_LIMIT:

@@ -11,11 +11,13 @@ import pytest
 from arena.engine import Game
 from arena.engine.actions import Action
 from arena.engine.observation import Observation
+from arena.engine.options import make_options
 from sample_bots._play import UniformBot, play_game
 from sample_bots.heuristic import DEFAULT_PARAMS, HeuristicBot
 from sample_bots.simulation import rollout_value, win_table
 from sample_bots.worlds import RivalModel
 from sample_bots.yardstick import DEFAULT_TIME_MS, YardstickBot, cheap_rollout_value
+from sdk.bot import GameInfo
 
 
 @pytest.mark.parametrize("variant", ["argentino", "uruguayo", "venezolano"])
@@ -78,3 +80,41 @@ def test_yardstick_thinks_on_a_clock_by_default() -> None:
     bot = YardstickBot(1)
     play_game([HeuristicBot(2), bot], "uruguayo", 81)
     assert bot.time_ms == DEFAULT_TIME_MS and bot.stats["searched"] > 0
+
+
+def test_yardstick_lends_hard_searches_the_time_easy_ones_saved_within_the_move_clock() -> None:
+    bot = YardstickBot(1, time_ms=10.0, lend=2.0)
+    assert bot._budget_ms() == 10.0
+    bot._saved_ms = 5.0
+    assert bot._budget_ms() == 15.0
+    bot._saved_ms = 100.0
+    assert bot._budget_ms() == 30.0  # at most lend x time_ms on top
+    bot._saved_ms = -7.0
+    assert bot._budget_ms() == 10.0  # an overrun never cuts a search's own time
+    bot._saved_ms = 100.0
+    bot.on_game_info(GameInfo("g", 0, make_options("uruguayo"), ("a", "b"), 0.1, 60.0))
+    assert bot._budget_ms() == 20.0  # never past a fifth of the move clock, whatever was saved
+    bot.on_game_start("g", 0, "uruguayo")
+    assert bot._budget_ms() == 10.0  # a game starts with nothing saved
+    assert YardstickBot(1, time_ms=None)._budget_ms() == float("inf")
+    with pytest.raises(ValueError):
+        YardstickBot(1, lend=-1.0)
+
+
+def test_yardstick_keeps_its_saved_time_within_what_its_searches_left() -> None:
+    class Watching(YardstickBot):
+        def __init__(self) -> None:
+            super().__init__(4, time_ms=3.0, min_worlds=3)
+            self.budgets: list[float] = []
+
+        def _budget_ms(self) -> float:
+            budget = super()._budget_ms()
+            self.budgets.append(budget)
+            return budget
+
+    bot = Watching()
+    play_game([bot, HeuristicBot(5)], "uruguayo", 82)
+    assert bot.stats["searched"] > 0
+    assert all(3.0 <= b <= 3.0 * (1 + bot.lend) for b in bot.budgets)
+    # what is saved never exceeds the searches' own time (3 ms each)
+    assert bot._saved_ms <= 3.0 * (bot.stats["searched"] + bot.stats["fallbacks"])
