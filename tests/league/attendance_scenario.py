@@ -90,14 +90,17 @@ def _chooser_rows(rows: list[GameRecord]) -> list[GameRecord]:
 
 
 def run(workdir: Path, attendance: bool, chooses: bool, *, league_games: int | None = None,
-        chooser_games: int | None = None, cycles: int | None = None, forfeit_seconds: float = 0.5,
-        limit: float = 600) -> Outcome:
+        chooser_games: int | None = None, cycles: int | None = None, at_least: int = 0,
+        forfeit_seconds: float = 0.5, limit: float = 600) -> Outcome:
     """One league run until it holds ``league_games`` games, until the
     chooser has played ``chooser_games`` (the first of them counted), or for
     ``cycles`` whole cycles of the strong bot's hours (every game of them
     counted: the same share of time with and without the strong bot,
-    however fast the machine plays); AssertionError after ``limit`` seconds."""
+    however fast the machine plays), and then more whole cycles until the
+    chooser has ``at_least`` games (a busy machine starts it slowly, and its
+    windows are short); AssertionError after ``limit`` seconds."""
     assert sum(x is not None for x in (league_games, chooser_games, cycles)) == 1
+    whole = cycles or 0  # cycles to play, grown while the chooser has too few games
     workdir.mkdir()
     league = League(workdir, CONFIG.format(forfeit=forfeit_seconds,
                                            attendance="attendance_seconds = 600" if attendance else ""))
@@ -106,8 +109,14 @@ def run(workdir: Path, attendance: bool, chooses: bool, *, league_games: int | N
     tokens = {name: league.token(name) for name in ("strong", "weak1", "weak2", "chooser")}
 
     def done(rows: list[GameRecord]) -> bool:
+        nonlocal whole
         if cycles is not None:
-            return time.monotonic() - start >= cycles * 2 * PERIOD
+            if time.monotonic() - start < whole * 2 * PERIOD:
+                return False
+            if len(_chooser_rows(league.rows())) >= at_least:
+                return True
+            whole += 1
+            return False
         return len(rows) >= league_games if league_games is not None else \
             len(_chooser_rows(rows)) >= (chooser_games or 0)
 

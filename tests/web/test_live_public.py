@@ -90,7 +90,10 @@ def _poll(run: LiveRun) -> list[dict[str, Any]]:
 
 
 def test_every_live_view_shows_only_public_cards(tmp_path: Path) -> None:
-    with live_tournament(tmp_path, games=4, delay=0.03) as run:
+    # The bot that moves slowly gives the poller time to see each game at many
+    # steps; 0.08 s a move, not less, for a busy machine (four test workers on
+    # two cores) to still serve fifty views.
+    with live_tournament(tmp_path, games=4, delay=0.08) as run:
         served = _poll(run)
     with ResultsStore.open_existing(run.db) as store:
         rows = list(store.games())

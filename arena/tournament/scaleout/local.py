@@ -162,6 +162,9 @@ class LocalWorker:
             proc.stdin.write(encode(obj))
             await proc.stdin.drain()
         except (BrokenPipeError, ConnectionResetError):
+            # Its input closed: it is exiting (or killed). Reaped first, so the
+            # reason names how it ended, as when its output ends.
+            await wait_or_kill(proc, CLOSE_GRACE)
             raise WorkerLostError(self._exit()) from None
 
     async def _read(self) -> Any:
