@@ -13,8 +13,11 @@ from arena.cli import main
 BOTS = (
     ("random", "python -m sample_bots.random_bot"),
     ("heuristic", "python -m sample_bots.heuristic"),
-    # plays an illegal card at its 7th decision: one game ends by a failure, cut short
-    ("cheater", "python -m sample_bots.misbehaving --mode illegal --at 7"),
+    # plays an illegal card at its 3rd decision (counted per process): one game
+    # ends by a failure, cut short. Not later: which games each of its
+    # processes plays depends on timing, and on a busy machine a process
+    # once had too few decisions to reach its 7th, so no game ended by it.
+    ("cheater", "python -m sample_bots.misbehaving --mode illegal --at 3"),
 )
 
 
