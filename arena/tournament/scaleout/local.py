@@ -162,10 +162,7 @@ class LocalWorker:
             proc.stdin.write(encode(obj))
             await proc.stdin.drain()
         except (BrokenPipeError, ConnectionResetError):
-            # Its input closed: it is exiting (or killed). Reaped first, so the
-            # reason names how it ended, as when its output ends.
-            await wait_or_kill(proc, CLOSE_GRACE)
-            raise WorkerLostError(self._exit()) from None
+            raise await self._lost(proc) from None
 
     async def _read(self) -> Any:
         proc = self.process
@@ -174,11 +171,15 @@ class LocalWorker:
         try:
             return await read_frame(proc.stdout, FROM_WORKER, MAX_REPORT)
         except EOFError:
-            # Its output ended: it is exiting, or it closed its stdout and must be ended.
-            await wait_or_kill(proc, CLOSE_GRACE)
-            raise WorkerLostError(self._exit()) from None
+            raise await self._lost(proc) from None
         except FrameError as exc:
             raise WorkerLostError(str(exc)) from None
+
+    async def _lost(self, proc: asyncio.subprocess.Process) -> WorkerLostError:
+        """Its input or output closed: it is exiting, or was killed, or closed
+        a pipe and must be ended. Reaped first, so the error names how it ended."""
+        await wait_or_kill(proc, CLOSE_GRACE)
+        return WorkerLostError(self._exit())
 
     def _exit(self) -> str:
         code = None if self.process is None else self.process.returncode
