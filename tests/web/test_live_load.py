@@ -64,7 +64,13 @@ def _rate(db: Path, seconds: float, during: list[float] | None = None, url: str 
     return (_recorded(db) - start) / (time.monotonic() - t0)
 
 
+# Alone (serial): the page answers at most MAX_RATE requests a second in
+# arrival order, so this test's own request waits behind the 50 pollers'; with
+# three other test workers on two cores the page process got so little CPU that
+# the wait passed PAGE_DEADLINE (failed so once in CI). What is checked is the
+# page under this attack, not under the attack plus the rest of the suite.
 @pytest.mark.slow
+@pytest.mark.serial
 def test_the_league_keeps_its_rate_while_the_page_is_polled_and_held(tmp_path: Path) -> None:
     tokens, db, config = tmp_path / "tokens.txt", tmp_path / "league.sqlite", tmp_path / "league.toml"
     config.write_text("concurrency = 8\n[options]\ntarget = 30\n[time_control]\nmove_seconds = 0.25\n"
