@@ -47,6 +47,7 @@ def test_bots_pruning_rejects_a_too_early_cut() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.strength
 def test_bots_pruning_beats_heuristic() -> None:
     # 6 rollouts per candidate per decision instead of the default 18
     st = duplicate_match(lambda k: PruningBot(k, worlds=6), lambda k: HeuristicBot(k), "uruguayo",

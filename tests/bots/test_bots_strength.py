@@ -27,6 +27,7 @@ def test_bots_heuristic_beats_random(variant: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.strength
 def test_bots_simulation_beats_heuristic() -> None:
     # 6 worlds per decision (~10 ms) instead of the default ~30 ms budget.
     # 60 duplicate pairs. Over 410 pairs (these and seeds 3000-3319) simulation

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from doc_commands import README, ROOT, Command, blocks, commands, section
 
+from arena.games.store import ResultsStore, StoreError
+
 DEADLINE = 120.0  # seconds any one command of the docs may take here
 
 # weekly.toml, the tournament the report and scaling docs' commands are run
@@ -73,6 +75,18 @@ def certificate_for_loopback(where: Path) -> None:
                     "-keyout", str(where / "arena.key"), "-out", str(where / "arena.crt"), "-days", "1",
                     "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"],
                    check=True, capture_output=True, timeout=60)
+
+
+def recorded(db: Path) -> int:
+    """Games in a league's results file so far (0 before it exists), read in
+    this process: a test waiting for games asks this, not the CLI, whose
+    start-up (about half a second of CPU) on every poll slowed the league
+    it waited for when the machine was busy."""
+    try:
+        with ResultsStore.open_existing(db) as store:
+            return store.count()
+    except StoreError:
+        return 0
 
 
 def free_port() -> int:
