@@ -109,16 +109,10 @@ class GameRecord:
         constructor: msgspec, which carries records across the worker pipe,
         cannot decode a dataclass with one."""
         record = cls.__new__(cls)
-        for f in fields(cls):
-            if f.name in values:
-                value = values[f.name]
-            elif f.default is not MISSING:
-                value = f.default
-            else:
-                raise TypeError(f"GameRecord.as_stored: {f.name} missing")
-            object.__setattr__(record, f.name, value)
-        if not record.game_id:
-            object.__setattr__(record, "game_id", id_of_key(record.game_key))
+        record.__dict__.update({f.name: f.default for f in fields(cls) if f.default is not MISSING}, **values)
+        if missing := [f.name for f in fields(cls) if f.name not in record.__dict__]:
+            raise TypeError(f"GameRecord.as_stored: {missing[0]} missing")
+        record.__dict__["game_id"] = record.game_id or id_of_key(record.game_key)
         return record
 
     def checked(self) -> Self:
