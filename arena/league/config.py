@@ -110,6 +110,18 @@ class LeagueConfig:
             _PersonsTable(sorted(self.persons), self.person_move_seconds))
         return {"kind": LEAGUE_KIND, **msgspec.to_builtins(table)}
 
+    @classmethod
+    def from_meta(cls, stored: Any) -> LeagueConfig:
+        """The config a results database keeps (``to_meta``), read as a file is:
+        one type for every reader. ValueError if ``stored`` is no league's; a
+        ConfigError names the key that does not read."""
+        if not is_league(stored):
+            raise ValueError("not a league's stored config")
+        data = {k: v for k, v in stored.items() if k != "kind"}
+        if isinstance(data.get("options"), dict):  # kept in full, the variant among them
+            data["options"] = {k: v for k, v in data["options"].items() if k != "variant"}
+        return parse_league_config(data)
+
 
 # What must not change across restarts: the games would not be comparable.
 _RULES_KEYS = ("variant", "options", "pairing")
@@ -175,22 +187,12 @@ def is_league(stored: Any) -> bool:
 
 
 def stored_persons(stored: Any) -> frozenset[str]:
-    """The entrants a league's stored config names as people (``[persons]``); none for a tournament's."""
-    if not is_league(stored):
+    """The entrants a league's stored config names as people (``[persons]``);
+    none for a tournament's, or where the stored config does not read."""
+    try:
+        return LeagueConfig.from_meta(stored).persons
+    except (ConfigError, ValueError):
         return frozenset()
-    persons = stored.get("persons")
-    names = persons.get("names") if isinstance(persons, dict) else None
-    return frozenset(str(n) for n in names) if isinstance(names, list) else frozenset()
-
-
-def played(stored: dict[str, Any]) -> tuple[str, Options]:
-    """The name of a league and the options its ``meta.config`` says its games
-    were played with; ValueError (or OptionsError) if it does not say."""
-    options = stored.get("options")
-    if not isinstance(options, dict):
-        raise ValueError("the stored league config has no options")
-    return (str(stored.get("name") or "league"),
-            make_options(str(options.get("variant")), {k: v for k, v in options.items() if k != "variant"}))
 
 
 def changed_rule(stored: dict[str, Any], wanted: dict[str, Any]) -> tuple[str, Any, Any] | None:
