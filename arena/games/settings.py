@@ -93,6 +93,9 @@ def _message(text: str, data: Any, where: str, kind: Any, others: Collection[str
             value = value[name] if name else value[int(index)]
         except (KeyError, IndexError, TypeError):
             break
+    if what.startswith("Invalid enum value"):
+        choices = " or ".join(f'"{m.value}"' for m in _field_type(kind, path).cls)
+        return f"{key}: expected {choices}, got {value!r}"
     if bounded := re.fullmatch(r"Expected `(int|float)` [<>]=? \S+", what):
         return f"{key}: {_out_of_bounds(bounded[1], _field_type(kind, path), value)}"
     expected = what.removeprefix("Expected ").replace("`", "").split(", got ")[0]
