@@ -30,7 +30,6 @@ MIN_MOVE_SECONDS = 0.01
 MAX_BANK_SECONDS = 86400.0
 MAX_CONCURRENCY = 1024
 DEFAULT_TIME_CONTROL = TimeControl(move_time=2.0, bank=30.0)
-PAIRINGS = '"duplicate" or "independent"'
 E = TypeVar("E", bound=enum.Enum)
 T = TypeVar("T")
 
