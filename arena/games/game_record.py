@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from dataclasses import MISSING, asdict, dataclass, fields
 from typing import Any, Self
 
+import msgspec
+
 from arena.errors import DomainError
 
 from ..engine.outcome import Termination
@@ -107,16 +109,10 @@ class GameRecord:
         constructor: msgspec, which carries records across the worker pipe,
         cannot decode a dataclass with one."""
         record = cls.__new__(cls)
-        for f in fields(cls):
-            if f.name in values:
-                value = values[f.name]
-            elif f.default is not MISSING:
-                value = f.default
-            else:
-                raise TypeError(f"GameRecord.as_stored: {f.name} missing")
-            object.__setattr__(record, f.name, value)
-        if not record.game_id:
-            object.__setattr__(record, "game_id", id_of_key(record.game_key))
+        record.__dict__.update({f.name: f.default for f in fields(cls) if f.default is not MISSING}, **values)
+        if missing := [f.name for f in fields(cls) if f.name not in record.__dict__]:
+            raise TypeError(f"GameRecord.as_stored: {missing[0]} missing")
+        record.__dict__["game_id"] = record.game_id or id_of_key(record.game_key)
         return record
 
     def checked(self) -> Self:
@@ -281,19 +277,14 @@ class Evidence:
 
     @classmethod
     def from_json(cls, text: Any) -> Evidence:
+        """Stored evidence read back, every field of its type (no bool for a
+        number) and none of its own; EvidenceError says what is wrong."""
         try:
-            raw = json.loads(text)
-        except (ValueError, TypeError, RecursionError):
+            raw = msgspec.json.decode(text, type=dict[str, Any])
+            if set(raw) - set(cls.__dataclass_fields__):
+                raise EvidenceError("stored evidence has fields of its own")
+            return msgspec.convert(raw, cls, strict=True)
+        except msgspec.ValidationError as exc:  # "Expected `int`, got `str` - at `$.seat`"
+            raise EvidenceError(f"stored evidence: {exc}") from None
+        except (msgspec.DecodeError, TypeError, RecursionError):
             raise EvidenceError("stored evidence is not valid JSON") from None
-        if not isinstance(raw, dict) or set(raw) - set(cls.__dataclass_fields__):
-            raise EvidenceError("stored evidence has fields of its own")
-        for name in ("seat", "moves"):
-            if type(raw.get(name)) is not int:
-                raise EvidenceError(f"stored evidence has no whole {name}")
-        for name in ("exit_code", "signal"):
-            if name in raw and type(raw[name]) is not int:
-                raise EvidenceError(f"stored evidence {name} is not a whole number")
-        for name in ("move_time", "bank", "bank_used", "waited"):
-            if name in raw and type(raw[name]) not in (int, float):
-                raise EvidenceError(f"stored evidence {name} is not a number")
-        return cls(**raw)

@@ -30,7 +30,6 @@ MIN_MOVE_SECONDS = 0.01
 MAX_BANK_SECONDS = 86400.0
 MAX_CONCURRENCY = 1024
 DEFAULT_TIME_CONTROL = TimeControl(move_time=2.0, bank=30.0)
-PAIRINGS = '"duplicate" or "independent"'
 E = TypeVar("E", bound=enum.Enum)
 T = TypeVar("T")
 
@@ -93,6 +92,9 @@ def _message(text: str, data: Any, where: str, kind: Any, others: Collection[str
             value = value[name] if name else value[int(index)]
         except (KeyError, IndexError, TypeError):
             break
+    if what.startswith("Invalid enum value"):
+        choices = " or ".join(f'"{m.value}"' for m in _field_type(kind, path).cls)
+        return f"{key}: expected {choices}, got {value!r}"
     if bounded := re.fullmatch(r"Expected `(int|float)` [<>]=? \S+", what):
         return f"{key}: {_out_of_bounds(bounded[1], _field_type(kind, path), value)}"
     expected = what.removeprefix("Expected ").replace("`", "").split(", got ")[0]

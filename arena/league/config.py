@@ -30,69 +30,101 @@ Example::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
 
-from ..engine import Options, make_options
+from ..engine import Options
 from ..games.schedule import Pairing
-from ..games.settings import (
-    DEFAULT_TIME_CONTROL,
-    MAX_CONCURRENCY,
-    PAIRINGS,
-    ClockTable,
-    ConfigError,
-    bounds,
-    decode,
-    one_of,
-    read_toml,
-    rules,
-)
+from ..games.settings import MAX_CONCURRENCY, ClockTable, ConfigError, bounds, decode, read_toml, rules
 from ..server import TimeControl
 from ..server.tokens import check_name
 
 LEAGUE_KIND = "league"  # meta.config["kind"] of a league's results database
 MAX_FORFEIT_SECONDS = 3600.0
+MAX_ATTENDANCE_SECONDS = 30 * 86400.0
 MAX_GAP = 1000
 MAX_REFIT_EVERY = 1_000_000
 MAX_PERSONS = 10_000
 DEFAULT_PERSON_MOVE_SECONDS = 300.0
 MAX_PERSON_MOVE_SECONDS = 3600.0
+# What must not change across restarts: the games would not be comparable.
+_RULES_KEYS = ("variant", "options", "pairing")
 
 
-@dataclass(frozen=True)
-class Matchmaking:
-    max_gap: int = 2
+class Matchmaking(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``[matchmaking]``."""
+
+    max_gap: Annotated[int, bounds(1, MAX_GAP)] = 2
     """Games behind before a pair holds its bots' free streams for itself."""
-    refit_every: int = 20
+    refit_every: Annotated[int, bounds(1, MAX_REFIT_EVERY)] = 20
     """Finished games between two rating fits."""
 
 
-@dataclass(frozen=True)
-class LeagueConfig:
+class Persons(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``[persons]``: entrants that are people (``truco-arena play --league``)."""
+
+    names: frozenset[str] = frozenset()
+    """Marked as people in the standings."""
+    move_seconds: Annotated[float, bounds(1.0, MAX_PERSON_MOVE_SECONDS)] = DEFAULT_PERSON_MOVE_SECONDS
+    """Seconds per move of every seat in a game with a person (a person thinks slower than a bot)."""
+
+    def __post_init__(self) -> None:
+        if len(self.names) > MAX_PERSONS:
+            raise ValueError(f"names: at most {MAX_PERSONS} names, got {len(self.names)}")
+        for name in self.names:
+            try:
+                check_name(name, "person name")
+            except ValueError as exc:
+                raise ValueError(f"names: {exc}") from None
+
+
+class LeagueConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
+    """A league as its file says it, checked: its fields are the file's keys
+    (the module's docstring shows them), and the same value is what a results
+    database keeps (``to_meta``) and reads back (``from_meta``)."""
+
     name: str = "league"
     variant: str = "argentino"
-    options: Options = field(default_factory=lambda: make_options("argentino"))
+    overrides: dict[str, Any] = msgspec.field(default_factory=dict, name="options")
+    """``[options]``: overrides of the variant's preset, every option spelled out once read (``options``: the rules)."""
     pairing: Pairing = Pairing.INDEPENDENT
-    concurrency: int = 8
-    time_control: TimeControl = DEFAULT_TIME_CONTROL
-    forfeit_seconds: float = 10.0
-    attendance_seconds: float = 0.0
+    concurrency: Annotated[int, bounds(1, MAX_CONCURRENCY)] = 8
+    """Games at once, league-wide."""
+    clock: ClockTable = msgspec.field(default_factory=ClockTable, name="time_control")
+    """``[time_control]`` as written (``time_control``: the clock it gives)."""
+    forfeit_seconds: Annotated[float, bounds(0.0, MAX_FORFEIT_SECONDS, low_ok=False)] = 10.0
+    """How long a game waits for an absent bot before it forfeits."""
+    attendance_seconds: Annotated[float, bounds(0.0, MAX_ATTENDANCE_SECONDS)] = 0.0
     """How long after it was last connected a bot is still paired (its games
     forfeit while it is away); 0: only connected bots are paired."""
     matchmaking: Matchmaking = Matchmaking()
-    persons: frozenset[str] = frozenset()
-    """Entrants that are people: marked so in the standings."""
-    person_move_seconds: float = DEFAULT_PERSON_MOVE_SECONDS
-    """Seconds per move of every seat in a game with a person (a person thinks slower than a bot)."""
+    people: Persons = msgspec.field(default_factory=Persons, name="persons")
+
+    def __post_init__(self) -> None:
+        # Every option spelled out: equal rules, equal configs, however the file wrote them.
+        full = {k: v for k, v in self.options.to_dict().items() if k != "variant"}
+        msgspec.structs.force_setattr(self, "overrides", full)
+
+    @cached_property
+    def options(self) -> Options:
+        """The rules the league's games are played with."""
+        return rules(self.variant, self.overrides)
+
+    @property
+    def time_control(self) -> TimeControl:
+        return self.clock.clock
+
+    @property
+    def persons(self) -> frozenset[str]:
+        return self.people.names
 
     @property
     def person_time_control(self) -> TimeControl:
         """The clock of a game with a person: the league's bank, a person's move time."""
-        return TimeControl(move_time=max(self.person_move_seconds, self.time_control.move_time),
-                           bank=self.time_control.bank)
+        return TimeControl(move_time=max(self.people.move_seconds, self.clock.move_seconds), bank=self.clock.bank_seconds)
 
     @property
     def streams_per_game(self) -> int:
@@ -100,73 +132,28 @@ class LeagueConfig:
         return self.options.seats // 2
 
     def to_meta(self) -> dict[str, Any]:
-        """What the results database keeps as ``meta.config``: everything
-        needed to tell a league's rules, and that it is a league: the file's
-        form with every value resolved (the options in full)."""
-        table = _LeagueFile(
-            self.name, self.variant, self.options.to_dict(), self.pairing.value, self.concurrency,
-            ClockTable(self.time_control.move_time, self.time_control.bank), self.forfeit_seconds,
-            self.attendance_seconds, _MatchmakingTable(self.matchmaking.max_gap, self.matchmaking.refit_every),
-            _PersonsTable(sorted(self.persons), self.person_move_seconds))
-        return {"kind": LEAGUE_KIND, **msgspec.to_builtins(table)}
+        """What the results database keeps as ``meta.config``: this value, with
+        its options in full (what ``changed_rule`` holds a restart to), the
+        person names sorted, and ``kind`` saying it is a league's."""
+        data: dict[str, Any] = msgspec.to_builtins(self, order="sorted")
+        data["persons"]["names"].sort()
+        return {"kind": LEAGUE_KIND, **data, "options": self.options.to_dict()}
 
-
-# What must not change across restarts: the games would not be comparable.
-_RULES_KEYS = ("variant", "options", "pairing")
-MAX_ATTENDANCE_SECONDS = 30 * 86400.0
-
-
-class _MatchmakingTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    max_gap: Annotated[int, bounds(1, MAX_GAP)] = Matchmaking.max_gap
-    refit_every: Annotated[int, bounds(1, MAX_REFIT_EVERY)] = Matchmaking.refit_every
-
-
-class _PersonsTable(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    names: list[str] = []
-    move_seconds: Annotated[float, bounds(1.0, MAX_PERSON_MOVE_SECONDS)] = DEFAULT_PERSON_MOVE_SECONDS
-
-
-class _LeagueFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The file as written, its keys' types checked by msgspec (the module's docstring shows them)."""
-
-    name: str = "league"
-    variant: str = "argentino"
-    options: dict[str, Any] = {}
-    pairing: str = Pairing.INDEPENDENT.value
-    concurrency: Annotated[int, bounds(1, MAX_CONCURRENCY)] = LeagueConfig.concurrency
-    time_control: ClockTable = ClockTable()
-    forfeit_seconds: Annotated[float, bounds(0.0, MAX_FORFEIT_SECONDS, low_ok=False)] = LeagueConfig.forfeit_seconds
-    attendance_seconds: Annotated[float, bounds(0.0, MAX_ATTENDANCE_SECONDS)] = LeagueConfig.attendance_seconds
-    matchmaking: _MatchmakingTable = _MatchmakingTable()
-    persons: _PersonsTable = _PersonsTable()
-
-
-def _persons(table: _PersonsTable) -> frozenset[str]:
-    if len(table.names) > MAX_PERSONS:
-        raise ConfigError(f"persons.names: at most {MAX_PERSONS} names, got {len(table.names)}")
-    for name in table.names:
-        try:
-            check_name(name, "persons.names")
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from None
-    return frozenset(table.names)
+    @classmethod
+    def from_meta(cls, stored: Any) -> LeagueConfig:
+        """The config a results database keeps (``to_meta``), read as a file is:
+        one type for every reader. ValueError if ``stored`` is no league's; a
+        ConfigError names the key that does not read."""
+        if not is_league(stored):
+            raise ValueError("not a league's stored config")
+        data = {k: v for k, v in stored.items() if k != "kind"}
+        if isinstance(data.get("options"), dict):  # kept in full, the variant among them
+            data["options"] = {k: v for k, v in data["options"].items() if k != "variant"}
+        return parse_league_config(data)
 
 
 def parse_league_config(data: dict[str, Any]) -> LeagueConfig:
-    doc = decode(data, _LeagueFile)
-    return LeagueConfig(
-        name=doc.name,
-        variant=doc.variant,
-        options=rules(doc.variant, doc.options),
-        pairing=one_of(doc.pairing, Pairing, "pairing", PAIRINGS),
-        concurrency=doc.concurrency,
-        time_control=doc.time_control.clock,
-        forfeit_seconds=doc.forfeit_seconds,
-        attendance_seconds=doc.attendance_seconds,
-        matchmaking=Matchmaking(doc.matchmaking.max_gap, doc.matchmaking.refit_every),
-        persons=_persons(doc.persons),
-        person_move_seconds=doc.persons.move_seconds,
-    )
+    return decode(data, LeagueConfig)
 
 
 def is_league(stored: Any) -> bool:
@@ -175,22 +162,12 @@ def is_league(stored: Any) -> bool:
 
 
 def stored_persons(stored: Any) -> frozenset[str]:
-    """The entrants a league's stored config names as people (``[persons]``); none for a tournament's."""
-    if not is_league(stored):
+    """The entrants a league's stored config names as people (``[persons]``);
+    none for a tournament's, or where the stored config does not read."""
+    try:
+        return LeagueConfig.from_meta(stored).persons
+    except (ConfigError, ValueError):
         return frozenset()
-    persons = stored.get("persons")
-    names = persons.get("names") if isinstance(persons, dict) else None
-    return frozenset(str(n) for n in names) if isinstance(names, list) else frozenset()
-
-
-def played(stored: dict[str, Any]) -> tuple[str, Options]:
-    """The name of a league and the options its ``meta.config`` says its games
-    were played with; ValueError (or OptionsError) if it does not say."""
-    options = stored.get("options")
-    if not isinstance(options, dict):
-        raise ValueError("the stored league config has no options")
-    return (str(stored.get("name") or "league"),
-            make_options(str(options.get("variant")), {k: v for k, v in options.items() if k != "variant"}))
 
 
 def changed_rule(stored: dict[str, Any], wanted: dict[str, Any]) -> tuple[str, Any, Any] | None:

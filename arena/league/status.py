@@ -5,8 +5,9 @@ has done is in the games table."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from arena.errors import DomainError
 
@@ -17,8 +18,9 @@ class StatusError(DomainError, ValueError):
     """The stored status record is not one this version wrote."""
 
 
-@dataclass(frozen=True, slots=True)
-class BotLine:
+class BotLine(msgspec.Struct, frozen=True, array_like=True):
+    """Stored as a list: ``[name, version, streams, playing]``."""
+
     name: str
     version: str
     streams: int
@@ -27,8 +29,9 @@ class BotLine:
     """Of those, in league games now."""
 
 
-@dataclass(frozen=True, slots=True)
-class GameLine:
+class GameLine(msgspec.Struct, frozen=True, array_like=True):
+    """Stored as a list: ``[key, bot0, bot1, since]``."""
+
     key: str
     bot0: str
     bot1: str
@@ -36,8 +39,7 @@ class GameLine:
     """Unix time it started."""
 
 
-@dataclass(frozen=True, slots=True)
-class LeagueStatus:
+class LeagueStatus(msgspec.Struct, frozen=True):
     updated_at: float
     """Unix time."""
     pid: int
@@ -48,23 +50,14 @@ class LeagueStatus:
     games: tuple[GameLine, ...]
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "updated_at": self.updated_at,
-            "pid": self.pid,
-            "stopped": self.stopped,
-            "bots": [[b.name, b.version, b.streams, b.playing] for b in self.bots],
-            "games": [[g.key, g.bot0, g.bot1, g.since] for g in self.games],
-        }
+        data: dict[str, Any] = msgspec.to_builtins(self)
+        return data
 
     @classmethod
     def from_json(cls, data: Any) -> LeagueStatus:
         try:
-            return cls(
-                float(data["updated_at"]), int(data["pid"]), bool(data["stopped"]),
-                tuple(BotLine(str(n), str(v), int(s), int(p)) for n, v, s, p in data["bots"]),
-                tuple(GameLine(str(k), str(a), str(b), float(t)) for k, a, b, t in data["games"]),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
+            return msgspec.convert(data, cls)
+        except msgspec.ValidationError as exc:
             raise StatusError(f"the league status record is damaged ({exc})") from None
 
     def state(self, now: float) -> str:

@@ -10,7 +10,7 @@ from typing import Any
 from ..engine import Options, OptionsError
 from ..games.game_record import GameRecord
 from ..games.settings import ConfigError
-from ..league.config import is_league, played
+from ..league.config import LeagueConfig, is_league
 from ..tournament.config import TournamentConfig, parse_config
 from .model import GameReplay
 from .replayer import ReplayError, replay
@@ -37,7 +37,8 @@ def stored_config(stored: Any, default_name: str = "tournament", base: Path | No
         raise ReplayError("the stored tournament config is missing")
     try:
         if is_league(stored):
-            return StoredConfig(*played(stored), None)
+            league = LeagueConfig.from_meta(stored)
+            return StoredConfig(league.name, league.options, None)
         config = parse_config(stored, default_name=default_name, base=base)
         return StoredConfig(config.name, config.options, config)
     except (ConfigError, OptionsError, ValueError, TypeError) as exc:

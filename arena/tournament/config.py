@@ -64,7 +64,6 @@ from ..games.schedule import Pairing
 from ..games.settings import (
     DEFAULT_TIME_CONTROL,
     MAX_CONCURRENCY,
-    PAIRINGS,
     ClockTable,
     ConfigError,
     bounds,
@@ -230,7 +229,7 @@ class _Document(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     variant: str = "argentino"
     options: dict[str, Any] = {}
     games_per_pairing: Annotated[int, bounds(1)] = 10
-    pairing: str | None = None
+    pairing: Pairing | None = None
     seed: int | None = None
     concurrency: Annotated[int, bounds(1, MAX_CONCURRENCY)] = 1
     time_control: ClockTable = ClockTable()
@@ -353,7 +352,7 @@ def parse_config(data: dict[str, Any], default_name: str = "tournament", base: P
         doc.name if doc.name is not None else default_name, doc.variant, _bots(doc, base, doc.limits.over(Limits())),
         format_in(data), options=options,
         games_per_pairing=doc.games_per_pairing if "games_per_pairing" in data else None,
-        pairing=None if doc.pairing is None else one_of(doc.pairing, Pairing, "pairing", PAIRINGS),
+        pairing=doc.pairing,
         seed=doc.seed, concurrency=doc.concurrency, time_control=doc.time_control.clock,
         address=check_address(doc.address), tokens=_from_base(doc.tokens, base),
         tls_cert=_from_base(doc.tls_cert, base), tls_key=_from_base(doc.tls_key, base),
@@ -436,7 +435,7 @@ def canonical(config: TournamentConfig) -> dict[str, Any]:
         options={k: v for k, v in config.options.to_dict().items() if k != "variant"},
         bots=[_bot_table(b) for b in config.bots],
         games_per_pairing=config.games_per_pairing,
-        pairing=config.pairing.value,
+        pairing=config.pairing,
         seed=config.seed,
         concurrency=config.concurrency,
         time_control=ClockTable(config.time_control.move_time, config.time_control.bank),
