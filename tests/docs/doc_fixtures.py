@@ -11,6 +11,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -165,8 +166,18 @@ class Running:
 
 
 def get(url: str) -> tuple[int, str]:
-    with urllib.request.urlopen(url, timeout=10) as response:
-        return int(response.status), response.read().decode()
+    """A page of a live page server. A 503 is asked again until DEADLINE: the
+    server answers 503 when a front page takes over 10 s to make (a busy
+    machine), and goes on making it for the next request."""
+    deadline = time.monotonic() + DEADLINE
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=DEADLINE) as response:
+                return int(response.status), response.read().decode()
+        except urllib.error.HTTPError as exc:
+            if exc.code != 503 or time.monotonic() > deadline:
+                raise
+        time.sleep(0.5)
 
 
 def block_commands(doc: str, heading: str) -> list[Command]:

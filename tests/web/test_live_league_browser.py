@@ -17,7 +17,6 @@ import time
 import urllib.request
 from pathlib import Path
 
-import pytest
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
