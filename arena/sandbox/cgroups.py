@@ -178,7 +178,7 @@ def _rmdir(d: Path) -> bool:
 
 
 class Cgroups:
-    """The run's group in each hierarchy; makes one ``Box`` per bot process."""
+    """Where the run's boxes go in each hierarchy; makes one ``Box`` per bot process."""
 
     def __init__(self, version: int, run_dirs: dict[str, Path], prefix: str = "",
                  layered: bool | None = None) -> None:
@@ -195,7 +195,8 @@ class Cgroups:
 
     @classmethod
     def detect(cls, delegated: str | None = None) -> Cgroups | None:
-        """The run's groups, created now; None where they cannot be written.
+        """Where the run's boxes go (v2: the run's group, created now); None
+        where no group can be made there.
 
         They go below the groups this process is in or, with ``delegated``
         (``$TRUCO_ARENA_CGROUP``), below that path of every hierarchy: a
