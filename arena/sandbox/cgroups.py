@@ -109,6 +109,7 @@ class Box:
     limits: Limits
     cores: tuple[int, ...] | None
     _removed: bool = field(default=False, repr=False)
+    _usage_fd: int | None = field(default=None, repr=False)
 
     @property
     def limits_memory(self) -> bool:
@@ -122,10 +123,28 @@ class Box:
         """CPU time used by every process of the box so far (user + system)."""
         if self.version == 1:
             d = self.dirs.get("cpuacct")
-            text = _read(d / "cpuacct.usage").strip() if d is not None else ""
+            text = self._usage(d / "cpuacct.usage").strip() if d is not None else ""
             return int(text) / 1e9 if text.isdigit() else None
-        text = _read(self.dirs["unified"] / "cpu.stat")
+        text = self._usage(self.dirs["unified"] / "cpu.stat")
         return _counter(text, "usage_usec") / 1e6 if text else None
+
+    def _usage(self, path: Path) -> str:
+        # Kept open: the arena reads it at every start and end of each of the
+        # bot's games, and one pread is a twentieth of an open, read and close.
+        try:
+            if self._usage_fd is None:
+                if self._removed:
+                    return ""
+                self._usage_fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+            return os.pread(self._usage_fd, 4096, 0).decode()
+        except OSError:
+            return ""
+
+    def _close_usage(self) -> None:
+        if self._usage_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._usage_fd)
+            self._usage_fd = None
 
     def limit_hit(self) -> str | None:
         """Which limit stopped the box, if one did: the reason a game is lost for."""
@@ -153,6 +172,7 @@ class Box:
         group whose last process is still exiting is deleted by ``Cgroups.close``."""
         if self._removed:
             return
+        self._close_usage()
         for pid in self.pids():
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
