@@ -195,7 +195,7 @@ def _arm(name: str, folder: Path) -> Iterator[str]:
                 return found
             run = {c: d / found.prefix.rstrip("-") for c, d in found.run_dirs.items()}
             for c, d in run.items():
-                d.mkdir()
+                d.mkdir(exist_ok=True)  # cpu and cpuacct may share a hierarchy
                 if c == "cpuset":
                     for knob in ("cpuset.cpus", "cpuset.mems"):
                         (d / knob).write_text((d.parent / knob).read_text())

@@ -48,7 +48,7 @@ def _groups(arm: str) -> cgroups.Cgroups | None:
     if arm == "layered":
         run = {c: d / found.prefix.rstrip("-") for c, d in found.run_dirs.items()}
         for c, d in run.items():
-            d.mkdir()
+            d.mkdir(exist_ok=True)  # cpu and cpuacct may share a hierarchy
             if c == "cpuset":
                 for knob in ("cpuset.cpus", "cpuset.mems"):
                     (d / knob).write_text((d.parent / knob).read_text())

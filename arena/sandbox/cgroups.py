@@ -117,7 +117,7 @@ class Box:
 
     def procs_files(self) -> list[Path]:
         """The files a process writes its pid to, to join every group of the box."""
-        return [d / "cgroup.procs" for d in self.dirs.values()]
+        return [d / "cgroup.procs" for d in dict.fromkeys(self.dirs.values())]
 
     def cpu_seconds(self) -> float | None:
         """CPU time used by every process of the box so far (user + system)."""
@@ -283,7 +283,7 @@ class Cgroups:
         # nothing, and these groups cost games/s (benchmarks/sandbox.py, four
         # games at once on two cores: -9.5% with them, -5.2% without).
         dirs = {c: d / tag for c, d in self.run_dirs.items() if c != "cpuset" or cores is not None}
-        for d in dirs.values():
+        for d in dict.fromkeys(dirs.values()):  # once each: cpu and cpuacct often share a hierarchy
             d.mkdir(mode=0o755)
         box = Box(self.version, dirs, limits, cores)
         self._boxes.append(box)

@@ -13,8 +13,9 @@ import pytest
 from sandbox_runs import needs_bwrap, needs_containment
 
 from arena.sandbox import Containment, Sandbox
-from arena.sandbox.cgroups import Box
+from arena.sandbox.cgroups import Box, Cgroups
 from arena.sandbox.limits import Limits
+from arena.sandbox.session import delegated_cgroup
 
 pytestmark = [needs_bwrap, needs_containment]
 
@@ -57,3 +58,24 @@ def test_the_bots_weigh_as_many_processes_as_they_use_cores() -> None:
         assert _weight(sandbox, boxes) == (1 if sandbox.cgroups.version == 2 else 0)
     finally:
         sandbox.close()
+
+
+def test_controllers_that_share_a_hierarchy_share_one_group_per_bot() -> None:
+    """cgroup v1 often mounts cpu and cpuacct together: a bot gets one group
+    there, made once, joined once, removed once."""
+    found = Cgroups.detect(delegated_cgroup())
+    if found is None or found.version != 1 or "cpu" not in found.run_dirs:
+        if found is not None:
+            found.close()
+        pytest.skip("needs cgroup v1 with a cpu hierarchy this user may write")
+    shared = {**found.run_dirs, "cpuacct": found.run_dirs["cpu"]}  # as one cpu,cpuacct mount gives them
+    both = Cgroups(1, shared, prefix=found.prefix)
+    try:
+        box = both.box("b", Limits(), None)
+        assert box.dirs["cpu"] == box.dirs["cpuacct"] and box.dirs["cpu"].is_dir()
+        assert len(box.procs_files()) == len(box.dirs) - 1  # cpu and cpuacct: one group, joined once
+        box.remove()
+        assert not box.dirs["cpu"].exists()
+    finally:
+        both.close()
+        found.close()
