@@ -86,6 +86,8 @@ ARMS = {
     "bwrap-cgroups": "sandbox, a socket per bot, no control groups (resource limits instead)",
     "bwrap-quota": "sandbox, a socket per bot, control groups without the CPU quota",
     "bwrap-memory": "sandbox, a socket per bot, only the memory and pids control groups (no cpu, cpuacct, cpuset)",
+    "bwrap-cpuacct": "sandbox, a socket per bot, control groups without the cpuacct ones (no CPU accounting)",
+    "bwrap-layered": "sandbox, a socket per bot, cgroup v1 groups one level deeper, in a group of the run (as before)",
     "bwrap": "sandbox, cgroups, a socket per bot (sandbox = \"bwrap\", the default)",
 }
 MAIN_ARMS = "none,bwrap"
@@ -168,19 +170,38 @@ def _arm(name: str, folder: Path) -> Iterator[str]:
             return box
 
         patch(cgroups.Cgroups, "box", box_without_quota)
-    elif name == "bwrap-memory":
+    elif name in ("bwrap-memory", "bwrap-cpuacct"):
         detect_as_usual = cgroups.Cgroups.detect
+        dropped = ("cpu", "cpuacct", "cpuset") if name == "bwrap-memory" else ("cpuacct",)
 
-        def memory_and_pids(cls: type[cgroups.Cgroups], delegated: str | None = None) -> cgroups.Cgroups | None:
+        def fewer_groups(cls: type[cgroups.Cgroups], delegated: str | None = None) -> cgroups.Cgroups | None:
             found = detect_as_usual(delegated)
             if found is not None and found.version == 1:
-                for c in ("cpu", "cpuacct", "cpuset"):
+                for c in dropped:
                     if c in found.run_dirs:
-                        with contextlib.suppress(OSError):  # a hierarchy mounted with another (cpu,cpuacct)
-                            found.run_dirs.pop(c).rmdir()
+                        d = found.run_dirs.pop(c)
+                        if found.layered:
+                            with contextlib.suppress(OSError):  # a hierarchy mounted with another (cpu,cpuacct)
+                                d.rmdir()
             return found
 
-        patch(cgroups.Cgroups, "detect", classmethod(memory_and_pids))
+        patch(cgroups.Cgroups, "detect", classmethod(fewer_groups))
+    elif name == "bwrap-layered":
+        detect_flat = cgroups.Cgroups.detect
+
+        def in_a_run_group(cls: type[cgroups.Cgroups], delegated: str | None = None) -> cgroups.Cgroups | None:
+            found = detect_flat(delegated)
+            if found is None or found.layered:
+                return found
+            run = {c: d / found.prefix.rstrip("-") for c, d in found.run_dirs.items()}
+            for c, d in run.items():
+                d.mkdir(exist_ok=True)  # cpu and cpuacct may share a hierarchy
+                if c == "cpuset":
+                    for knob in ("cpuset.cpus", "cpuset.mems"):
+                        (d / knob).write_text((d.parent / knob).read_text())
+            return cgroups.Cgroups(found.version, run, layered=True)
+
+        patch(cgroups.Cgroups, "detect", classmethod(in_a_run_group))
     try:
         yield "none" if name.startswith("none") else "bwrap"
     finally:
@@ -383,6 +404,8 @@ def report(modes: list[tuple[str, dict[str, object]]], args: argparse.Namespace,
     for name, m in modes:
         starts = m["starts"]
         assert isinstance(starts, dict)
+        if not starts["bwrap"] or not m["setup_wall"]:  # --starts 0
+            continue
         extra = statistics.median(starts["bwrap"]) - statistics.median(starts["none"])
         print(f"| {name} | {_ms(starts['none'])} | {_ms(starts['bwrap'])} | {1000 * extra:+.0f} | "
               f"{_ms(m['setup_wall'])} | {_ms(m['setup_cpu'])} |")  # type: ignore[arg-type]

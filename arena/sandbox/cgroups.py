@@ -1,8 +1,14 @@
 """Control groups for sandboxed bots: memory, process and CPU limits per bot
 process, its CPU time, and which limit it hit.
 
-One group per bot process under a group of the run, created below the
-groups the arena itself is in (so a container's own limits still apply).
+One group per bot process, created below the groups the arena itself is
+in (so a container's own limits still apply): on cgroup v2 inside a group of
+the run (a group that holds processes may not also hold groups with
+controllers); on cgroup v1 directly beside the arena's own processes, named
+after the run. Every level a bot sits below costs the scheduler and the
+memory and CPU counters work at each of its wake-ups and charges, and on v1
+the run's group bought nothing: a bot's group there weighs what its
+processes would weigh outside it by itself.
 cgroup v1 (one hierarchy per controller: memory, pids, cpu, cpuacct, cpuset)
 and cgroup v2 (one unified hierarchy) are both handled; where neither can be
 written (not root, no delegation), ``Cgroups.detect`` returns None and the
@@ -103,6 +109,7 @@ class Box:
     limits: Limits
     cores: tuple[int, ...] | None
     _removed: bool = field(default=False, repr=False)
+    _usage_fd: int | None = field(default=None, repr=False)
 
     @property
     def limits_memory(self) -> bool:
@@ -110,16 +117,34 @@ class Box:
 
     def procs_files(self) -> list[Path]:
         """The files a process writes its pid to, to join every group of the box."""
-        return [d / "cgroup.procs" for d in self.dirs.values()]
+        return [d / "cgroup.procs" for d in dict.fromkeys(self.dirs.values())]
 
     def cpu_seconds(self) -> float | None:
         """CPU time used by every process of the box so far (user + system)."""
         if self.version == 1:
             d = self.dirs.get("cpuacct")
-            text = _read(d / "cpuacct.usage").strip() if d is not None else ""
+            text = self._usage(d / "cpuacct.usage").strip() if d is not None else ""
             return int(text) / 1e9 if text.isdigit() else None
-        text = _read(self.dirs["unified"] / "cpu.stat")
+        text = self._usage(self.dirs["unified"] / "cpu.stat")
         return _counter(text, "usage_usec") / 1e6 if text else None
+
+    def _usage(self, path: Path) -> str:
+        # Kept open: the arena reads it at every start and end of each of the
+        # bot's games, and one pread is a twentieth of an open, read and close.
+        try:
+            if self._usage_fd is None:
+                if self._removed:
+                    return ""
+                self._usage_fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+            return os.pread(self._usage_fd, 4096, 0).decode()
+        except OSError:
+            return ""
+
+    def _close_usage(self) -> None:
+        if self._usage_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._usage_fd)
+            self._usage_fd = None
 
     def limit_hit(self) -> str | None:
         """Which limit stopped the box, if one did: the reason a game is lost for."""
@@ -147,6 +172,7 @@ class Box:
         group whose last process is still exiting is deleted by ``Cgroups.close``."""
         if self._removed:
             return
+        self._close_usage()
         for pid in self.pids():
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
@@ -172,16 +198,25 @@ def _rmdir(d: Path) -> bool:
 
 
 class Cgroups:
-    """The run's group in each hierarchy; makes one ``Box`` per bot process."""
+    """Where the run's boxes go in each hierarchy; makes one ``Box`` per bot process."""
 
-    def __init__(self, version: int, run_dirs: dict[str, Path]) -> None:
+    def __init__(self, version: int, run_dirs: dict[str, Path], prefix: str = "",
+                 layered: bool | None = None) -> None:
         self.version = version
         self.run_dirs = run_dirs
+        """Controller (v1) or "unified" (v2) -> the folder the boxes go in: the
+        run's own group (``layered``), else the arena's own group (v1)."""
+        self.prefix = prefix
+        """What every box's name starts with: the run's name where the boxes
+        sit beside other groups."""
+        self.layered = version == 2 if layered is None else layered
+        """The boxes sit in groups of the run's own, which the run weighs and removes."""
         self._boxes: list[Box] = []
 
     @classmethod
     def detect(cls, delegated: str | None = None) -> Cgroups | None:
-        """The run's groups, created now; None where they cannot be written.
+        """Where the run's boxes go (v2: the run's group, created now); None
+        where no group can be made there.
 
         They go below the groups this process is in or, with ``delegated``
         (``$TRUCO_ARENA_CGROUP``), below that path of every hierarchy: a
@@ -192,26 +227,16 @@ class Cgroups:
             mounts = {c: (m, "/") for c, (m, _) in mounts.items()}
         tag = f"{_RUN_PREFIX}{os.getpid()}-{secrets.token_hex(3)}"
         if all(c in mounts and c in own for c in ("memory", "pids")):
-            made: dict[str, Path] = {}
+            parents: dict[str, Path] = {}
             for c in V1_CONTROLLERS:
                 if c in mounts and c in own:
                     mount, root = mounts[c]
-                    d = _below(mount, root, own[c]) / tag
-                    _remove_stale(d.parent)
-                    with contextlib.suppress(OSError):
-                        d.mkdir(mode=0o755)
-                        made[c] = d
-            if "cpuset" in made:
-                try:
-                    parent = made["cpuset"].parent
-                    for knob in ("cpuset.cpus", "cpuset.mems"):
-                        _write(made["cpuset"] / knob, _read(parent / knob).strip())
-                except OSError:
-                    _rmdir(made.pop("cpuset"))
-            if "memory" in made and "pids" in made:
-                return cls(1, made)
-            for d in made.values():
-                _rmdir(d)
+                    parent = _below(mount, root, own[c])
+                    _remove_stale(parent)
+                    if _can_make(parent / tag, c == "cpuset"):
+                        parents[c] = parent
+            if "memory" in parents and "pids" in parents:
+                return cls(1, parents, prefix=f"{tag}-")
         if "unified" in mounts and "unified" in own:
             mount, root = mounts["unified"]
             parent = _below(mount, root, own["unified"])
@@ -253,12 +278,12 @@ class Cgroups:
 
     def box(self, name: str, limits: Limits, cores: tuple[int, ...] | None) -> Box:
         """Groups for one bot process, limits set; ``cores`` pins it, else a CPU quota."""
-        tag = f"{name}-{secrets.token_hex(3)}"
+        tag = f"{self.prefix}{name}-{secrets.token_hex(3)}"
         # A cpuset group only to pin: one that copies its parent's cores limits
         # nothing, and these groups cost games/s (benchmarks/sandbox.py, four
         # games at once on two cores: -9.5% with them, -5.2% without).
         dirs = {c: d / tag for c, d in self.run_dirs.items() if c != "cpuset" or cores is not None}
-        for d in dirs.values():
+        for d in dict.fromkeys(dirs.values()):  # once each: cpu and cpuacct often share a hierarchy
             d.mkdir(mode=0o755)
         box = Box(self.version, dirs, limits, cores)
         self._boxes.append(box)
@@ -294,8 +319,11 @@ class Cgroups:
         """The run's group weighs what its live bot processes would weigh
         outside it (each its ``cpus`` of ordinary processes): nested in one
         group, the bots would otherwise share one process's share of a busy
-        machine between them, and run slower than without a sandbox."""
+        machine between them, and run slower than without a sandbox. Boxes
+        beside the arena's processes (v1) weigh that each by themselves."""
         self._boxes = [b for b in self._boxes if not b._removed]
+        if not self.layered:
+            return
         cpus = max(1, sum(b.limits.cpus for b in self._boxes))
         with contextlib.suppress(OSError):  # a weight is an optimization, never a reason to fail
             if self.version == 1 and "cpu" in self.run_dirs:
@@ -305,16 +333,37 @@ class Cgroups:
 
     def close(self) -> None:
         """Remove every box left (waiting a moment for processes still
-        exiting), then the run's groups."""
+        exiting), then the run's groups (never the arena's own)."""
         for box in self._boxes:
             box.remove_waiting(2.0)
         self._boxes.clear()
-        for d in self.run_dirs.values():
-            _rmdir(d)
+        if self.layered:
+            for d in self.run_dirs.values():
+                _rmdir(d)
+
+
+def _can_make(d: Path, cpuset: bool) -> bool:
+    """Whether a group can be made at ``d`` (made and removed again); a cpuset
+    group must also take its parent's cores and memory nodes, as a pinned
+    bot's group takes its cores."""
+    try:
+        d.mkdir(mode=0o755)
+    except OSError:
+        return False
+    try:
+        if cpuset:
+            for knob in ("cpuset.cpus", "cpuset.mems"):
+                _write(d / knob, _read(d.parent / knob).strip())
+    except OSError:
+        return False
+    finally:
+        _rmdir(d)
+    return True
 
 
 def _remove_stale(parent: Path) -> None:
-    """Empty groups left by a run that was killed (its pid is gone)."""
+    """Empty groups left by a run that was killed (its pid is gone): a run's
+    group with its boxes, or boxes named after the run."""
     try:
         entries = [e for e in parent.iterdir() if e.name.startswith(_RUN_PREFIX)]
     except OSError:

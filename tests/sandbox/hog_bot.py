@@ -1,7 +1,7 @@
 """A launched bot that goes over one of its sandbox's limits on its
 ``--at``-th decision, in its own process, and so dies of it:
 
-    python hog_bot.py --what memory|processes|shm-fork|threads [--at N] (plus the SDK's options)
+    python hog_bot.py --what memory|processes|shm-fork|threads|hide-cpu [--at N] (plus the SDK's options)
 
 ``memory`` touches more memory than any limit a test sets; ``processes``
 starts processes until refused, then exits as a bot whose worker pool could
@@ -10,7 +10,9 @@ four children that each touch 40% of ``--memory-mb`` and wait: together
 they go over the limit; it reports (one JSON line on stderr) how much
 /dev/shm took and how the children ended, and exits as a bot whose worker
 died would if one was killed. ``threads`` starts ``--threads`` threads at
-its first decision and holds them while it plays on."""
+its first decision and holds them while it plays on. ``hide-cpu`` burns CPU
+where a count of its own process's times would not see it (``_hide_cpu``),
+says how much on stderr, and plays on."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from typing import Any
 
 from sdk import Action, Bot, Observation, main
@@ -43,6 +46,8 @@ class HogBot(Bot):
         if _decisions == self.at:
             if self.what == "shm-fork":
                 _shm_then_fork(self.memory_mb)
+            elif self.what == "hide-cpu":
+                _hide_cpu()
             elif self.what == "memory":
                 size = 4096 * 1024 * 1024
                 area = mmap.mmap(-1, size)
@@ -115,8 +120,50 @@ def _shm_then_fork(memory_mb: int) -> None:
         os._exit(3)
 
 
+# Each burner spins until it has used this much CPU of its own, then exits.
+BURN_SECONDS = 0.25
+_BURN = """
+import sys, time
+while time.process_time() < float(sys.argv[1]):
+    pass
+"""
+
+
+def _burn_thread() -> None:
+    while time.thread_time() < BURN_SECONDS / 2:
+        pass
+
+
+def _hide_cpu() -> None:
+    """CPU spent where the bot's own /proc times do not show it: a child
+    left a zombie; threads that exit; and, with SIGCHLD ignored (the kernel
+    then reaps children at once and adds their times to nobody's), two
+    children and a double-forked orphan (reparented to the sandbox's pid 1,
+    this process). Waits on a pipe every burner holds open until it exits."""
+    read_end, write_end = os.pipe()
+    os.set_inheritable(write_end, True)
+    spawn = [sys.executable, "-c", _BURN, str(BURN_SECONDS)]
+    zombie = subprocess.Popen(spawn, close_fds=False)
+    threads = [threading.Thread(target=_burn_thread) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    for _ in range(2):
+        subprocess.Popen(spawn, close_fds=False)
+    orphan = " ".join(f"'{a}'" for a in spawn)
+    subprocess.Popen(["/bin/sh", "-c", f"{orphan} & exit 0"], close_fds=False)
+    os.close(write_end)
+    while os.read(read_end, 1):  # every burner, the orphan's shell included, closes it by exiting
+        pass
+    os.close(read_end)
+    for thread in threads:
+        thread.join()
+    burned = 4 * BURN_SECONDS + 4 * BURN_SECONDS / 2
+    print(json.dumps({"hidden_cpu": burned, "zombie": zombie.pid}), file=sys.stderr, flush=True)
+
+
 def _arguments(p: Any) -> None:
-    p.add_argument("--what", choices=("memory", "processes", "shm-fork", "threads"), required=True)
+    p.add_argument("--what", choices=("memory", "processes", "shm-fork", "threads", "hide-cpu"), required=True)
     p.add_argument("--at", type=int, default=3)
     p.add_argument("--memory-mb", type=int, default=256, help="shm-fork: the bot's memory_mb")
     p.add_argument("--threads", type=int, default=400, help="threads: how many to hold")

@@ -107,3 +107,23 @@ def test_each_bots_cpu_seconds_are_stored_per_game_and_shown(tmp_path: Path) -> 
     table = json.loads(view.stdout)["cpu"]["rows"]
     assert {r["bot"] for r in table} == {"heuristic", "steady"}
     assert all(r["games measured"] == 4 for r in table)
+
+
+def test_cpu_a_bot_hides_from_its_own_process_times_is_still_counted(tmp_path: Path) -> None:
+    """A bot burns CPU where its own /proc times do not show it (children the
+    kernel reaps at once because it ignores SIGCHLD, a double-forked orphan,
+    threads that exit, a zombie): its games' CPU seconds still count all of it."""
+    config = write_config(tmp_path / "t.toml", [
+        ['name = "hider"', 'command = ["python", "hog_bot.py", "--what", "hide-cpu", "--at", "2"]', f'dir = "{HERE}"'],
+        ['name = "steady"', f'command = "{RANDOM}"'],
+    ], games=2, move_seconds=30.0, bank_seconds=60.0)
+    run = run_cli("tournament", "run", str(config), "--no-progress", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    log, = (tmp_path / "t-logs").glob("hider*.log")
+    said = [json.loads(line) for line in log.read_text().splitlines() if line.startswith('{"hidden_cpu"')]
+    assert len(said) == 1, log.read_text()[-2000:]
+    rows = _rows(tmp_path / "t.sqlite")
+    assert len(rows) == 2 and all(r.faulty_bot is None for r in rows), [r.reason for r in rows]
+    recorded = [r.cpu0 if r.bot0 == "hider" else r.cpu1 for r in rows]
+    assert all(c is not None for c in recorded), recorded
+    assert sum(recorded) >= 0.95 * said[0]["hidden_cpu"], (recorded, said)
