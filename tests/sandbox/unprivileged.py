@@ -117,7 +117,29 @@ def user_env() -> Path:
             _build(building)
             (building / "ready").touch()
             building.rename(target)
+        (target / "ready").touch()  # in use: kept
+        _prune(target)
     return target
+
+
+_UNUSED = 24 * 3600.0  # seconds after which another version's environment is removed
+
+
+def _prune(keep: Path) -> None:
+    """Remove the environments of other versions of the sources that no run
+    has used for a day (every edit of the sources makes a new one, about
+    35 MB), and builds that never finished. Called under the lock."""
+    now = time.time()
+    for other in _CACHE.glob("truco-arena-user-env-*"):
+        if other == keep or not other.is_dir():
+            continue
+        mark = other / "ready"
+        try:
+            used = (mark if mark.exists() else other).stat().st_mtime
+        except OSError:
+            continue
+        if now - used > _UNUSED:
+            shutil.rmtree(other, ignore_errors=True)
 
 
 def user_python() -> str:
