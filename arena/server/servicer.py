@@ -188,7 +188,8 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
             if conn.evicted:
                 return False
             if not conn.alive:
-                log.warning("hello failed from %s: the stream ended before a Hello (%s)", conn.peer, conn.close_reason)
+                log.log(self._hello_level(), "hello failed from %s: the stream ended before a Hello (%s)", conn.peer,
+                        conn.close_reason)
                 return False
             return await self._reject(conn, pb.STATUS_CODE_BAD_HELLO, "the first message must be a Hello")
         rejection = self._judge(hello, conn.family)
@@ -272,12 +273,19 @@ class ArenaServicer(pb_grpc.ArenaServiceServicer):
             return pb.STATUS_CODE_SHUTDOWN, "the arena is shutting down"
         return None
 
+    def _hello_level(self) -> int:
+        """How loud a failed Hello is: a warning, but only a note once the
+        arena is closing, when a bot still saying hello is cut off as a matter
+        of course (a run that stops because another bot cannot start must say
+        that in one line, not beside one line per bot caught starting)."""
+        return logging.INFO if self.arena.closing else logging.WARNING
+
     async def _reject(self, conn: Connection, code: pb.StatusCode, message: str, *, throttle: bool = True) -> bool:
         delay = 0.0
         if throttle and code in _THROTTLED:
             delay = self.throttle.record_failure(peer_host(conn.peer))
-        log.warning(
-            "hello failed from %s: %s: %s%s", conn.peer, pb.StatusCode.Name(code).removeprefix("STATUS_CODE_"),
+        log.log(
+            self._hello_level(), "hello failed from %s: %s: %s%s", conn.peer, pb.StatusCode.Name(code).removeprefix("STATUS_CODE_"),
             clip(message), f" (refused after {delay:g} s: repeated failures)" if delay else "",
         )
         if delay:

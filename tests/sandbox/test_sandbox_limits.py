@@ -58,7 +58,9 @@ def test_a_bot_that_cannot_start_stops_the_run_with_its_last_words(tmp_path: Pat
     ])
     run = run_cli("tournament", "run", str(config), "--no-progress", cwd=tmp_path)
     assert run.returncode == 1, run.stderr
-    line, = run.stderr.strip().splitlines()
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1, run.stderr
+    line = lines[0]
     assert "bot broken exited before saying hello" in line and "cannot find my model file" in line, line
     assert not _rows(tmp_path / "t.sqlite")
 

@@ -124,7 +124,10 @@ def test_a_signal_stops_the_run_cleanly_and_a_second_process_is_refused(
         interrupted = [k for (k,) in con.execute("SELECT game_key FROM interrupted")]
     with ResultsStore.open_existing(db) as store:
         keys = store.recorded_keys()
-    assert 1 <= len(interrupted) <= 4 and not set(interrupted) & keys  # 2 workers, 2 games at once in each
+    # At most the 4 games running (2 workers, 2 at once in each), none of them also
+    # recorded. Usually 1 to 4; 0 when the signal came while every slot was between
+    # two games, which a busy machine makes likely (seen once in CI on five test workers).
+    assert len(interrupted) <= 4 and not set(interrupted) & keys, interrupted
     assert 2 <= recorded == len(keys) < len(schedule_of(load_config(cfg)))
     # The lock went with the process: a resume takes it and plays on (until stopped in turn).
     again = subprocess.Popen([*CLI, "tournament", "resume", str(db), "--no-progress"],
