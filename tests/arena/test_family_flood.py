@@ -46,7 +46,7 @@ pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
-ROUNDS, GAMES, IDLE = 4, 20, 1.5
+ROUNDS, GAMES, IDLE = 3, 20, 1.5  # medians of 3 rounds a mode: one outlying round cannot move them
 FLOOD = ("600", "2000", "50")  # seconds (the test stops it first), streams at a time, connections
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
 
