@@ -55,7 +55,7 @@ from pathlib import Path
 
 from arena.games.game_record import GameRecord
 from arena.games.store import ResultsStore
-from arena.sandbox import Containment, Sandbox, probe
+from arena.sandbox import Containment, Sandbox, cgroups, probe
 from arena.sandbox.limits import Limits
 from arena.server import Arena
 from arena.tournament.config import BotSpec, parse_config, stored_form
@@ -126,7 +126,7 @@ def _tree_cpu() -> tuple[float, float]:
 @contextlib.contextmanager
 def _arm(name: str, folder: Path) -> Iterator[str]:
     """This process's runner set up as arm ``name``; yields the config's sandbox value."""
-    from arena.sandbox import cgroups, session
+    from arena.sandbox import session
     from arena.tournament import supervisor
     saved: list[tuple[object, str, object]] = []
 
@@ -189,24 +189,28 @@ def _arm(name: str, folder: Path) -> Iterator[str]:
     elif name == "bwrap-layered":
         detect_flat = cgroups.Cgroups.detect
 
-        def in_a_run_group(cls: type[cgroups.Cgroups], delegated: str | None = None) -> cgroups.Cgroups | None:
+        def layered(cls: type[cgroups.Cgroups], delegated: str | None = None) -> cgroups.Cgroups | None:
             found = detect_flat(delegated)
-            if found is None or found.layered:
-                return found
-            run = {c: d / found.prefix.rstrip("-") for c, d in found.run_dirs.items()}
-            for c, d in run.items():
-                d.mkdir(exist_ok=True)  # cpu and cpuacct may share a hierarchy
-                if c == "cpuset":
-                    for knob in ("cpuset.cpus", "cpuset.mems"):
-                        (d / knob).write_text((d.parent / knob).read_text())
-            return cgroups.Cgroups(found.version, run, layered=True)
+            return found if found is None or found.layered else in_a_run_group(found)
 
-        patch(cgroups.Cgroups, "detect", classmethod(in_a_run_group))
+        patch(cgroups.Cgroups, "detect", classmethod(layered))
     try:
         yield "none" if name.startswith("none") else "bwrap"
     finally:
         for owner, attr, value in reversed(saved):
             setattr(owner, attr, value)
+
+
+def in_a_run_group(found: cgroups.Cgroups) -> cgroups.Cgroups:
+    """The cgroup v1 layout before: the boxes one level deeper, in a group of
+    the run (made here), instead of beside the arena's own processes."""
+    run = {c: d / found.prefix.rstrip("-") for c, d in found.run_dirs.items()}
+    for c, d in run.items():
+        d.mkdir(exist_ok=True)  # cpu and cpuacct may share a hierarchy
+        if c == "cpuset":
+            for knob in ("cpuset.cpus", "cpuset.mems"):
+                (d / knob).write_text((d.parent / knob).read_text())
+    return cgroups.Cgroups(found.version, run, layered=True)
 
 
 Mark = tuple[float, float, float]  # (when a game ended, CPU seconds so far of the arena's process, of the bots')

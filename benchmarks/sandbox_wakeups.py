@@ -24,6 +24,8 @@ import statistics
 import sys
 from pathlib import Path
 
+from sandbox import in_a_run_group  # benchmarks/sandbox.py, beside this file
+
 from arena.sandbox import cgroups
 from arena.sandbox.limits import Limits
 
@@ -46,13 +48,7 @@ def _groups(arm: str) -> cgroups.Cgroups | None:
     if found is None or found.version != 1:
         raise SystemExit("needs cgroup v1 groups this user may write (root, or $TRUCO_ARENA_CGROUP)")
     if arm == "layered":
-        run = {c: d / found.prefix.rstrip("-") for c, d in found.run_dirs.items()}
-        for c, d in run.items():
-            d.mkdir(exist_ok=True)  # cpu and cpuacct may share a hierarchy
-            if c == "cpuset":
-                for knob in ("cpuset.cpus", "cpuset.mems"):
-                    (d / knob).write_text((d.parent / knob).read_text())
-        return cgroups.Cgroups(1, run, layered=True)
+        return in_a_run_group(found)
     dropped = {"no-cpuacct": ("cpuacct",), "no-cpu": ("cpu",), "memory-pids": ("cpu", "cpuacct")}.get(arm, ())
     for c in dropped:
         found.run_dirs.pop(c, None)
