@@ -13,6 +13,7 @@ the chooser's own per arm are benchmarks/attendance.py's.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -29,10 +30,14 @@ ENOUGH = 20
 
 
 def test_choosing_when_to_play_gains_nothing_when_absence_is_charged(tmp_path: Path) -> None:
-    scheduled = run(tmp_path / "scheduled", attendance=True, chooses=False, cycles=CYCLES, at_least=ENOUGH)
-    chooses = run(tmp_path / "chooses", attendance=True, chooses=True, cycles=CYCLES, at_least=ENOUGH)
-    free = run(tmp_path / "free", attendance=False, chooses=True, cycles=CYCLES, at_least=ENOUGH)
-    free_scheduled = run(tmp_path / "free-scheduled", attendance=False, chooses=False, cycles=CYCLES, at_least=ENOUGH)
+    # The four arms are four leagues of their own (own folder, port and
+    # bots): played at once, mostly waiting on their cycles' clocks.
+    arms = {"scheduled": (True, False), "chooses": (True, True), "free": (False, True),
+            "free-scheduled": (False, False)}
+    with ThreadPoolExecutor(len(arms)) as pool:
+        runs = {name: pool.submit(run, tmp_path / name, attendance=attendance, chooses=chooses, cycles=CYCLES,
+                                  at_least=ENOUGH) for name, (attendance, chooses) in arms.items()}
+        scheduled, chooses, free, free_scheduled = (runs[name].result() for name in arms)
     charged_gain, charged_error = gain(chooses, scheduled)
     free_gain, free_error = gain(free, free_scheduled)
     print(f"charged: scheduled {scheduled}, chooses {chooses}; gain {charged_gain:+.3f} ± {charged_error:.3f} (95%)")
