@@ -55,8 +55,8 @@ def run_once(tier: str, workers: int, out: Path
     and the tests that failed."""
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "suite_time_plugin",
                "-m", TIERS[tier]]
-    if workers > 1 and tier != "serial":
-        command += ["-n", str(workers), "--dist", "loadgroup"]
+    # The serial tier in one process, as the suite runs it once the rest is done (tests/parallel.py).
+    command += ["-n", str(workers)] if workers > 1 and tier != "serial" else ["-n", "0"]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).parent),
                                                                       os.environ.get("PYTHONPATH")])),
            "SUITE_TIME_OUT": str(out)}
