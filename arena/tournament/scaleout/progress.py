@@ -44,12 +44,17 @@ class MirroredGame:
         if start != len(referee.actions):
             raise FrameError(f"sent actions from {start} on of game {self.game_id}, "
                              f"which has {len(referee.actions)} so far")
+        state = referee.state
         for text in actions:
-            decision = referee.decision()
+            # The engine's legal actions, not the referee's decision: that builds
+            # the seat's observation too, three times the cost of an action here.
             seat, _, said = text.partition(" ")
-            if decision is None or seat != str(decision.seat) or said not in decision.legal_texts:
+            action = next((a for a in state.legal_actions() if a.text == said), None) \
+                if seat == str(state.current_player()) else None
+            if action is None:
                 raise FrameError(f"sent {printable(text, 40)!r} in game {self.game_id}, not a legal action there")
-            referee.play(decision.legal[decision.legal_texts.index(said)])
+            state.apply(action)
+            referee.actions.append(text)
 
 
 class LiveGames:
