@@ -3,7 +3,8 @@ driven over their stdin and stdout.
 
 Everything a worker sends is checked before it is used (``frames.py``):
 a frame that is not one of the protocol's, a result for a game the worker
-was not given, or a crash of a bot it does not run makes the worker lost,
+was not given, a crash of a bot it does not run, or a game's progress that
+does not follow that game (``progress.py``) makes the worker lost,
 as if it had died; its unreported games are played again elsewhere."""
 
 from __future__ import annotations
