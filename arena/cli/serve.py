@@ -9,10 +9,10 @@ from pathlib import Path
 
 import click
 
-from ..games.playing import ArenaHook
+from ..games.playing import ArenaHook, GamesInProgress
 from ..games.settings import ConfigError
 from ..league import load_league_config, serve_league
-from ..server import Arena, load_tokens, mint_token
+from ..server import load_tokens, mint_token
 from ..server.tokens import read_entries, revoke_token, set_owner
 from ..web.option import missing_extra, read_login, split_address
 from .errors import DOMAIN_ERROR, USAGE_ERROR, fail
@@ -80,7 +80,7 @@ def _live_page(http: str | None, db_path: Path, login: str | None = None) -> Are
     if http is None:
         return None
 
-    async def start(arena: Arena) -> Callable[[], Awaitable[None]]:
+    async def start(arena: GamesInProgress) -> Callable[[], Awaitable[None]]:
         from ..web.server import start_live  # the report extra, checked by _check_http
 
         live = await start_live(arena, db_path, http, login)

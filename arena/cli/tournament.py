@@ -84,7 +84,7 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
     # progress display otherwise (a run's quiet stderr keeps only its errors).
     if containment is not None and (progress or "does not hold" in containment):
         click.echo(containment, err=True)
-    plan = RunPlan.of(config.scale, workers=workers, ray_address=ray_address, live=live is not None)
+    plan = RunPlan.of(config.scale, workers=workers, ray_address=ray_address)
     interim = InterimStandings(standings_every, (), _say)
     hooks = Hooks(say=_say, progress=progress, on_arena=live, on_start=interim.start, on_record=interim,
                   check=lambda verified, legacy: _judge(db, verified, legacy), scheduler=scheduler)
@@ -176,9 +176,8 @@ def _judge(db: Path, verified: Verified, legacy: bool) -> None:
                    "or guesses it can predict every deal: see docs/fair-play.md. Default: a fresh secret.")
 @click.option("--progress/--no-progress", default=True, show_default=True, help="Show the progress bar on stderr.")
 @click.option("--http", metavar="HOST:PORT",
-              help="Serve the live page (report, games in progress) here. It shows the games played in this "
-                   "process, so with it --workers defaults to 1. When the run ends the page says so and stays "
-                   "up until Ctrl-C (or --http-linger).")
+              help="Serve the live page (report, games in progress, on every local worker) here. When the "
+                   "run ends the page says so and stays up until Ctrl-C (or --http-linger).")
 @click.option("--http-linger", type=click.FloatRange(min=0), metavar="SECONDS",
               help="With --http: keep the finished page up this long (default: until Ctrl-C).")
 @click.option("--standings-every", type=click.IntRange(0), default=DEFAULT_EVERY, show_default=True, metavar="N",

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from ..engine.options import Options
+from ..referee import Referee
 from ..sandbox import Box
 from ..server import Arena, ArenaClosedError, BotUnavailableError, PlayedGame, TimeControl
 from .dispatch import Dispatcher
@@ -199,7 +200,34 @@ class CpuLedger:
         return charged if self.measured and self._seen else None
 
 
+class RunningGame(Protocol):
+    """A game in progress as the live page reads it (never changes): an
+    arena's ``GameRun``, or a worker's game replayed on the coordinator."""
+
+    @property
+    def game_id(self) -> str: ...
+    @property
+    def bots(self) -> tuple[str, ...]:
+        """The bot in each seat."""
+    @property
+    def options(self) -> Options: ...
+    @property
+    def referee(self) -> Referee | None:
+        """The game's state and action log; None before its first deal."""
+
+
+class GamesInProgress(Protocol):
+    """Where the live page finds the games of a run: an ``Arena``, or a
+    coordinator's arena with the games its workers report."""
+
+    @property
+    def closing(self) -> bool:
+        """The run is stopping: no game will start."""
+
+    def running_games(self) -> Sequence[RunningGame]: ...
+
+
 # What a runner (tournament, match, league) lets the layers above plug in
 # without importing them (the live page is one): called once the arena is up; returns what to call when the run ends (after
 # the arena has stopped): the live page says "finished" or closes then.
-ArenaHook = Callable[[Arena], Awaitable[Callable[[], Awaitable[None]]]]
+ArenaHook = Callable[[GamesInProgress], Awaitable[Callable[[], Awaitable[None]]]]

@@ -15,6 +15,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from ..games.game_record import GameRecord
+from ..games.playing import ArenaHook
 from ..games.schedule import ScheduledGame
 from ..games.store import ResultsStore
 from ..ratings.sprt import PairCounts, SprtState, elo_text, format_sprt_header, format_sprt_line, sprt_status
@@ -135,11 +136,13 @@ async def run_match(
     log_dir: Path,
     stop_request: StopRequest | None = None,
     say: Callable[[str], None] = lambda line: None,
+    on_arena: ArenaHook | None = None,
 ) -> RunSummary:
     """Play ``config`` (which must have a match plan) until every opponent is
     decided: the tournament runner with the monitor's hooks, the live line on
     stderr, and the verdicts at the end; ``say`` gets the runner's notices
-    and, at the end, one summary line per opponent.
+    and, at the end, one summary line per opponent; ``on_arena`` as for
+    ``run_tournament`` (the live page).
 
     Used by ``truco-arena match`` and by ``truco-arena tournament run|resume``
     for a config with ``format = "match"`` or ``"gauntlet"``. A resumed run
@@ -163,7 +166,8 @@ async def run_match(
         try:
             summary = await run_tournament(config, store, log_dir=log_dir, progress=False,
                                            stop_request=stop_request, announce=say,
-                                           should_play=monitor.should_play, on_record=monitor.on_record)
+                                           should_play=monitor.should_play, on_record=monitor.on_record,
+                                           on_arena=on_arena)
         finally:
             line.end()
     for status in MatchMonitor(plan, store.games(), line.show).statuses(run_over=True):

@@ -47,6 +47,7 @@ from .scale import DEFAULT_RAY_BATCH_PAIRS, ScaleOut
 from .scaleout.batches import batches_of, units_of
 from .scaleout.coordinator import Worker, WorkerFailedError, play_on_workers
 from .scaleout.local import CrashLedger, LocalWorker
+from .scaleout.progress import LiveGames
 from .scaleout.ray_backend import RayUnavailableError, RayWorker, connect, disconnect
 from .supervisor import BotStartFailedError, Supervisor, open_sandbox
 
@@ -286,8 +287,11 @@ async def run_tournament(
         raise TournamentError(str(exc)) from None
     if sandbox is not None:
         sandbox.socket_ready()
+    # A live page sees the games on local workers too, replayed here from their progress.
+    live = LiveGames(arena, config.options) \
+        if on_arena is not None and farmed and scale is not None and scale.ray_address is None else None
     try:
-        stop_hook = await on_arena(arena) if on_arena is not None else None
+        stop_hook = await on_arena(live or arena) if on_arena is not None else None
     except (OSError, ValueError) as exc:  # e.g. the live page cannot bind its address
         await arena.stop(grace=0)
         if sandbox is not None:
@@ -307,7 +311,7 @@ async def run_tournament(
     if farmed:
         assert scale is not None
         parts.append(_play_farmed(config, farmed, secret, scale, record, stopping, log_dir=log_dir,
-                                  announce=announce))
+                                  announce=announce, live=live))
     watcher = asyncio.create_task(stop_on_request())
     try:
         await _all_or_none(parts)
@@ -385,8 +389,10 @@ async def _play_here(
 async def _play_farmed(
     config: TournamentConfig, todo: list[tuple[int, ScheduledGame]], secret: TournamentSecret, scale: ScaleOut,
     record: _Recorder, stopping: asyncio.Event, *, log_dir: Path, announce: Callable[[str], None],
+    live: LiveGames | None = None,
 ) -> None:
-    """Play ``todo`` (games between launched bots) on workers."""
+    """Play ``todo`` (games between launched bots) on workers; local ones
+    report their games in progress to ``live``, if given (Ray tasks do not)."""
     units = units_of(todo, secret, config.options.seats)
     workers: list[Worker]
     if scale.ray_address is not None:
@@ -402,7 +408,7 @@ async def _play_farmed(
         n = min(scale.workers or 1, len(units))
         per_batch = scale.batch_pairs or 2 * config.concurrency
         crashes = CrashLedger()  # a bot's restarts are counted for the whole run, whatever the workers
-        workers = [LocalWorker(i, config, log_dir, config.concurrency, crashes) for i in range(n)]
+        workers = [LocalWorker(i, config, log_dir, config.concurrency, crashes, live) for i in range(n)]
         where = f"{n} worker processes"
     batches = batches_of(units, per_batch)
     log.info("playing %d game(s) on %s, %d at once in each", len(todo), where, config.concurrency)

@@ -57,13 +57,8 @@ class RunPlan:
     """Where the games are played, every choice made (local workers counted)."""
 
     @classmethod
-    def of(cls, asked: ScaleOut, *, workers: int | None = None, ray_address: str | None = None,
-           live: bool = False) -> RunPlan:
+    def of(cls, asked: ScaleOut, *, workers: int | None = None, ray_address: str | None = None) -> RunPlan:
         """The plan for a run of a config whose file asks for ``asked``, with the
-        command line's ``workers`` and ``ray_address`` over it. ``live``: a live
-        page watches the run; it sees the games of the tournament's own arena,
-        so they stay in this process unless workers were asked for."""
+        command line's ``workers`` and ``ray_address`` over it."""
         scale = replace(asked, workers=workers or asked.workers, ray_address=ray_address or asked.ray_address)
-        if live and scale.workers is None and scale.ray_address is None:
-            scale = replace(scale, workers=1)
         return cls(scale.resolved())

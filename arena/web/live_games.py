@@ -11,10 +11,9 @@ import re
 from typing import Any
 
 from ..engine import Card
+from ..games.playing import GamesInProgress, RunningGame
 from ..referee import spectator_observation
 from ..replay.table_views import public_view
-from ..server import Arena
-from ..server.game import GameRun
 
 # Game ids are the arena's own (opaque, from the tournament secret); anything
 # else in a path is not a game.
@@ -33,7 +32,7 @@ def _encode(value: Any) -> Any:
     return value
 
 
-def _summary(run: GameRun) -> dict[str, Any] | None:
+def _summary(run: RunningGame) -> dict[str, Any] | None:
     referee = run.referee
     if referee is None:  # between the arena accepting the game and its first deal
         return None
@@ -49,7 +48,7 @@ def _summary(run: GameRun) -> dict[str, Any] | None:
     }
 
 
-def running_games(arena: Arena | None) -> list[dict[str, Any]]:
+def running_games(arena: GamesInProgress | None) -> list[dict[str, Any]]:
     """Every game in progress, oldest id first."""
     if arena is None:
         return []
@@ -57,7 +56,7 @@ def running_games(arena: Arena | None) -> list[dict[str, Any]]:
     return sorted((g for g in found if g is not None), key=lambda g: str(g["id"]))
 
 
-def game_view(arena: Arena | None, game_id: str) -> dict[str, Any] | None:
+def game_view(arena: GamesInProgress | None, game_id: str) -> dict[str, Any] | None:
     """The public view of the running game ``game_id``; None if no such game runs."""
     if arena is None or not GAME_ID.fullmatch(game_id):
         return None

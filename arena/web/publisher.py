@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..server import Arena
+from ..games.playing import GamesInProgress
 from .live_games import GAME_ID, game_view, running_games
 from .snapshot import LiveState
 
@@ -34,7 +34,7 @@ MAX_WATCHED = 16  # views published at once, at most
 class LivePublisher:
     """Publishes ``state`` from the arena's loop; read it from any thread."""
 
-    def __init__(self, arena: Arena | None, sink: Callable[[LiveState], None] | None = None) -> None:
+    def __init__(self, arena: GamesInProgress | None, sink: Callable[[LiveState], None] | None = None) -> None:
         self.arena = arena
         self.sink = sink  # called with every new state, on the thread that made it; must not block
         self._state = LiveState(finished=arena is None, at=time.time())

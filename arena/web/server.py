@@ -18,7 +18,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from ..server import Arena
+from ..games.playing import GamesInProgress
 from .option import split_address
 from .page_process import PageProcess
 from .publisher import LivePublisher
@@ -58,7 +58,7 @@ class LiveServer:
         self.page.close()
 
 
-async def start_live(arena: Arena | None, db: Path | None, address: str, login: str | None = None) -> LiveServer:
+async def start_live(arena: GamesInProgress | None, db: Path | None, address: str, login: str | None = None) -> LiveServer:
     """Start publishing ``arena``'s games (on the running loop) and the live
     page on ``address`` (its own process); with ``login`` (``http.login_digest``)
     only that user sees it. OSError if it cannot bind or the page does not start."""
@@ -78,7 +78,7 @@ class LiveHook:
         self.db, self.address, self.announce = db, address, announce
         self.live: LiveServer | None = None
 
-    async def __call__(self, arena: Arena) -> Callable[[], Awaitable[None]]:
+    async def __call__(self, arena: GamesInProgress) -> Callable[[], Awaitable[None]]:
         self.live = await start_live(arena, self.db, self.address)
         self.announce(f"live page on {self.live.url}")
         return self.live.finish

@@ -1,5 +1,5 @@
 """A run plan apart from the config: what one run takes from the machine and
-the command line (workers, Ray, a live page) is resolved at its start and
+the command line (workers, Ray) is resolved at its start and
 never written into the config, so the results file keeps the config as its
 file said it and two configs that differ only in how games are spread are
 the same tournament."""
@@ -26,12 +26,6 @@ def test_the_command_line_goes_over_the_config_and_the_machine_fills_in_the_rest
     assert RunPlan.of(ScaleOut(workers=3), workers=2).scale.workers == 2
     ray = RunPlan.of(ScaleOut(batch_pairs=7), ray_address="10.0.0.5:6379").scale
     assert ray == ScaleOut(workers=None, ray_address="10.0.0.5:6379", batch_pairs=7)  # the cluster's CPUs
-
-
-def test_a_live_page_keeps_the_games_in_this_process_unless_workers_were_asked_for() -> None:
-    assert RunPlan.of(ScaleOut(), live=True).scale.workers == 1
-    assert RunPlan.of(ScaleOut(workers=4), live=True).scale.workers == 4
-    assert RunPlan.of(ScaleOut(), workers=2, live=True).scale.workers == 2
 
 
 def test_how_games_are_spread_makes_no_two_tournaments_differ() -> None:

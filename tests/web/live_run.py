@@ -55,12 +55,13 @@ def write_config(directory: Path, games: int, delay: float, seed: int = 33) -> P
 
 
 @contextmanager
-def live_tournament(directory: Path, games: int, delay: float) -> Iterator[LiveRun]:
-    """Start the run and yield once its live page answers; on exit, wait for
-    the run to finish (it must succeed)."""
+def live_tournament(directory: Path, games: int, delay: float, *options: str) -> Iterator[LiveRun]:
+    """Start the run (with ``options`` of ``tournament run``) and yield once its
+    live page answers; on exit, wait for the run to finish (it must succeed)."""
     config = write_config(directory, games, delay)
     process = subprocess.Popen(
-        [str(CLI), "tournament", "run", str(config), "--no-progress", "--http", "127.0.0.1:0", "--http-linger", "0"],
+        [str(CLI), "tournament", "run", str(config), "--no-progress", "--http", "127.0.0.1:0", "--http-linger", "0",
+         *options],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
     try:
         url = _read_url(process)

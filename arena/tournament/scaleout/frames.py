@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import struct
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 
@@ -39,6 +39,11 @@ _HEADER = struct.Struct(">I")
 MAX_ORDER = 256 * 1024 * 1024
 # From a worker: one game's result (its action log is a few KB).
 MAX_REPORT = 4 * 1024 * 1024
+# A game in progress: actions in one Progress frame (more go in several), and
+# the length of an action's text ("SEAT ACTION") and of a game id.
+MAX_PROGRESS_ACTIONS = 1000
+MAX_ACTION_TEXT = 64
+MAX_GAME_ID = 100
 
 
 class FrameError(DomainError):
@@ -60,6 +65,8 @@ class Setup(_Frame, frozen=True):
     """Games at once in this worker."""
     given_up: tuple[tuple[str, str], ...] = ()
     """Bots the coordinator gave up already, and why."""
+    progress: bool = False
+    """Report the games in progress (``Progress``): a live page watches the run."""
 
 
 class CrashAnswer(_Frame, frozen=True):
@@ -106,9 +113,22 @@ class Crash(_Frame, frozen=True):
     """The last line of its log."""
 
 
+class Progress(_Frame, frozen=True):
+    """A game of the batch in progress (only when ``Setup.progress`` asks):
+    the actions its referee applied from the ``start``-th on, in order."""
+
+    game: Annotated[str, msgspec.Meta(max_length=MAX_GAME_ID)]
+    """Its game id (``GameOrder.game_id``)."""
+    start: Annotated[int, msgspec.Meta(ge=0)]
+    """How many of its actions earlier frames carried."""
+    actions: Annotated[tuple[Annotated[str, msgspec.Meta(max_length=MAX_ACTION_TEXT)], ...],
+                       msgspec.Meta(max_length=MAX_PROGRESS_ACTIONS)]
+    """"SEAT ACTION" each, as ``Referee.actions``."""
+
+
 TO_WORKER: dict[str, type] = {"setup": Setup, "batch": Batch, "crash_answer": CrashAnswer, "give_up": GiveUp}
 FROM_WORKER: dict[str, type] = {"ready": Ready, "game": GameRecord, "unplayed": Unplayed, "batch_done": BatchDone,
-                                "failed": Failed, "crash": Crash}
+                                "failed": Failed, "crash": Crash, "progress": Progress}
 _KIND = {cls: kind for table in (TO_WORKER, FROM_WORKER) for kind, cls in table.items()}
 
 

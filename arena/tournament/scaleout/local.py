@@ -3,7 +3,8 @@ driven over their stdin and stdout.
 
 Everything a worker sends is checked before it is used (``frames.py``):
 a frame that is not one of the protocol's, a result for a game the worker
-was not given, or a crash of a bot it does not run makes the worker lost,
+was not given, a crash of a bot it does not run, or a game's progress that
+does not follow that game (``progress.py``) makes the worker lost,
 as if it had died; its unreported games are played again elsewhere."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import IO, Any
 
-from ...games.orders import GameResult
+from ...games.orders import GameOrder, GameResult
 from ...games.private_files import PrivateFileError, make_private_dir, open_private
 from ..config import TournamentConfig
 from ..launcher import wait_or_kill
@@ -32,12 +33,14 @@ from .frames import (
     Failed,
     FrameError,
     GiveUp,
+    Progress,
     Ready,
     Setup,
     encode,
     printable,
     read_frame,
 )
+from .progress import LiveGames
 from .session import worker_config
 
 log = logging.getLogger("arena.tournament")
@@ -54,7 +57,7 @@ _PIPE_LIMIT = 2**20
 
 class LocalWorker:
     def __init__(self, index: int, config: TournamentConfig, log_dir: Path, concurrency: int,
-                 crashes: CrashLedger | None = None) -> None:
+                 crashes: CrashLedger | None = None, live: LiveGames | None = None) -> None:
         self.name = f"worker {index}"
         self.index = index
         self.config = worker_config(config)
@@ -62,6 +65,7 @@ class LocalWorker:
         self.concurrency = concurrency
         self.crashes = crashes or CrashLedger()
         self.crashes.listen(self._tell_given_up)
+        self.live = live  # where its games in progress go (a live page watches); None: it sends none
         self.process: asyncio.subprocess.Process | None = None
         self._log: IO[bytes] | None = None
         self._bots = {b.name for b in self.config.bots}
@@ -88,7 +92,8 @@ class LocalWorker:
             where = exc.filename if exc.filename is not None else sys.executable
             raise WorkerFailedError(f"{self.name} cannot start: {where}: {exc.strerror or exc}") from None
         self._next_ask = 0  # a fresh process numbers its crash reports from 0
-        await self._send(Setup(self.config, log_dir, self.concurrency, tuple(self.crashes.given_up.items())))
+        await self._send(Setup(self.config, log_dir, self.concurrency, tuple(self.crashes.given_up.items()),
+                               progress=self.live is not None))
         try:
             reply = await asyncio.wait_for(self._read(), START_TIMEOUT)
         except TimeoutError:
@@ -102,20 +107,43 @@ class LocalWorker:
     async def run(self, batch: Batch) -> AsyncIterator[GameResult]:
         await self._send(batch)
         orders = {o.game.key: o for unit in batch.units for o in unit}
-        while True:
-            msg = await self._read()
-            if isinstance(msg, BatchDone):
-                if msg.number != batch.number:
-                    raise WorkerLostError(f"said batch {msg.number} was done while playing batch {batch.number}")
-                return
-            if isinstance(msg, Failed):
-                raise WorkerLostError(printable(msg.message, FAILED_MAX))
-            if isinstance(msg, Crash):
-                await self._answer(msg)
-                continue
-            if isinstance(msg, Ready):
-                raise WorkerLostError("sent Ready again")
-            yield check_outcome(msg, orders)
+        by_id = {o.game_id: o for o in orders.values()}
+        try:
+            while True:
+                msg = await self._read()
+                if isinstance(msg, BatchDone):
+                    if msg.number != batch.number:
+                        raise WorkerLostError(f"said batch {msg.number} was done while playing batch {batch.number}")
+                    return
+                if isinstance(msg, Failed):
+                    raise WorkerLostError(printable(msg.message, FAILED_MAX))
+                if isinstance(msg, Crash):
+                    await self._answer(msg)
+                    continue
+                if isinstance(msg, Ready):
+                    raise WorkerLostError("sent Ready again")
+                if isinstance(msg, Progress):
+                    self._progress(msg, by_id, orders)
+                    continue
+                outcome = check_outcome(msg, orders)
+                if self.live is not None:
+                    self.live.end(outcome.game_key)
+                yield outcome
+        finally:
+            if self.live is not None:
+                self.live.end(*orders)
+
+    def _progress(self, msg: Progress, by_id: dict[str, GameOrder], orders: dict[str, GameOrder]) -> None:
+        # Sent by an honest worker only when asked, and only for a game of
+        # its batch before that game's outcome: anything else is not its own.
+        order = by_id.get(msg.game)
+        if self.live is None or order is None or order.game.key not in orders:
+            raise WorkerLostError(f"sent the progress of game {printable(msg.game, 40)!r}, which it is not "
+                                  f"playing" + ("" if self.live is not None else ", unasked"))
+        try:
+            self.live.progress(order, msg)
+        except FrameError as exc:
+            raise WorkerLostError(str(exc)) from None
 
     async def _answer(self, crash: Crash) -> None:
         if crash.bot not in self._bots:

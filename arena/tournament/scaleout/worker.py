@@ -2,7 +2,8 @@
 started by the coordinator (``local.py``), never by hand.
 
 It reads a ``Setup`` and then ``Batch``es from stdin and writes back
-``Ready``, each game's outcome and ``BatchDone`` on what was its stdout;
+``Ready``, each game's outcome and ``BatchDone`` on what was its stdout
+(and, when ``Setup.progress`` asks, each running game's ``Progress``);
 anything else printed goes to stderr, the worker's log. While it plays it
 also asks the coordinator whether a crashed bot may start again
 (``Crash``/``CrashAnswer``) and hears of bots given up elsewhere (``GiveUp``).
@@ -38,6 +39,7 @@ from .frames import (
     encode,
     read_frame,
 )
+from .progress import report_progress
 from .session import WorkerSession
 
 FLUSH_TIMEOUT = 10.0  # seconds to hand the last frames to a coordinator that is still reading
@@ -150,6 +152,7 @@ async def _play(reader: asyncio.StreamReader, send: _Out) -> int:
     inbox.session = session
     loop.add_signal_handler(signal.SIGTERM, stop)
     listening = asyncio.create_task(inbox.run())
+    reporting: asyncio.Task[None] | None = None
     try:
         try:
             if not await _unless_stopped(session.start(), stopping):
@@ -160,6 +163,8 @@ async def _play(reader: asyncio.StreamReader, send: _Out) -> int:
         for bot, why in setup.given_up:
             await session.give_up(bot, why)
         send(Ready())
+        if setup.progress:  # a live page watches: its games in progress too
+            reporting = asyncio.create_task(report_progress(session.arena, send))
         while (batch := await inbox.batches.get()) is not None:
             await session.play(batch, send)
             if session.arena.closing:
@@ -170,8 +175,10 @@ async def _play(reader: asyncio.StreamReader, send: _Out) -> int:
             return 2
         return 0
     finally:
-        listening.cancel()
-        await asyncio.gather(listening, return_exceptions=True)
+        tasks = [listening] if reporting is None else [listening, reporting]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
         await session.stop()
 
 
