@@ -29,8 +29,11 @@ same run: the gRPC cost per decision at the pace SDK bots set. The arena's
 "vs paced" column compares its CPU per decision with that row.
 
 The "loop" column is the part of the CPU column spent on the event loop's
-thread (the rest is gRPC's own threads: its poller and event engine). The
-last row, "refereeing and messages alone", is the arena's own work per
+thread (the rest is gRPC's own threads: its poller and event engine), the
+"kernel" column the part spent in the kernel by all threads (syscalls,
+wake-ups, context switches). The first line says the run's
+GRPC_EXPERIMENTS (gRPC's transport: importing the arena sets it unless it
+is set; ``GRPC_EXPERIMENTS=`` measures gRPC's default). The last row, "refereeing and messages alone", is the arena's own work per
 decision with no gRPC, stream or bot (the referee, each Decision and HandEnd
 built, padded and serialized), timed on this thread in the same run: the
 arena's loop CPU minus the echo's minus this row is what the streams, tasks,
