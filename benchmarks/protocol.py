@@ -29,8 +29,11 @@ same run: the gRPC cost per decision at the pace SDK bots set. The arena's
 "vs paced" column compares its CPU per decision with that row.
 
 The "loop" column is the part of the CPU column spent on the event loop's
-thread (the rest is gRPC's own threads: its poller and event engine). The
-last row, "refereeing and messages alone", is the arena's own work per
+thread (the rest is gRPC's own threads: its poller and event engine), the
+"kernel" column the part spent in the kernel by all threads (syscalls,
+wake-ups, context switches). The first line says the run's
+GRPC_EXPERIMENTS (gRPC's transport: importing the arena sets it unless it
+is set; ``GRPC_EXPERIMENTS=`` measures gRPC's default). The last row, "refereeing and messages alone", is the arena's own work per
 decision with no gRPC, stream or bot (the referee, each Decision and HandEnd
 built, padded and serialized), timed on this thread in the same run: the
 arena's loop CPU minus the echo's minus this row is what the streams, tasks,
@@ -58,6 +61,7 @@ import cProfile
 import gc
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -67,17 +71,20 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import grpc
-
 ROOT = Path(__file__).resolve().parents[1]
 # Appended, not put first: a compiled build on PYTHONPATH
 # (``PYTHONPATH=.build-compiled python -P benchmarks/protocol.py``) wins, here and in the children.
 sys.path.append(str(ROOT))
 sys.path.append(str(ROOT / "tests"))  # rawbot: the protocol-level bot of the tests
 
+# The arena first: importing it picks gRPC's listener, which must happen
+# before anything imports grpc (arena/__init__.py).
+from arena.engine import BUILD  # noqa: E402
+
+# isort: split
+import grpc  # noqa: E402
 import rawbot  # noqa: E402
 
-from arena.engine import BUILD  # noqa: E402
 from arena.engine.options import make_options  # noqa: E402
 from arena.protocol import arena_pb2 as pb  # noqa: E402
 from arena.server import Arena, TimeControl  # noqa: E402
@@ -96,6 +103,11 @@ class Sample:
     latencies: list[float]
     cpu: float = 0.0  # CPU seconds of this (the server's) process, all threads
     loop_cpu: float = 0.0  # of which the event loop's thread (the rest: gRPC's threads)
+    kernel_cpu: float = 0.0  # of ``cpu``, the part spent in the kernel (all threads): syscalls, wake-ups
+
+    @property
+    def kernel_cpu_per_decision(self) -> float:
+        return self.kernel_cpu / max(1, self.decisions)
 
     @property
     def cpu_per_decision(self) -> float:
@@ -108,6 +120,11 @@ class Sample:
     @property
     def rate(self) -> float:
         return self.decisions / self.seconds
+
+
+def kernel_time() -> float:
+    """CPU seconds this process (all its threads) has spent in the kernel."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_stime
 
 
 def pct(values: list[float], q: float) -> float:
@@ -137,10 +154,10 @@ async def arena_run(arena: Arena, games: int, seconds: float, seed0: int, pair: 
             decisions += len(r.actions)
             latencies.extend(r.move_times)
 
-    start, cpu0, loop0 = time.perf_counter(), time.process_time(), time.thread_time()
+    start, cpu0, loop0, kernel0 = time.perf_counter(), time.process_time(), time.thread_time(), kernel_time()
     await asyncio.gather(*(lane() for _ in range(games)))
     return Sample(decisions, time.perf_counter() - start, latencies, time.process_time() - cpu0,
-                  time.thread_time() - loop0)
+                  time.thread_time() - loop0, kernel_time() - kernel0)
 
 
 def game_work(seconds: float, seed0: int) -> Sample:
@@ -297,13 +314,13 @@ class EchoServer:
     async def run(self, mode: str, streams: int, seconds: float) -> Sample:
         self.latencies = []
         gos = [await self.waiting[mode].get() for _ in range(streams)]
-        start, cpu0, loop0 = time.perf_counter(), time.process_time(), time.thread_time()
+        start, cpu0, loop0, kernel0 = time.perf_counter(), time.process_time(), time.thread_time(), kernel_time()
         self.stop_at = start + seconds
         for go in gos:
             go.set_result(0)
         total = sum([await self.done.get() for _ in range(streams)])
         return Sample(total, time.perf_counter() - start, list(self.latencies), time.process_time() - cpu0,
-                      time.thread_time() - loop0)
+                      time.thread_time() - loop0, kernel_time() - kernel0)
 
 
 async def echo_client(address: str, streams: int, move_size: int) -> None:
@@ -400,8 +417,8 @@ async def main(runs: int, seconds: float, in_process: bool, game_counts: tuple[i
 
         where = "in this one process" if in_process else "bots and echo client in their own processes"
         print(f"{BUILD} build; {VARIANT} games, {where}; Decision ~{dec_size} B, Move ~{move_size} B; "
-              f"median of {runs} runs of ~{seconds:g} s")
-        print(f"{'case':<60}{'decisions/s':>12}{'p50 ms':>8}{'p99 ms':>8}{'CPU us/dec':>11}{'loop':>6}"
+              f"median of {runs} runs of ~{seconds:g} s; GRPC_EXPERIMENTS={os.environ.get('GRPC_EXPERIMENTS')!r}")
+        print(f"{'case':<60}{'decisions/s':>12}{'p50 ms':>8}{'p99 ms':>8}{'CPU us/dec':>11}{'loop':>6}{'kernel':>7}"
               f"{'vs echo':>8}{'CPU vs echo':>12}{'CPU vs paced':>13}")
         rows = (
             ("sdk", "arena + SDK bots"),
@@ -460,7 +477,9 @@ async def main(runs: int, seconds: float, in_process: bool, game_counts: tuple[i
                 rate, p50, p99 = summary(samples[key])
                 cpu = statistics.median(s.cpu_per_decision for s in samples[key]) * 1e6
                 loop_cpu = statistics.median(s.loop_cpu_per_decision for s in samples[key]) * 1e6
+                kernel_cpu = statistics.median(s.kernel_cpu_per_decision for s in samples[key]) * 1e6
                 print(f"{title + ', ' + label:<60}{rate:>12.0f}{p50:>8.3f}{p99:>8.3f}{cpu:>11.0f}{loop_cpu:>6.0f}"
+                      f"{kernel_cpu:>7.0f}"
                       f"{rate / echo_rate:>8.0%}"
                       f"{cpu / echo_cpu:>11.2f}x{cpu / paced_cpu:>12.2f}x")
         if profiler is not None and echo_profiler is not None and profile:

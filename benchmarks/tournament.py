@@ -49,6 +49,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import arena
 from arena.games.store import ResultsStore
 from arena.tournament.config import parse_config
 from arena.tournament.runner import run_tournament
@@ -178,6 +179,8 @@ def one_run(raw: dict[str, object], tmp: Path, scale: ScaleOut | None) -> Run:
 def baseline_run(root: Path, raw: dict[str, object], tmp: Path, workers: int) -> Run:
     """``one_run`` with the code of the checkout ``root``, in a child process."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+    if arena.GRPC_EXPERIMENTS_SET:  # this checkout's choice of gRPC listener, not the other's
+        env.pop("GRPC_EXPERIMENTS")
     out = subprocess.run([sys.executable, __file__, "--child", json.dumps([raw, str(tmp), workers])], cwd=root,
                          env=env, check=True, capture_output=True, text=True)
     return Run(**json.loads(out.stdout.strip().splitlines()[-1]))
@@ -185,8 +188,6 @@ def baseline_run(root: Path, raw: dict[str, object], tmp: Path, workers: int) ->
 
 def child(arg: str) -> None:
     raw, tmp, workers = json.loads(arg)
-    import arena
-
     if not Path(arena.__file__).resolve().is_relative_to(Path.cwd().resolve()):
         raise SystemExit(f"the baseline imports {arena.__file__}, not the checkout in {Path.cwd()}")
     scale = ScaleOut(workers=workers) if workers > 1 else None
