@@ -49,6 +49,12 @@ def test_cheap_rollouts_play_the_heuristic_rollouts_moves(variant: str) -> None:
                                       0, wt, 1, noise)
             assert got == want
             assert a.scores == b.scores and a.hand.history == b.hand.history
+            # the same with the bot's own streams (a random.Random whose numbers are splitmix64's)
+            a, b = st.copy(), st.copy()
+            want = rollout_value(a, Stream(seed * 3 + k), RivalModel(), 0, wt, 1, noise)
+            got = cheap_rollout_value(b, Stream(seed * 3 + k), DEFAULT_PARAMS, True, "leader", memo,
+                                      0, wt, 1, noise)
+            assert got == want and a.hand.history == b.hand.history
             compared += 1
     assert compared > 60 and memo
 
