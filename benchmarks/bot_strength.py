@@ -22,7 +22,7 @@ compare at equal CPU, give simulation the worlds that match the other's CPU
 per searched decision (the last column); ``--ismcts NAME=VALUE`` sets
 any other argument of the ISMCTS bot (``widen``, ``race_z``, ``root``...), for
 tuning, and ``--yardstick NAME=VALUE`` any of the yardstick bot's
-(``lend``, ``prune``, ``prune_after``). For each search bot the table
+(``lend``, ``prune``, ``prune_after``, ``margin``). For each search bot the table
 gives its mean thinking time per searched decision, in CPU ms (what it costs
 on an idle core, whatever the load) and wall ms, and its worlds (simulation)
 or iterations (ismcts) per search.
@@ -261,7 +261,7 @@ def main(argv: list[str] | None = None) -> None:
                         "constructor argument (e.g. worlds=36, margin=0.5, play_soft=0.5, early=true); "
                         "repeatable")
     p.add_argument("--yardstick", action="append", default=[], metavar="NAME=VALUE",
-                   help="yardstick: another constructor argument (e.g. lend=0, prune=0.5); repeatable")
+                   help="yardstick: another constructor argument (e.g. lend=0, prune=0.5, margin=0.5); repeatable")
     p.add_argument("--time-ms", type=float, default=None,
                    help="a time budget per decision for both search bots instead (not reproducible)")
     p.add_argument("--min-worlds", type=int, default=8,

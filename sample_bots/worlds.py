@@ -46,6 +46,11 @@ class RivalModel:
     def decide(self, obs: Observation, rng: random.Random) -> Action:
         return decide(obs, rng, self.params, self.flor_on, self.falta_mode, self.memo)
 
+    def stream(self) -> random.Random:
+        """The random numbers of the policy's bluffs when a world's history
+        is replayed against it: the same for every replay."""
+        return random.Random(0)
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(frozen=True)
@@ -144,7 +149,7 @@ def _replay(st: State, obs: Observation, since: int, soft: float, model: RivalMo
     seat = obs.seat
     opp = 1 - seat
     weight = 1.0
-    model_rng = random.Random(0)
+    model_rng = model.stream()
     rank = hierarchy.table(obs.variant, obs.up_card).rank if play_soft < 1.0 else ()
     for s, a in obs.history[since:]:
         if st.current_player() != s:

@@ -4,20 +4,26 @@ its seed at a counted budget. CI runs this file on both builds."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 import pytest
 
-from arena.engine import Game
+from arena.engine import BUILD, Game
 from arena.engine.actions import Action
 from arena.engine.observation import Observation
 from arena.engine.options import make_options
 from sample_bots._play import UniformBot, play_game
 from sample_bots.heuristic import DEFAULT_PARAMS, HeuristicBot
 from sample_bots.simulation import rollout_value, win_table
+from sample_bots.streams import Stream
 from sample_bots.worlds import RivalModel
 from sample_bots.yardstick import DEFAULT_TIME_MS, YardstickBot, cheap_rollout_value
 from sdk.bot import GameInfo
+
+# The hash of the pinned game's choices (see the last test); a change to the
+# bot's search or random streams changes it on purpose, in both builds alike.
+PINNED_GAME = "1fb22461c4a38087"
 
 
 @pytest.mark.parametrize("variant", ["argentino", "uruguayo", "venezolano"])
@@ -43,6 +49,12 @@ def test_cheap_rollouts_play_the_heuristic_rollouts_moves(variant: str) -> None:
                                       0, wt, 1, noise)
             assert got == want
             assert a.scores == b.scores and a.hand.history == b.hand.history
+            # the same with the bot's own streams (a random.Random whose numbers are splitmix64's)
+            a, b = st.copy(), st.copy()
+            want = rollout_value(a, Stream(seed * 3 + k), RivalModel(), 0, wt, 1, noise)
+            got = cheap_rollout_value(b, Stream(seed * 3 + k), DEFAULT_PARAMS, True, "leader", memo,
+                                      0, wt, 1, noise)
+            assert got == want and a.hand.history == b.hand.history
             compared += 1
     assert compared > 60 and memo
 
@@ -118,3 +130,48 @@ def test_yardstick_keeps_its_saved_time_within_what_its_searches_left() -> None:
     assert all(3.0 <= b <= 3.0 * (1 + bot.lend) for b in bot.budgets)
     # what is saved never exceeds the searches' own time (3 ms each)
     assert bot._saved_ms <= 3.0 * (bot.stats["searched"] + bot.stats["fallbacks"])
+
+
+def test_stream_draws_the_same_numbers_for_a_seed_and_never_seeds_the_twister() -> None:
+    a, b, c = Stream(7), Stream(7), Stream(8)
+    xs = [a.random() for _ in range(200)]
+    assert xs == [b.random() for _ in range(200)]
+    assert xs != [c.random() for _ in range(200)]
+    assert all(0.0 <= x < 1.0 for x in xs) and 0.4 < sum(xs) / len(xs) < 0.6
+    # splitmix64's first output for seed 0, the published reference value
+    assert Stream(0)._next() == 0xE220A8397B1DCDAF
+    # the standard methods the rollouts use work on it, uniformly
+    counts = [0] * 5
+    for _ in range(5000):
+        counts[a.choice(range(5))] += 1
+    assert min(counts) > 850
+    assert a.getrandbits(0) == 0 and 0 <= a.getrandbits(7) < 128 and a.getrandbits(100) < 1 << 100
+    state = a.getstate()
+    first = a.random()
+    a.setstate(state)
+    assert a.random() == first
+    a.seed(7)
+    assert a.random() == xs[0]
+    with pytest.raises(TypeError):
+        a.seed("7")
+
+
+def test_yardstick_games_are_pinned_for_a_seed_in_both_builds() -> None:
+    # The choices of a seeded game at a counted budget, hashed: the pure
+    # Python run of the suite and the compiled build's run (.ci/run) both
+    # check this value, so the two builds play the same games.
+    class Recording(YardstickBot):
+        def __init__(self, seed: int) -> None:
+            super().__init__(seed, time_ms=None, worlds=6)
+            self.seen: list[str] = []
+
+        def choose(self, obs: Observation) -> Action:
+            action = super().choose(obs)
+            self.seen.append(f"{obs.hand_number}:{len(obs.history)}:{action}")
+            return action
+
+    bot = Recording(5)
+    play_game([bot, HeuristicBot(6)], "uruguayo", 90)
+    assert bot.stats["searched"] > 5
+    digest = hashlib.sha256("\n".join(bot.seen).encode()).hexdigest()[:16]
+    assert digest == PINNED_GAME, (digest, BUILD)
