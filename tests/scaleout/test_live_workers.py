@@ -25,7 +25,9 @@ def test_the_live_page_shows_games_in_progress_on_both_workers(tmp_path: Path) -
     # worker plays one game at a time: two games in progress at once are one on each.
     served: list[dict[str, Any]] = []
     most = 0
-    with live_tournament(tmp_path, 8, 0.05, "--workers", "2", "--concurrency", "1") as run:
+    # Moves 0.15 s apart: a game lasts seconds, several of the workers' 0.5 s reports,
+    # so the two workers' games overlap on the page even on a loaded machine.
+    with live_tournament(tmp_path, 8, 0.15, "--workers", "2", "--concurrency", "1") as run:
         while run.process.poll() is None:
             try:
                 _, live = run.get_json("api/live.json")
