@@ -92,17 +92,20 @@ class LiveHook:
         try:
             if linger is None or linger > 0:
                 how = "until Ctrl-C" if linger is None else f"for {linger:g} s (or until Ctrl-C)"
-                self.announce(f"live page on {live.url}: finished; still serving it {how}")
-                _wait(linger)
+                _wait(linger, lambda: self.announce(f"live page on {live.url}: finished; still serving it {how}"))
         finally:
             live.close()
 
 
-def _wait(seconds: float | None) -> None:
-    """Sleep ``seconds`` (None: forever) or until SIGINT/SIGTERM."""
+def _wait(seconds: float | None, started: Callable[[], None]) -> None:
+    """Call ``started``, then sleep ``seconds`` (None: forever) or until
+    SIGINT/SIGTERM. The handlers are in place before ``started`` announces
+    the wait: a Ctrl-C right after the announcement ends the wait, not the
+    run (which would exit non-zero though everything was recorded)."""
     stop = threading.Event()
     previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
+        started()
         stop.wait(seconds)
     finally:
         for sig, handler in previous.items():

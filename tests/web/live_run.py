@@ -6,6 +6,7 @@ progress long enough to be watched."""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -55,23 +56,43 @@ def write_config(directory: Path, games: int, delay: float, seed: int = 33) -> P
 
 
 @contextmanager
-def live_tournament(directory: Path, games: int, delay: float, *options: str) -> Iterator[LiveRun]:
+def live_tournament(directory: Path, games: int, delay: float, *options: str,
+                    linger: bool = False) -> Iterator[LiveRun]:
     """Start the run (with ``options`` of ``tournament run``) and yield once its
-    live page answers; on exit, wait for the run to finish (it must succeed)."""
+    live page answers; on exit, wait for the run to finish (it must succeed).
+
+    ``linger``: the finished page stays up until the body is done (the run is
+    then stopped as by Ctrl-C), so a page watching the run's last game sees it
+    end rather than the arena stop."""
     config = write_config(directory, games, delay)
     process = subprocess.Popen(
-        [str(CLI), "tournament", "run", str(config), "--no-progress", "--http", "127.0.0.1:0", "--http-linger", "0",
-         *options],
+        [str(CLI), "tournament", "run", str(config), "--no-progress", "--http", "127.0.0.1:0",
+         *(() if linger else ("--http-linger", "0")), *options],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
     try:
         url = _read_url(process)
         yield LiveRun(url, config.with_suffix(".sqlite"), process)
-        out, err = process.communicate(timeout=600)
-        assert process.returncode == 0, err
+        err = ""
+        if linger:
+            err = _read_until(process, "still serving it")
+            process.send_signal(signal.SIGINT)
+        out, rest = process.communicate(timeout=600)
+        assert process.returncode == 0, err + rest
     finally:
         if process.poll() is None:
             process.kill()
             process.communicate()
+
+
+def _read_until(process: subprocess.Popen[str], text: str) -> str:
+    """stderr up to the line holding ``text`` (the run prints it or exits: this does not hang)."""
+    assert process.stderr is not None
+    lines = []
+    for line in process.stderr:
+        lines.append(line)
+        if text in line:
+            break
+    return "".join(lines)
 
 
 def _read_url(process: subprocess.Popen[str]) -> str:

@@ -55,7 +55,7 @@ def _click_first(browser: webdriver.Chrome, css: str) -> bool:
 @pytest.mark.slow  # about 50 s: six games at the slow bot's pace, and the front page renders at most every 10 s
 def test_live_page_follows_a_running_tournament(browser: webdriver.Chrome, tmp_path: Path,
                                                 artifacts: Path) -> None:
-    with live_tournament(tmp_path, games=6, delay=1.0) as run:
+    with live_tournament(tmp_path, games=6, delay=1.0, linger=True) as run:
         wait = WebDriverWait(browser, WAIT, ignored_exceptions=(StaleElementReferenceException,))
         browser.set_window_size(1300, 1800)
         browser.get(run.url)
