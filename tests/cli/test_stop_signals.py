@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from arena.tournament.scaleout.local import CLOSE_GRACE
+
 pytestmark = pytest.mark.integration
 
 HERE = Path(__file__).resolve().parent
@@ -22,6 +24,12 @@ COMMAND = [sys.executable, "-m", "arena.command"]
 RANDOM = "python -m sample_bots.random_bot"
 sys.path.insert(0, str(HERE))
 from stop_runs import armed  # noqa: E402
+
+# The longest a stop may take: the workers get CLOSE_GRACE to end their games
+# and are then killed, and the rest is the exit itself. A deadline the run
+# keeps, not a speed: how fast a stop is on a quiet machine is no test's
+# business (on a loaded one a stop that took 2 s alone has taken over 6 s).
+STOP_DEADLINE = CLOSE_GRACE + 5.0
 
 
 def test_ctrl_c_while_the_cli_imports_is_one_line_and_130(tmp_path: Path) -> None:
@@ -59,7 +67,7 @@ def test_a_signal_at_any_moment_of_the_start_stops_the_run(tmp_path: Path) -> No
     for run in _runs(tmp_path, 20, 2.0, 20261202, "stop"):
         name = signal.Signals(run["signal"]).name
         assert run["code"] == 128 + run["signal"], run
-        assert run["seconds"] < 5, run
+        assert run["seconds"] < STOP_DEADLINE, run
         lines = run["stderr"].splitlines()
         assert len(lines) == 1 and name in lines[0] and "Traceback" not in run["stderr"], run
         assert len(run["keys"]) == len(set(run["keys"])), run
@@ -75,6 +83,6 @@ def test_a_second_signal_or_a_kill_leaves_nothing_running(tmp_path: Path) -> Non
             # 128 + the signal, or killed by it outright when it came as the interpreter was exiting.
             assert run["code"] in (128 + run["signal"], -run["signal"]), run
             assert "Traceback" not in run["stderr"] and len(run["stderr"].splitlines()) <= 2, run
-        assert run["seconds"] < 5, run
+        assert run["seconds"] < STOP_DEADLINE, run
         assert len(run["keys"]) == len(set(run["keys"])), run
         assert run["left"] == [], run
