@@ -287,9 +287,8 @@ async def run_tournament(
         raise TournamentError(str(exc)) from None
     if sandbox is not None:
         sandbox.socket_ready()
-    # A live page sees the games on local workers too, replayed here from their progress.
-    live = LiveGames(arena, config.options) \
-        if on_arena is not None and farmed and scale is not None and scale.ray_address is None else None
+    # A live page sees the games on workers too (local or Ray tasks), replayed here from their progress.
+    live = LiveGames(arena, config.options) if on_arena is not None and farmed else None
     try:
         stop_hook = await on_arena(live or arena) if on_arena is not None else None
     except (OSError, ValueError) as exc:  # e.g. the live page cannot bind its address
@@ -391,8 +390,8 @@ async def _play_farmed(
     record: _Recorder, stopping: asyncio.Event, *, log_dir: Path, announce: Callable[[str], None],
     live: LiveGames | None = None,
 ) -> None:
-    """Play ``todo`` (games between launched bots) on workers; local ones
-    report their games in progress to ``live``, if given (Ray tasks do not)."""
+    """Play ``todo`` (games between launched bots) on workers, which report
+    their games in progress to ``live``, if given."""
     units = units_of(todo, secret, config.options.seats)
     workers: list[Worker]
     if scale.ray_address is not None:
@@ -402,7 +401,7 @@ async def _play_farmed(
             raise TournamentError(str(exc)) from None
         n = min(scale.workers or cpus, len(units))
         per_batch = scale.batch_pairs or DEFAULT_RAY_BATCH_PAIRS
-        workers = [RayWorker(i, config, config.concurrency) for i in range(n)]
+        workers = [RayWorker(i, config, config.concurrency, live) for i in range(n)]
         where = f"{n} Ray task(s) at a time on the cluster at {scale.ray_address}"
     else:
         n = min(scale.workers or 1, len(units))

@@ -1,6 +1,7 @@
-"""A tournament on a Ray cluster that the test starts on this machine's
-loopback: two nodes, one of them removed mid-run. The games its task had
-not reported are played again on the other node; none is lost or recorded
+"""Tournaments on a Ray cluster that the tests start on this machine's
+loopback, two nodes: the live page shows the games in progress on the
+cluster; then one node is removed mid-run, the games its task had not
+reported are played again on the other node, none is lost or recorded
 twice, and the results are those of one process."""
 
 from __future__ import annotations
@@ -9,10 +10,13 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from test_live_workers import check_views, watch
+from web.live_run import live_tournament
 from workers_helpers import count, results, running_tournament, wait_for_games, write_config
 
 from arena.cli import main
@@ -27,13 +31,22 @@ CLUSTER = Path(__file__).with_name("ray_cluster.py")
 LOOPBACK = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
 
 
-@pytest.fixture()
-def cluster() -> Iterator[subprocess.Popen[str]]:
-    """A two-node cluster in its own process (ray_cluster.py); its first line is the address."""
+@dataclass(frozen=True)
+class Cluster:
+    process: subprocess.Popen[str]
+    address: str  # the head node's, on 127.0.0.1
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    """A two-node cluster in its own process (ray_cluster.py), shared by the
+    tests of this file: the one that removes a node comes last."""
     proc = subprocess.Popen([sys.executable, str(CLUSTER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, env=dict(os.environ, **LOOPBACK))
     try:
-        yield proc
+        address = _line(proc)  # its first line
+        assert address.startswith("127.0.0.1:"), address  # on loopback
+        yield Cluster(proc, address)
     finally:
         assert proc.stdin is not None
         proc.stdin.close()
@@ -51,9 +64,19 @@ def _line(proc: subprocess.Popen[str]) -> str:
     return line
 
 
-def test_a_lost_node_loses_no_game_and_records_none_twice(tmp_path: Path, cluster: subprocess.Popen[str]) -> None:
-    address = _line(cluster)
-    assert address.startswith("127.0.0.1:"), address  # on loopback
+def test_the_live_page_shows_the_games_in_progress_on_the_cluster(tmp_path: Path, cluster: Cluster,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    for key, value in LOOPBACK.items():
+        monkeypatch.setenv(key, value)
+    # Moves 0.15 s apart: each game spans several of the tasks' 0.5 s reports.
+    with live_tournament(tmp_path, 4, 0.15, "--ray", cluster.address, "--concurrency", "1") as run:
+        most, served = watch(run)
+    assert most >= 1 and served, "no game in progress on the cluster reached the page"
+    check_views(run.db, served, 4)
+
+
+def test_a_lost_node_loses_no_game_and_records_none_twice(tmp_path: Path, cluster: Cluster) -> None:
+    address = cluster.address
     cfg = write_config(tmp_path / "t.toml", "games_per_pairing = 24", "batch_pairs = 3", "[options]", "target = 30")
     total = len(schedule_of(load_config(cfg)))
     reference = tmp_path / "reference.sqlite"
@@ -64,10 +87,10 @@ def test_a_lost_node_loses_no_game_and_records_none_twice(tmp_path: Path, cluste
     db = tmp_path / "ray.sqlite"
     with running_tournament(cfg, db, "--ray", address, env=dict(os.environ, **LOOPBACK)) as proc:
         wait_for_games(db, 8, proc, timeout=180)
-        assert cluster.stdin is not None
-        cluster.stdin.write("remove\n")
-        cluster.stdin.flush()
-        assert _line(cluster) == "removed"
+        assert cluster.process.stdin is not None
+        cluster.process.stdin.write("remove\n")
+        cluster.process.stdin.flush()
+        assert _line(cluster.process) == "removed"
         at_loss = count(db)
         _, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err

@@ -40,7 +40,7 @@ from .frames import (
     printable,
     read_frame,
 )
-from .progress import LiveGames
+from .progress import LiveGames, follow
 from .session import worker_config
 
 log = logging.getLogger("arena.tournament")
@@ -134,14 +134,8 @@ class LocalWorker:
                 self.live.end(*orders)
 
     def _progress(self, msg: Progress, by_id: dict[str, GameOrder], orders: dict[str, GameOrder]) -> None:
-        # Sent by an honest worker only when asked, and only for a game of
-        # its batch before that game's outcome: anything else is not its own.
-        order = by_id.get(msg.game)
-        if self.live is None or order is None or order.game.key not in orders:
-            raise WorkerLostError(f"sent the progress of game {printable(msg.game, 40)!r}, which it is not "
-                                  f"playing" + ("" if self.live is not None else ", unasked"))
         try:
-            self.live.progress(order, msg)
+            follow(self.live, msg, by_id, orders)
         except FrameError as exc:
             raise WorkerLostError(str(exc)) from None
 

@@ -84,6 +84,20 @@ class LiveGames:
             self._mirrored.pop(key, None)
 
 
+def follow(live: LiveGames | None, msg: Progress, by_id: dict[str, GameOrder], orders: dict[str, GameOrder]
+           ) -> None:
+    """Apply ``msg``, from a worker playing the games ``by_id`` (game id ->
+    order) of which those in ``orders`` (game key -> order) are not reported
+    yet. An honest worker sends progress only when asked (``live`` given),
+    and only for a game of its batch before that game's outcome: anything
+    else is a FrameError."""
+    order = by_id.get(msg.game)
+    if live is None or order is None or order.game.key not in orders:
+        raise FrameError(f"sent the progress of game {printable(msg.game, 40)!r}, which it is not "
+                         f"playing" + ("" if live is not None else ", unasked"))
+    live.progress(order, msg)
+
+
 async def report_progress(arena: Arena, send: Callable[[object], None]) -> None:
     """A worker's side: every ``PROGRESS_PERIOD``, the actions each running
     game of ``arena`` applied since the last report (a first, empty one for

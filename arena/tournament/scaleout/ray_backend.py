@@ -3,7 +3,10 @@
 Each task plays one batch on whichever node Ray puts it: it starts a
 ``WorkerSession`` there (an arena on that node's loopback and the bots,
 launched on that node) and streams back each game's outcome as it ends
-(a Ray streaming generator). The driver, this process, records them.
+(a Ray streaming generator). The driver, this process, records them. When
+a live page watches the run, the task streams its games' ``Progress`` too,
+in the same order as a local worker sends them, and the driver replays them
+for the page (``progress.py``).
 
 Ray's own retries are off (``max_retries=0``): a task that was retried by
 Ray would send again the outcomes it had already sent. When a node is lost,
@@ -32,7 +35,8 @@ from ...games.orders import GameResult
 from ..config import TournamentConfig
 from .batches import Batch
 from .coordinator import WorkerLostError, check_outcome
-from .frames import FROM_WORKER, MAX_ORDER, MAX_REPORT, TO_WORKER, FrameError, Setup, parse, payload
+from .frames import FROM_WORKER, MAX_ORDER, MAX_REPORT, TO_WORKER, FrameError, Progress, Setup, parse, payload
+from .progress import LiveGames, follow, report_progress
 from .session import WorkerSession, worker_config
 
 CPUS_PER_TASK = 1.0  # the arena's share; the bots' processes come on top, as on a local worker
@@ -82,18 +86,25 @@ def disconnect() -> None:
 
 def play_batch_on_node(setup_frame: bytes, batch_frame: bytes) -> Iterator[bytes]:
     """The body of a Ray task: play the batch here, yielding each outcome's
-    frame (JSON bytes) as its game ends."""
+    frame (JSON bytes) as its game ends, and when ``Setup.progress`` asks,
+    the ``Progress`` of its running games."""
     setup, batch = _orders(setup_frame, batch_frame)
     log_dir = Path(tempfile.mkdtemp(prefix="truco-arena-batch-"))
     loop = asyncio.new_event_loop()
-    outcomes: asyncio.Queue[GameResult | None] = asyncio.Queue()
+    outcomes: asyncio.Queue[object] = asyncio.Queue()  # GameResult, Progress, then None
 
     async def play() -> None:
         session = WorkerSession(setup.config, log_dir, setup.concurrency)
+        reporting: asyncio.Task[None] | None = None
         try:
             await session.start()
+            if setup.progress:
+                reporting = asyncio.create_task(report_progress(session.arena, outcomes.put_nowait))
             await session.play(batch, outcomes.put_nowait)
         finally:
+            if reporting is not None:
+                reporting.cancel()
+                await asyncio.gather(reporting, return_exceptions=True)
             await session.stop()
             outcomes.put_nowait(None)
 
@@ -120,13 +131,13 @@ def _orders(setup_frame: bytes, batch_frame: bytes) -> tuple[Setup, Batch]:
     return setup, batch
 
 
-def _outcome(data: Any, orders: dict[str, Any]) -> GameResult:
-    """A task's result, checked as any frame from a worker."""
+def _frame(data: Any) -> Any:
+    """A task's result, read as any frame from a worker."""
     if not isinstance(data, bytes) or len(data) > MAX_REPORT:
         raise WorkerLostError("sent a result that is not a frame of at most "
                               f"{MAX_REPORT} bytes ({type(data).__name__})")
     try:
-        return check_outcome(parse(data, FROM_WORKER), orders)
+        return parse(data, FROM_WORKER)
     except FrameError as exc:
         raise WorkerLostError(str(exc)) from None
 
@@ -134,11 +145,14 @@ def _outcome(data: Any, orders: dict[str, Any]) -> GameResult:
 class RayWorker:
     """One slot of the cluster: plays one batch at a time as a Ray task."""
 
-    def __init__(self, index: int, config: TournamentConfig, concurrency: int) -> None:
+    def __init__(self, index: int, config: TournamentConfig, concurrency: int, live: LiveGames | None = None
+                 ) -> None:
         import ray
 
         self.name = f"ray task slot {index}"
-        self.setup = payload(Setup(worker_config(config), Path(tempfile.gettempdir()), concurrency))
+        self.live = live  # where its games in progress go (a live page watches); None: its tasks send none
+        self.setup = payload(Setup(worker_config(config), Path(tempfile.gettempdir()), concurrency,
+                                   progress=live is not None))
         self._task = ray.remote(num_returns="streaming", max_retries=0, num_cpus=CPUS_PER_TASK)(
             play_batch_on_node)
         self._running: Any = None
@@ -152,13 +166,26 @@ class RayWorker:
         stream: Any = self._task.remote(self.setup, payload(batch))  # an ObjectRefGenerator
         self._running = stream
         orders = {o.game.key: o for unit in batch.units for o in unit}
+        by_id = {o.game_id: o for o in orders.values()}
         try:
             async for ref in stream:
-                yield _outcome(await ref, orders)
+                msg = _frame(await ref)
+                try:
+                    if isinstance(msg, Progress):
+                        follow(self.live, msg, by_id, orders)
+                        continue
+                    outcome = check_outcome(msg, orders)
+                except FrameError as exc:
+                    raise WorkerLostError(str(exc)) from None
+                if self.live is not None:
+                    self.live.end(outcome.game_key)
+                yield outcome
         except ray.exceptions.RayError as exc:
             raise WorkerLostError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
         finally:
             self._running = None
+            if self.live is not None:
+                self.live.end(*orders)
 
     async def interrupt(self) -> None:
         import ray
