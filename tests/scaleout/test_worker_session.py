@@ -13,7 +13,7 @@ from arena.games.seeds import TournamentSecret
 from arena.tournament.config import load_config
 from arena.tournament.runner import schedule_of
 from arena.tournament.scaleout.batches import batches_of, units_of
-from arena.tournament.scaleout.session import WorkerSession
+from arena.tournament.scaleout.worker_session import WorkerSession
 
 
 def test_a_second_half_whose_first_is_settled_is_played_alone(tmp_path: Path) -> None:

@@ -41,7 +41,7 @@ from .frames import (
     read_frame,
 )
 from .progress import LiveGames, follow
-from .session import worker_config
+from .worker_session import worker_config
 
 log = logging.getLogger("arena.tournament")
 

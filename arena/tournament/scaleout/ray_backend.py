@@ -37,7 +37,7 @@ from .batches import Batch
 from .coordinator import WorkerLostError, check_outcome
 from .frames import FROM_WORKER, MAX_ORDER, MAX_REPORT, TO_WORKER, FrameError, Progress, Setup, parse, payload
 from .progress import LiveGames, follow, report_progress
-from .session import WorkerSession, worker_config
+from .worker_session import WorkerSession, worker_config
 
 CPUS_PER_TASK = 1.0  # the arena's share; the bots' processes come on top, as on a local worker
 

@@ -40,7 +40,7 @@ from .frames import (
     read_frame,
 )
 from .progress import report_progress
-from .session import WorkerSession
+from .worker_session import WorkerSession
 
 FLUSH_TIMEOUT = 10.0  # seconds to hand the last frames to a coordinator that is still reading
 VERDICT_TIMEOUT = 30.0  # seconds for the coordinator to answer a Crash; then the bot is given up here
