@@ -14,7 +14,8 @@ from arena.server import mint_token
 
 pytestmark = pytest.mark.integration
 
-BOUND = 60.0
+BOUND = 120.0
+FOLDER_GAMES = 12
 
 
 def test_a_folding_second_entrant_gains_its_first_nothing(tmp_path: Path) -> None:
@@ -27,7 +28,10 @@ def test_a_folding_second_entrant_gains_its_first_nothing(tmp_path: Path) -> Non
         league.bot("first", tokens["first"])
         league.bot("folder", tokens["folder"], module="tests.league.folding_bot")
         league.bot("other", tokens["other"])
-        wait_until(lambda: played(league.rows(), "folder", "other") >= 5 and played(league.rows(), "first", "other") >= 5,
+        # A random bot beats the folder in 89% of games to 6 (engine-only, 4,000 games): the
+        # majority below fails one run in 45 over 6 games, about one in a thousand over 12.
+        wait_until(lambda: played(league.rows(), "folder", "other") >= FOLDER_GAMES
+                   and played(league.rows(), "first", "other") >= 5,
                    BOUND, "each of alice's bots to play the other owner's")
         assert league.stop() == 0
         rows = league.rows()
