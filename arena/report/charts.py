@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -33,23 +34,24 @@ _RED_BLUE = [[i / 10, f"rgb({c})"] for i, c in enumerate((
     "146,197,222", "67,147,195", "33,102,172", "5,48,97"))]
 
 
-def _plotly_dir() -> Path | None:
-    """The installed plotly package's folder, found without importing it; None without Plotly."""
+def _template_file() -> Path | None:
+    """plotly.py's ``plotly_white`` template, found without importing plotly; None without Plotly."""
     try:
         spec = importlib.util.find_spec("plotly")
     except (ImportError, ValueError):
         return None
     if spec is None or not spec.submodule_search_locations:
         return None
-    return Path(next(iter(spec.submodule_search_locations)))
+    path = Path(next(iter(spec.submodule_search_locations))) / "package_data" / "templates" / "plotly_white.json"
+    return path if path.is_file() else None
 
 
 @functools.cache
 def _template() -> Any:
-    """plotly.py's ``plotly_white`` template, as it writes it into a figure."""
-    folder = _plotly_dir()
-    assert folder is not None
-    return json.loads((folder / "package_data" / "templates" / "plotly_white.json").read_text())
+    """That template, as plotly.py writes it into a figure."""
+    path = _template_file()
+    assert path is not None
+    return json.loads(path.read_text())
 
 
 def plotly_js() -> str | None:
@@ -62,14 +64,24 @@ def plotly_js() -> str | None:
 
 
 def charts_available() -> bool:
-    folder = _plotly_dir()
-    return folder is not None and (folder / "package_data" / "templates" / "plotly_white.json").is_file()
+    return _template_file() is not None
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every NaN or infinity as null (a gap), as plotly.py writes them."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    return value
 
 
 def _script_json(value: Any) -> str:
     # Inside <script>: bot names come from untrusted configs, so no "<", ">"
     # or "&" may close the element or open a comment; JSON's escapes keep them.
-    return json.dumps(value, separators=(",", ":"), allow_nan=False) \
+    return json.dumps(_finite(value), separators=(",", ":"), allow_nan=False) \
         .replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 

@@ -21,6 +21,7 @@ from typing import Any
 SLOW_BOT = Path(__file__).parent / "slow_bot.py"
 CLI = Path(sys.executable).parent / "truco-arena"
 START_TIMEOUT = 120.0  # seconds for the run to print its live page's URL
+RUN_TIMEOUT = 600.0  # seconds for the run to end once the test is done with it
 HTTP_TIMEOUT = 30.0
 
 
@@ -74,9 +75,9 @@ def live_tournament(directory: Path, games: int, delay: float, *options: str,
         yield LiveRun(url, config.with_suffix(".sqlite"), process)
         err = ""
         if linger:
-            err = _read_until(process, "still serving it")
+            err, _line = _read_until(process, "still serving it", RUN_TIMEOUT)
             process.send_signal(signal.SIGINT)
-        out, rest = process.communicate(timeout=600)
+        out, rest = process.communicate(timeout=RUN_TIMEOUT)
         assert process.returncode == 0, err + rest
     finally:
         if process.poll() is None:
@@ -84,26 +85,25 @@ def live_tournament(directory: Path, games: int, delay: float, *options: str,
             process.communicate()
 
 
-def _read_until(process: subprocess.Popen[str], text: str) -> str:
-    """stderr up to the line holding ``text`` (the run prints it or exits: this does not hang)."""
-    assert process.stderr is not None
-    lines = []
-    for line in process.stderr:
-        lines.append(line)
-        if text in line:
-            break
-    return "".join(lines)
-
-
 def _read_url(process: subprocess.Popen[str]) -> str:
+    prefix = "live page on "
+    read, line = _read_until(process, prefix, START_TIMEOUT)
+    if not line.startswith(prefix):
+        raise AssertionError(f"the run printed no live page URL: {read}")
+    return line.removeprefix(prefix).strip()
+
+
+def _read_until(process: subprocess.Popen[str], text: str, seconds: float) -> tuple[str, str]:
+    """stderr up to the first line holding ``text`` (the run prints a line or
+    exits: this does not hang), and that line ("" if none came within ``seconds``)."""
     assert process.stderr is not None
-    deadline = time.monotonic() + START_TIMEOUT
+    deadline = time.monotonic() + seconds
     lines = []
     while time.monotonic() < deadline:
-        line = process.stderr.readline()  # the run prints a line or exits: this does not hang
+        line = process.stderr.readline()
         if not line:
             break
         lines.append(line)
-        if line.startswith("live page on "):
-            return line.removeprefix("live page on ").strip()
-    raise AssertionError(f"the run printed no live page URL: {''.join(lines)}")
+        if text in line:
+            return "".join(lines), line
+    return "".join(lines), ""

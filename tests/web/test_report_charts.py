@@ -97,3 +97,10 @@ def test_an_untrusted_name_cannot_close_the_script() -> None:
     assert "<" not in script and ">" not in script and "&" not in script
     _div, data, layout, _config = _new_plot(fragment)
     assert data[0]["x"] == [hostile] and layout["title"]["text"] == hostile  # the text itself is unchanged
+
+
+def test_a_value_that_is_not_finite_is_a_gap_as_plotly_py_writes_it() -> None:
+    fragment = charts._html("chart-x", [{"type": "scatter", "x": ["a", "b"], "y": [float("nan"), float("inf")]}], {})
+    _div, data, _layout, _config = _new_plot(fragment)
+    fig = go.Figure(go.Scatter(x=["a", "b"], y=[float("nan"), float("inf")]))
+    assert data[0]["y"] == json.loads(fig.to_json())["data"][0]["y"] == [None, None]

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import IO, Any
 
-from ...games.orders import GameOrder, GameResult
+from ...games.orders import GameResult
 from ...games.private_files import PrivateFileError, make_private_dir, open_private
 from ..config import TournamentConfig
 from ..launcher import wait_or_kill
@@ -123,7 +123,7 @@ class LocalWorker:
                 if isinstance(msg, Ready):
                     raise WorkerLostError("sent Ready again")
                 if isinstance(msg, Progress):
-                    self._progress(msg, by_id, orders)
+                    follow(self.live, msg, by_id, orders)
                     continue
                 outcome = check_outcome(msg, orders)
                 if self.live is not None:
@@ -132,12 +132,6 @@ class LocalWorker:
         finally:
             if self.live is not None:
                 self.live.end(*orders)
-
-    def _progress(self, msg: Progress, by_id: dict[str, GameOrder], orders: dict[str, GameOrder]) -> None:
-        try:
-            follow(self.live, msg, by_id, orders)
-        except FrameError as exc:
-            raise WorkerLostError(str(exc)) from None
 
     async def _answer(self, crash: Crash) -> None:
         if crash.bot not in self._bots:

@@ -23,6 +23,7 @@ from ...games.orders import GameOrder
 from ...games.playing import RunningGame, seats_of
 from ...referee import Referee
 from ...server import Arena
+from .coordinator import WorkerLostError
 from .frames import MAX_PROGRESS_ACTIONS, FrameError, Progress, printable
 
 PROGRESS_PERIOD = 0.5  # seconds between two reports of a worker: the live page's own period
@@ -88,14 +89,18 @@ def follow(live: LiveGames | None, msg: Progress, by_id: dict[str, GameOrder], o
            ) -> None:
     """Apply ``msg``, from a worker playing the games ``by_id`` (game id ->
     order) of which those in ``orders`` (game key -> order) are not reported
-    yet. An honest worker sends progress only when asked (``live`` given),
-    and only for a game of its batch before that game's outcome: anything
-    else is a FrameError."""
+    yet, as ``check_outcome`` takes an outcome. An honest worker sends
+    progress only when asked (``live`` given), only for a game of its batch
+    before that game's outcome, and in order: anything else makes it lost
+    (WorkerLostError)."""
     order = by_id.get(msg.game)
     if live is None or order is None or order.game.key not in orders:
-        raise FrameError(f"sent the progress of game {printable(msg.game, 40)!r}, which it is not "
-                         f"playing" + ("" if live is not None else ", unasked"))
-    live.progress(order, msg)
+        raise WorkerLostError(f"sent the progress of game {printable(msg.game, 40)!r}, which it is not "
+                              f"playing" + ("" if live is not None else ", unasked"))
+    try:
+        live.progress(order, msg)
+    except FrameError as exc:
+        raise WorkerLostError(str(exc)) from None
 
 
 async def report_progress(arena: Arena, send: Callable[[object], None]) -> None:

@@ -170,13 +170,10 @@ class RayWorker:
         try:
             async for ref in stream:
                 msg = _frame(await ref)
-                try:
-                    if isinstance(msg, Progress):
-                        follow(self.live, msg, by_id, orders)
-                        continue
-                    outcome = check_outcome(msg, orders)
-                except FrameError as exc:
-                    raise WorkerLostError(str(exc)) from None
+                if isinstance(msg, Progress):
+                    follow(self.live, msg, by_id, orders)
+                    continue
+                outcome = check_outcome(msg, orders)
                 if self.live is not None:
                     self.live.end(outcome.game_key)
                 yield outcome
