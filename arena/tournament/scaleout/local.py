@@ -23,7 +23,7 @@ from ...games.private_files import PrivateFileError, make_private_dir, open_priv
 from ..config import TournamentConfig
 from ..launcher import wait_or_kill
 from .batches import Batch
-from .coordinator import WorkerFailedError, WorkerLostError, check_outcome
+from .coordinator import WorkerFailedError, WorkerLostError
 from .frames import (
     FROM_WORKER,
     MAX_REPORT,
@@ -33,14 +33,13 @@ from .frames import (
     Failed,
     FrameError,
     GiveUp,
-    Progress,
     Ready,
     Setup,
     encode,
     printable,
     read_frame,
 )
-from .progress import LiveGames, follow
+from .progress import BatchReports, LiveGames
 from .worker_session import worker_config
 
 log = logging.getLogger("arena.tournament")
@@ -106,8 +105,7 @@ class LocalWorker:
 
     async def run(self, batch: Batch) -> AsyncIterator[GameResult]:
         await self._send(batch)
-        orders = {o.game.key: o for unit in batch.units for o in unit}
-        by_id = {o.game_id: o for o in orders.values()}
+        reports = BatchReports({o.game.key: o for unit in batch.units for o in unit}, self.live)
         try:
             while True:
                 msg = await self._read()
@@ -122,16 +120,10 @@ class LocalWorker:
                     continue
                 if isinstance(msg, Ready):
                     raise WorkerLostError("sent Ready again")
-                if isinstance(msg, Progress):
-                    follow(self.live, msg, by_id, orders)
-                    continue
-                outcome = check_outcome(msg, orders)
-                if self.live is not None:
-                    self.live.end(outcome.game_key)
-                yield outcome
+                if (outcome := reports.take(msg)) is not None:
+                    yield outcome
         finally:
-            if self.live is not None:
-                self.live.end(*orders)
+            reports.close()
 
     async def _answer(self, crash: Crash) -> None:
         if crash.bot not in self._bots:

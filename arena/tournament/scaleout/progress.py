@@ -19,11 +19,11 @@ import asyncio
 from collections.abc import Callable
 
 from ...engine.options import Options
-from ...games.orders import GameOrder
+from ...games.orders import GameOrder, GameResult
 from ...games.playing import RunningGame, seats_of
 from ...referee import Referee
 from ...server import Arena
-from .coordinator import WorkerLostError
+from .coordinator import WorkerLostError, check_outcome
 from .frames import MAX_PROGRESS_ACTIONS, FrameError, Progress, printable
 
 PROGRESS_PERIOD = 0.5  # seconds between two reports of a worker: the live page's own period
@@ -101,6 +101,32 @@ def follow(live: LiveGames | None, msg: Progress, by_id: dict[str, GameOrder], o
         live.progress(order, msg)
     except FrameError as exc:
         raise WorkerLostError(str(exc)) from None
+
+
+class BatchReports:
+    """What a worker (local or a Ray task) sends back about one batch, taken
+    frame by frame: its games' progress for the live page, if one watches,
+    and each game's outcome once."""
+
+    def __init__(self, orders: dict[str, GameOrder], live: LiveGames | None) -> None:
+        self.orders = orders  # game key -> order, those not reported yet
+        self.by_id = {o.game_id: o for o in orders.values()}
+        self.live = live
+
+    def take(self, msg: object) -> GameResult | None:
+        """The outcome ``msg`` reports, or None for progress; WorkerLostError if it is neither."""
+        if isinstance(msg, Progress):
+            follow(self.live, msg, self.by_id, self.orders)
+            return None
+        outcome = check_outcome(msg, self.orders)
+        if self.live is not None:
+            self.live.end(outcome.game_key)
+        return outcome
+
+    def close(self) -> None:
+        """The batch is over, or its worker lost: the page stops showing its games."""
+        if self.live is not None:
+            self.live.end(*self.orders)
 
 
 async def report_progress(arena: Arena, send: Callable[[object], None]) -> None:

@@ -34,9 +34,9 @@ from arena.errors import DomainError
 from ...games.orders import GameResult
 from ..config import TournamentConfig
 from .batches import Batch
-from .coordinator import WorkerLostError, check_outcome
-from .frames import FROM_WORKER, MAX_ORDER, MAX_REPORT, TO_WORKER, FrameError, Progress, Setup, parse, payload
-from .progress import LiveGames, follow, report_progress
+from .coordinator import WorkerLostError
+from .frames import FROM_WORKER, MAX_ORDER, MAX_REPORT, TO_WORKER, FrameError, Setup, parse, payload
+from .progress import BatchReports, LiveGames, report_progress
 from .worker_session import WorkerSession, worker_config
 
 CPUS_PER_TASK = 1.0  # the arena's share; the bots' processes come on top, as on a local worker
@@ -165,24 +165,16 @@ class RayWorker:
 
         stream: Any = self._task.remote(self.setup, payload(batch))  # an ObjectRefGenerator
         self._running = stream
-        orders = {o.game.key: o for unit in batch.units for o in unit}
-        by_id = {o.game_id: o for o in orders.values()}
+        reports = BatchReports({o.game.key: o for unit in batch.units for o in unit}, self.live)
         try:
             async for ref in stream:
-                msg = _frame(await ref)
-                if isinstance(msg, Progress):
-                    follow(self.live, msg, by_id, orders)
-                    continue
-                outcome = check_outcome(msg, orders)
-                if self.live is not None:
-                    self.live.end(outcome.game_key)
-                yield outcome
+                if (outcome := reports.take(_frame(await ref))) is not None:
+                    yield outcome
         except ray.exceptions.RayError as exc:
             raise WorkerLostError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
         finally:
             self._running = None
-            if self.live is not None:
-                self.live.end(*orders)
+            reports.close()
 
     async def interrupt(self) -> None:
         import ray
