@@ -119,12 +119,17 @@ def signal_others() -> None:
     for pid in _other_pids():
         # pid 1 only when it is the sandbox's own init; the machine's is never touched.
         if (pid == 1 and "bwrap" in _cmdline(1)) or _is_test_bot(pid):
+            # Another copy of this bot is only asked (signal 0 checks the same
+            # right): two copies stopping each other at the same moment would
+            # each wait forever for the other's SIGCONT.
+            sibling = "adversary_bot" in _cmdline(pid)
             try:
-                os.kill(pid, signal.SIGSTOP)
+                os.kill(pid, 0 if sibling else signal.SIGSTOP)
             except OSError:
                 continue
             stopped.append(pid)
-            os.kill(pid, signal.SIGCONT)
+            if not sibling:
+                os.kill(pid, signal.SIGCONT)
     parent = os.environ.get("TRUCO_ARENA_PARENT_PID", "")
     if parent.isdigit() and int(parent) > 1:
         with contextlib.suppress(OSError):
