@@ -35,7 +35,7 @@ from ..games.game_record import GameRecord
 from ..games.orders import GameResult, Unplayed, order_of
 from ..games.playing import ArenaHook, play_dispatched
 from ..games.schedule import ScheduledGame
-from ..games.scheduler import Scheduler, Stages, Winners
+from ..games.scheduler import Item, Scheduler, Stages, Winners
 from ..games.seeds import SECRET_BYTES, TournamentSecret
 from ..games.settings import clear_text_warning
 from ..games.store import ResultsStore
@@ -44,7 +44,7 @@ from ..server import Arena, ListenError
 from .config import TournamentConfig
 from .launcher import BotStartError
 from .scale import DEFAULT_RAY_BATCH_PAIRS, ScaleOut
-from .scaleout.batches import batches_of, units_of
+from .scaleout.batches import Batch, batches_of, units_of
 from .scaleout.coordinator import Worker, WorkerFailedError, play_on_workers
 from .scaleout.local import CrashLedger, LocalWorker
 from .scaleout.progress import LiveGames
@@ -261,10 +261,15 @@ async def run_tournament(
     if not todo:
         return RunSummary(0)
     launched = {b.name for b in config.bots if b.command is not None}
-    # Workers take games known from the start only: a later stage waits for results that come in here.
-    farmed = [(seq, g) for seq, g in todo if g.bot0 in launched and g.bot1 in launched] \
-        if scale is not None and scale.spreads and stages.all_known else []
-    here = [item for item in todo if item not in farmed]
+    spreads = scale is not None and scale.spreads
+    # Workers play the games between launched bots. A format with stages (a
+    # Swiss system) goes to them stage by stage when every bot is launched;
+    # with a bot that connects by itself it stays here, where that bot plays.
+    staged = spreads and not stages.all_known and len(launched) == len(config.bots)
+    farmed = todo if staged else [(seq, g) for seq, g in todo if g.bot0 in launched and g.bot1 in launched] \
+        if spreads and stages.all_known else []
+    farmed_keys = {g.key for _, g in farmed}
+    here = [item for item in todo if item[1].key not in farmed_keys]
     bar = Progress(stages.scheduler.total(), stages.given - len(todo), enabled=progress)
     record = _Recorder(store, bar, on_record, stages)
     stopping = asyncio.Event()
@@ -275,7 +280,7 @@ async def run_tournament(
     # Bots launched here live in a sandbox whose only way out is a Unix socket the arena listens on.
     try:
         sandbox = open_sandbox(config) if any(g.bot0 in launched or g.bot1 in launched for _, g in here) \
-            or (bool(launched) and not stages.all_known) else None
+            or (bool(launched) and not stages.all_known and not staged) else None
     except SandboxUnavailableError as exc:
         raise TournamentError(str(exc)) from None
     try:
@@ -310,7 +315,7 @@ async def run_tournament(
     if farmed:
         assert scale is not None
         parts.append(_play_farmed(config, farmed, secret, scale, record, stopping, log_dir=log_dir,
-                                  announce=announce, live=live))
+                                  announce=announce, live=live, more=stages.todo if staged else None))
     watcher = asyncio.create_task(stop_on_request())
     try:
         await _all_or_none(parts)
@@ -388,11 +393,13 @@ async def _play_here(
 async def _play_farmed(
     config: TournamentConfig, todo: list[tuple[int, ScheduledGame]], secret: TournamentSecret, scale: ScaleOut,
     record: _Recorder, stopping: asyncio.Event, *, log_dir: Path, announce: Callable[[str], None],
-    live: LiveGames | None = None,
+    live: LiveGames | None = None, more: Callable[[], list[Item]] | None = None,
 ) -> None:
     """Play ``todo`` (games between launched bots) on workers, which report
-    their games in progress to ``live``, if given."""
-    units = units_of(todo, secret, config.options.seats)
+    their games in progress to ``live``, if given; then, stage after stage,
+    the games ``more`` gives once every game before has ended."""
+    seats = config.options.seats
+    units = units_of(todo, secret, seats)
     workers: list[Worker]
     if scale.ray_address is not None:
         try:
@@ -409,11 +416,23 @@ async def _play_farmed(
         crashes = CrashLedger()  # a bot's restarts are counted for the whole run, whatever the workers
         workers = [LocalWorker(i, config, log_dir, config.concurrency, crashes, live) for i in range(n)]
         where = f"{n} worker processes"
+    if scale.batch_pairs is None:  # a stage too small to fill every worker's batches is shared out
+        per_batch = min(per_batch, -(-len(units) // n))
     batches = batches_of(units, per_batch)
+    given = len(batches)
+
+    def next_stage() -> list[Batch]:
+        nonlocal given
+        assert more is not None
+        record.flush()  # the next stage is drawn from the results so far
+        stage = batches_of(units_of(more(), secret, seats), per_batch, given)
+        given += len(stage)
+        return stage
+
     log.info("playing %d game(s) on %s, %d at once in each", len(todo), where, config.concurrency)
     flusher = asyncio.create_task(_flush_every(record, GROUP_COMMIT_SECONDS))
-    playing = asyncio.create_task(
-        play_on_workers(workers, batches, record.later, stopping=stopping, announce=announce))
+    playing = asyncio.create_task(play_on_workers(workers, batches, record.later, stopping=stopping,
+                                                  announce=announce, more=next_stage if more else None))
     try:
         # A write that fails (StoreError: the file is gone, or bad) stops the run at once.
         await asyncio.wait({flusher, playing}, return_when=asyncio.FIRST_COMPLETED)
@@ -429,6 +448,8 @@ async def _play_farmed(
         record.flush()
         if scale.ray_address is not None:
             disconnect()
+    if not stopping.is_set() and not left and more is not None:
+        left = next_stage()  # every worker was lost between two stages: the next is not played
     if left and not stopping.is_set():
         games = sum(len(b) for b in left)
         raise TournamentError(f"every worker was lost; {games} game(s) are left to play: "

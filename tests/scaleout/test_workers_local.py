@@ -55,6 +55,22 @@ def test_team_games_on_workers_match_one_process(tmp_path: Path) -> None:
     assert len(results(tmp_path / "one.sqlite")) == 4
 
 
+def test_a_swiss_system_plays_each_round_on_the_workers(tmp_path: Path) -> None:
+    # Each round is drawn from the results of the last, then shared out over the workers.
+    cfg = write_config(tmp_path / "t.toml", 'format = "swiss"', "rounds = 3", "games_per_pairing = 2",
+                       "concurrency = 1", "[options]", "target = 15",
+                       bots={"r0": "sample_bots.random_bot", "r1": "sample_bots.random_bot",
+                             "h2": "sample_bots.heuristic", "h3": "sample_bots.heuristic"})
+    _run(cfg, tmp_path / "one.sqlite", 1)
+    _run(cfg, tmp_path / "two.sqlite", 2)
+    assert results(tmp_path / "one.sqlite") == results(tmp_path / "two.sqlite")
+    assert len(results(tmp_path / "two.sqlite")) == 3 * 2 * 2  # three rounds of two pairings
+    for worker in ("worker-0", "worker-1"):  # each worker launched bots and played
+        logs = {p.name for p in (tmp_path / "two-logs" / worker).glob("*.log")} - {"worker.log"}
+        assert logs, (worker, sorted(p.name for p in (tmp_path / "two-logs").rglob("*")))
+    assert not (tmp_path / "one-logs" / "worker-0").exists()
+
+
 def test_a_worker_killed_mid_run_loses_no_game_and_records_none_twice(tmp_path: Path) -> None:
     cfg = write_config(tmp_path / "t.toml", "games_per_pairing = 40", "[options]", "target = 30")
     total = len(schedule_of(load_config(cfg)))

@@ -1,6 +1,6 @@
 """Tournaments on a Ray cluster that the tests start on this machine's
 loopback, two nodes: the live page shows the games in progress on the
-cluster; then one node is removed mid-run, the games its task had not
+cluster; a Swiss system plays its rounds there; then one node is removed mid-run, the games its task had not
 reported are played again on the other node, none is lost or recorded
 twice, and the results are those of one process."""
 
@@ -73,6 +73,24 @@ def test_the_live_page_shows_the_games_in_progress_on_the_cluster(tmp_path: Path
         most, served = watch(run)
     assert most >= 1 and served, "no game in progress on the cluster reached the page"
     check_views(run.db, served, 4)
+
+
+def test_a_swiss_system_plays_its_rounds_on_the_cluster(tmp_path: Path, cluster: Cluster) -> None:
+    cfg = write_config(tmp_path / "t.toml", 'format = "swiss"', "rounds = 2", "games_per_pairing = 2",
+                       "[options]", "target = 15",
+                       bots={"r0": "sample_bots.random_bot", "r1": "sample_bots.random_bot",
+                             "h2": "sample_bots.heuristic", "h3": "sample_bots.heuristic"})
+    reference = tmp_path / "reference.sqlite"
+    res = CliRunner().invoke(main, ["tournament", "run", str(cfg), "--db", str(reference), "--workers", "1",
+                                    "--no-progress", "--json"])
+    assert res.exit_code == 0, res.output
+    db = tmp_path / "ray.sqlite"
+    with running_tournament(cfg, db, "--ray", cluster.address, env=dict(os.environ, **LOOPBACK)) as proc:
+        _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert results(db) == results(reference) and len(results(db)) == 2 * 2 * 2
+    # Every round went to the cluster's tasks: no bot was launched here.
+    assert not list((tmp_path / "ray-logs").glob("*.log")), sorted((tmp_path / "ray-logs").iterdir())
 
 
 def test_a_lost_node_loses_no_game_and_records_none_twice(tmp_path: Path, cluster: Cluster) -> None:

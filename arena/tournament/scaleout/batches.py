@@ -54,6 +54,7 @@ def units_of(todo: Iterable[tuple[int, ScheduledGame]], secret: TournamentSecret
     return units
 
 
-def batches_of(units: list[Unit], units_per_batch: int) -> list[Batch]:
+def batches_of(units: list[Unit], units_per_batch: int, first: int = 0) -> list[Batch]:
+    """``units`` in batches of ``units_per_batch``, numbered from ``first``."""
     size = max(1, units_per_batch)
-    return [Batch(i, tuple(units[k:k + size])) for i, k in enumerate(range(0, len(units), size))]
+    return [Batch(first + i, tuple(units[k:k + size])) for i, k in enumerate(range(0, len(units), size))]

@@ -69,12 +69,14 @@ def check_outcome(msg: Any, orders: dict[str, GameOrder]) -> GameResult:
 
 class _Queue:
     """Batches waiting, and how many are out: a driver with nothing to take
-    waits while others still play, since a lost batch comes back."""
+    waits while others still play, since a lost batch comes back. Once none
+    is waiting or out, ``more`` gives the next stage's (a Swiss round's)."""
 
-    def __init__(self, batches: Sequence[Batch]) -> None:
+    def __init__(self, batches: Sequence[Batch], more: Callable[[], Sequence[Batch]] | None = None) -> None:
         self.pending: deque[Batch] = deque(batches)
         self.out = 0
         self.closed = False
+        self._more = more
         self._changed = asyncio.Event()
 
     async def take(self) -> Batch | None:
@@ -85,7 +87,12 @@ class _Queue:
                 self.out += 1
                 return self.pending.popleft()
             if self.out == 0:
-                return None
+                if self._more is None:
+                    return None
+                self.pending.extend(self._more())
+                if not self.pending:
+                    self._more = None  # the format is over
+                continue
             self._changed.clear()
             await self._changed.wait()
 
@@ -108,12 +115,15 @@ async def play_on_workers(
     *,
     stopping: asyncio.Event,
     announce: Callable[[str], None] = lambda line: None,
+    more: Callable[[], Sequence[Batch]] | None = None,
 ) -> list[Batch]:
     """Play ``batches`` on ``workers`` until done or ``stopping`` is set; each
-    outcome goes to ``record`` once. Returns the batches (or parts) left
-    unplayed: none unless stopping, or every worker was lost for good.
+    outcome goes to ``record`` once. ``more`` is asked for the next stage's
+    batches once every batch given has come back (its outcomes recorded);
+    none ends the play. Returns the batches (or parts) left unplayed: none
+    unless stopping, or every worker was lost for good.
     Raises ``WorkerFailedError`` if a worker cannot start at all."""
-    queue = _Queue(batches)
+    queue = _Queue(batches, more)
     settled: set[str] = set()
 
     async def drive(worker: Worker) -> None:
