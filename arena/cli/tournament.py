@@ -167,7 +167,8 @@ def _judge(db: Path, verified: Verified, legacy: bool) -> None:
 @click.option("--concurrency", type=click.IntRange(1), help="Games at once, in each worker (overrides the config).")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
               help="Worker processes, each with its own arena and copies of the launched bots (overrides the "
-                   "config). Default: one per core. 1 plays every game in this process.")
+                   "config). Default: one per core (a match or gauntlet: none unless asked). 1 plays every "
+                   "game in this process.")
 @click.option("--ray", "ray_address", metavar="ADDRESS",
               help="Play on the Ray cluster at ADDRESS (HOST:PORT, or auto) instead of local workers; "
                    "needs the ray extra. See docs/scaling.md.")

@@ -22,6 +22,7 @@ from ..ratings.sprt import PairCounts, SprtState, elo_text, format_sprt_header, 
 from ..tournament.config import TournamentConfig
 from ..tournament.formats.match_plan import MatchPlan
 from ..tournament.runner import RunSummary, StopRequest, run_tournament
+from ..tournament.scale import ScaleOut
 from .live_line import LiveLine
 from .tally import PairTally, opponent_of, tally_rows
 
@@ -137,12 +138,13 @@ async def run_match(
     stop_request: StopRequest | None = None,
     say: Callable[[str], None] = lambda line: None,
     on_arena: ArenaHook | None = None,
+    scale: ScaleOut | None = None,
 ) -> RunSummary:
     """Play ``config`` (which must have a match plan) until every opponent is
     decided: the tournament runner with the monitor's hooks, the live line on
     stderr, and the verdicts at the end; ``say`` gets the runner's notices
-    and, at the end, one summary line per opponent; ``on_arena`` as for
-    ``run_tournament`` (the live page).
+    and, at the end, one summary line per opponent; ``on_arena`` and
+    ``scale`` as for ``run_tournament`` (the live page; workers or a Ray cluster).
 
     Used by ``truco-arena match`` and by ``truco-arena tournament run|resume``
     for a config with ``format = "match"`` or ``"gauntlet"``. A resumed run
@@ -167,7 +169,7 @@ async def run_match(
             summary = await run_tournament(config, store, log_dir=log_dir, progress=False,
                                            stop_request=stop_request, announce=say,
                                            should_play=monitor.should_play, on_record=monitor.on_record,
-                                           on_arena=on_arena)
+                                           on_arena=on_arena, scale=scale)
         finally:
             line.end()
     for status in MatchMonitor(plan, store.games(), line.show).statuses(run_over=True):

@@ -137,7 +137,7 @@ async def _play(config: TournamentConfig, plan: RunPlan, store: ResultsStore, lo
     with interrupt.clean_stop(asyncio.get_running_loop(), stop.request):
         if config.match is not None:  # until its SPRTs decide, with the live line and verdicts
             return await run_match(config, store, log_dir=log_dir, stop_request=stop, say=hooks.say,
-                                   on_arena=hooks.on_arena)
+                                   on_arena=hooks.on_arena, scale=plan.scale if plan.asked else None)
         return await run_tournament(config, store, log_dir=log_dir, progress=hooks.progress, stop_request=stop,
                                     announce=hooks.say, on_arena=hooks.on_arena, scale=plan.scale,
                                     on_record=hooks.on_record, scheduler=hooks.scheduler)

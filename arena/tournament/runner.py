@@ -32,7 +32,7 @@ from arena.errors import ArenaError, DomainError
 
 from ..games.dispatch import Dispatcher, Ranking
 from ..games.game_record import GameRecord
-from ..games.orders import GameResult, Unplayed, order_of
+from ..games.orders import GameOrder, GameResult, Unplayed, order_of
 from ..games.playing import ArenaHook, play_dispatched
 from ..games.schedule import ScheduledGame
 from ..games.scheduler import Item, Scheduler, Stages, Winners
@@ -230,7 +230,7 @@ async def run_tournament(
     progress: bool = True,
     announce: Callable[[str], None] = lambda line: None,
     stop_request: StopRequest | None = None,
-    should_play: Callable[[ScheduledGame], bool] = lambda game: True,
+    should_play: Callable[[ScheduledGame], bool] | None = None,
     on_record: Callable[[GameRecord], None] = lambda row: None,
     on_arena: ArenaHook | None = None,
     scale: ScaleOut | None = None,
@@ -246,9 +246,9 @@ async def run_tournament(
     games with a bot that connects by itself stay on this process's arena.
 
     A match stops early through the two hooks: ``should_play`` is asked
-    before each game starts (False: the game is left unplayed, not recorded),
-    ``on_record`` hears of each game once it is in the store. They apply to
-    the games played on this process's arena only.
+    before each game starts here, or as the batch that holds it goes out to
+    a worker (False: the game is left unplayed, not recorded); ``on_record``
+    hears of each game once it is in the store.
 
     ``scheduler`` replaces the config's format (``truco-arena play``: the
     games a person asks for, one at a time, in the seat they chose)."""
@@ -310,12 +310,14 @@ async def run_tournament(
     parts = []
     if here:
         parts.append(_play_here(arena, config, here, stages, secret, record, stopping, log_dir=log_dir,
-                                absent_wait=config.absent_wait, announce=announce, should_play=should_play,
+                                absent_wait=config.absent_wait, announce=announce,
+                                should_play=should_play or (lambda game: True),
                                 sandbox=sandbox))
     if farmed:
         assert scale is not None
         parts.append(_play_farmed(config, farmed, secret, scale, record, stopping, log_dir=log_dir,
-                                  announce=announce, live=live, more=stages.todo if staged else None))
+                                  announce=announce, live=live, more=stages.todo if staged else None,
+                                  should_play=should_play))
     watcher = asyncio.create_task(stop_on_request())
     try:
         await _all_or_none(parts)
@@ -394,10 +396,12 @@ async def _play_farmed(
     config: TournamentConfig, todo: list[tuple[int, ScheduledGame]], secret: TournamentSecret, scale: ScaleOut,
     record: _Recorder, stopping: asyncio.Event, *, log_dir: Path, announce: Callable[[str], None],
     live: LiveGames | None = None, more: Callable[[], list[Item]] | None = None,
+    should_play: Callable[[ScheduledGame], bool] | None = None,
 ) -> None:
     """Play ``todo`` (games between launched bots) on workers, which report
     their games in progress to ``live``, if given; then, stage after stage,
-    the games ``more`` gives once every game before has ended."""
+    the games ``more`` gives once every game before has ended. Games that
+    ``should_play`` refuses as their batch goes out are left unplayed."""
     seats = config.options.seats
     units = units_of(todo, secret, seats)
     workers: list[Worker]
@@ -416,8 +420,12 @@ async def _play_farmed(
         crashes = CrashLedger()  # a bot's restarts are counted for the whole run, whatever the workers
         workers = [LocalWorker(i, config, log_dir, config.concurrency, crashes, live) for i in range(n)]
         where = f"{n} worker processes"
-    if scale.batch_pairs is None:  # a stage too small to fill every worker's batches is shared out
-        per_batch = min(per_batch, -(-len(units) // n))
+    if scale.batch_pairs is None:
+        if should_play is not None:
+            # A match is asked as each batch goes out: a pair for each game a
+            # worker plays at once keeps the games played past a decision few.
+            per_batch = config.concurrency
+        per_batch = min(per_batch, -(-len(units) // n))  # a stage too small to fill every batch is shared out
     batches = batches_of(units, per_batch)
     given = len(batches)
 
@@ -431,8 +439,14 @@ async def _play_farmed(
 
     log.info("playing %d game(s) on %s, %d at once in each", len(todo), where, config.concurrency)
     flusher = asyncio.create_task(_flush_every(record, GROUP_COMMIT_SECONDS))
+    def wanted(order: GameOrder) -> bool:
+        assert should_play is not None
+        record.flush()  # asked of what is recorded so far, not 50 ms later
+        return should_play(order.game)
+
     playing = asyncio.create_task(play_on_workers(workers, batches, record.later, stopping=stopping,
-                                                  announce=announce, more=next_stage if more else None))
+                                                  announce=announce, more=next_stage if more else None,
+                                                  wanted=wanted if should_play else None))
     try:
         # A write that fails (StoreError: the file is gone, or bad) stops the run at once.
         await asyncio.wait({flusher, playing}, return_when=asyncio.FIRST_COMPLETED)

@@ -55,10 +55,14 @@ class RunPlan:
 
     scale: ScaleOut
     """Where the games are played, every choice made (local workers counted)."""
+    asked: bool = False
+    """Whether the file or the command line asked for workers or a Ray
+    cluster. A match spreads its games only then: otherwise its
+    ``concurrency`` is all its games at once, as ``match --concurrency`` says."""
 
     @classmethod
     def of(cls, asked: ScaleOut, *, workers: int | None = None, ray_address: str | None = None) -> RunPlan:
         """The plan for a run of a config whose file asks for ``asked``, with the
         command line's ``workers`` and ``ray_address`` over it."""
         scale = replace(asked, workers=workers or asked.workers, ray_address=ray_address or asked.ray_address)
-        return cls(scale.resolved())
+        return cls(scale.resolved(), scale.workers is not None or scale.ray_address is not None)

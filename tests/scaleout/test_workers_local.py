@@ -22,6 +22,10 @@ from workers_helpers import (
 )
 
 from arena.cli import main
+from arena.games.game_record import checked
+from arena.games.store import ResultsStore
+from arena.match.tally import PairTally
+from arena.ratings import SprtBounds, SprtVerdict, sprt_status
 from arena.tournament.config import load_config
 from arena.tournament.runner import schedule_of
 
@@ -69,6 +73,24 @@ def test_a_swiss_system_plays_each_round_on_the_workers(tmp_path: Path) -> None:
         logs = {p.name for p in (tmp_path / "two-logs" / worker).glob("*.log")} - {"worker.log"}
         assert logs, (worker, sorted(p.name for p in (tmp_path / "two-logs").rglob("*")))
     assert not (tmp_path / "one-logs" / "worker-0").exists()
+
+
+def test_a_match_on_workers_stops_soon_after_its_sprt_decides(tmp_path: Path) -> None:
+    bounds = SprtBounds(0, 50)  # heuristic sweeps random: about 24 pairs to H1 of the 200 allowed
+    cfg = write_config(tmp_path / "m.toml", 'format = "match"', "concurrency = 1", "max_games = 400",
+                       f"sprt = {{ elo0 = {bounds.elo0:g}, elo1 = {bounds.elo1:g} }}",
+                       bots={"heuristic": "sample_bots.heuristic", "random": "sample_bots.random_bot"})
+    db = tmp_path / "m.sqlite"
+    _run(cfg, db, 2)
+    with ResultsStore.open_existing(db) as store:
+        rows = checked(reversed(list(store.games(newest=1000))))  # in the order they ended
+    tally = PairTally("heuristic", "random")
+    decided = next(i for i, row in enumerate(rows, 1)
+                   if tally.add(row) and sprt_status(tally.counts, bounds).verdict is SprtVerdict.H1_ACCEPTED)
+    # Past the deciding game, only the pairs the two workers had out (one each, one game at a time).
+    assert len(rows) - decided <= 2 * 2, (decided, len(rows))
+    for worker in ("worker-0", "worker-1"):  # both played
+        assert (tmp_path / "m-logs" / worker / "heuristic.log").exists(), worker
 
 
 def test_a_worker_killed_mid_run_loses_no_game_and_records_none_twice(tmp_path: Path) -> None:

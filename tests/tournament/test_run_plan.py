@@ -26,6 +26,10 @@ def test_the_command_line_goes_over_the_config_and_the_machine_fills_in_the_rest
     assert RunPlan.of(ScaleOut(workers=3), workers=2).scale.workers == 2
     ray = RunPlan.of(ScaleOut(batch_pairs=7), ray_address="10.0.0.5:6379").scale
     assert ray == ScaleOut(workers=None, ray_address="10.0.0.5:6379", batch_pairs=7)  # the cluster's CPUs
+    # Whether workers were asked for (a match spreads only then), by the file or the command line.
+    assert not RunPlan.of(ScaleOut()).asked
+    assert RunPlan.of(ScaleOut(workers=3)).asked and RunPlan.of(ScaleOut(), workers=2).asked
+    assert RunPlan.of(ScaleOut(), ray_address="auto").asked
 
 
 def test_how_games_are_spread_makes_no_two_tournaments_differ() -> None:

@@ -7,7 +7,7 @@ out as on a single arena (the second half only after the first ended)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ...games.orders import GameOrder, order_of
@@ -26,10 +26,10 @@ class Batch:
     def keys(self) -> list[str]:
         return [o.game.key for unit in self.units for o in unit]
 
-    def without(self, settled: set[str]) -> Batch | None:
-        """What is left of this batch once the games in ``settled`` are done;
-        None when nothing is."""
-        units = tuple(u for u in (tuple(o for o in unit if o.game.key not in settled) for unit in self.units) if u)
+    def only(self, keep: Callable[[GameOrder], bool]) -> Batch | None:
+        """This batch with only the games ``keep`` wants; None when none is left.
+        Its games once done (``settled``): ``only(lambda o: o.game.key not in settled)``."""
+        units = tuple(u for u in (tuple(o for o in unit if keep(o)) for unit in self.units) if u)
         return Batch(self.number, units) if units else None
 
     def __len__(self) -> int:
@@ -38,13 +38,20 @@ class Batch:
 
 def units_of(todo: Iterable[tuple[int, ScheduledGame]], secret: TournamentSecret, seats: int) -> list[Unit]:
     """Group the games left to play into units: a pair's second half joins
-    its first when both are left; otherwise every game is a unit alone."""
+    its first when both are left; otherwise every game is a unit alone.
+    A game that waits on another pair (a match's window, ``match_plan.py``)
+    is a unit of its own: on workers, whole pairs going out one by one keep
+    the pairs complete that the window keeps complete on one arena."""
     todo = list(todo)
-    keys = {g.key for _, g in todo}
-    seconds = {g.after: (seq, g) for seq, g in todo if g.after is not None and g.after in keys}
+    deals = {g.key: g.deal for _, g in todo}
+
+    def second_half(game: ScheduledGame) -> bool:
+        return game.after is not None and deals.get(game.after) == game.deal
+
+    seconds = {g.after: (seq, g) for seq, g in todo if second_half(g)}
     units: list[Unit] = []
     for seq, game in todo:
-        if game.after is not None and game.after in keys:
+        if second_half(game):
             continue  # goes with its first half
         unit = [order_of(seq, game, secret, seats)]
         if game.key in seconds:

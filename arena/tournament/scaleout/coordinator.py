@@ -72,11 +72,13 @@ class _Queue:
     waits while others still play, since a lost batch comes back. Once none
     is waiting or out, ``more`` gives the next stage's (a Swiss round's)."""
 
-    def __init__(self, batches: Sequence[Batch], more: Callable[[], Sequence[Batch]] | None = None) -> None:
+    def __init__(self, batches: Sequence[Batch], more: Callable[[], Sequence[Batch]] | None = None,
+                 wanted: Callable[[GameOrder], bool] | None = None) -> None:
         self.pending: deque[Batch] = deque(batches)
         self.out = 0
         self.closed = False
         self._more = more
+        self._wanted = wanted
         self._changed = asyncio.Event()
 
     async def take(self) -> Batch | None:
@@ -84,8 +86,13 @@ class _Queue:
             if self.closed:
                 return None
             if self.pending:
+                batch: Batch | None = self.pending.popleft()
+                if self._wanted is not None and batch is not None:
+                    batch = batch.only(self._wanted)  # asked as it goes out, as before a game here
+                if batch is None:
+                    continue
                 self.out += 1
-                return self.pending.popleft()
+                return batch
             if self.out == 0:
                 if self._more is None:
                     return None
@@ -116,14 +123,17 @@ async def play_on_workers(
     stopping: asyncio.Event,
     announce: Callable[[str], None] = lambda line: None,
     more: Callable[[], Sequence[Batch]] | None = None,
+    wanted: Callable[[GameOrder], bool] | None = None,
 ) -> list[Batch]:
     """Play ``batches`` on ``workers`` until done or ``stopping`` is set; each
     outcome goes to ``record`` once. ``more`` is asked for the next stage's
     batches once every batch given has come back (its outcomes recorded);
-    none ends the play. Returns the batches (or parts) left unplayed: none
-    unless stopping, or every worker was lost for good.
+    none ends the play. ``wanted`` is asked of each game as its batch goes
+    out: the games it refuses are left unplayed (a match whose SPRT has
+    decided). Returns the batches (or parts) left unplayed: none unless
+    stopping, or every worker was lost for good.
     Raises ``WorkerFailedError`` if a worker cannot start at all."""
-    queue = _Queue(batches, more)
+    queue = _Queue(batches, more, wanted)
     settled: set[str] = set()
 
     async def drive(worker: Worker) -> None:
@@ -171,7 +181,7 @@ async def play_on_workers(
                     settled.add(outcome.game_key)
             except WorkerLostError as exc:
                 lost = True
-                rest = batch.without(settled)
+                rest = batch.only(lambda order: order.game.key not in settled)
                 if not queue.closed:
                     left = 0 if rest is None else len(rest)
                     announce(f"{worker.name} lost ({exc}); its {left} unfinished game(s) will be played again")
