@@ -15,6 +15,7 @@ from ..protocol.stdio import GRPC, STDIO
 from ..sandbox import SandboxMode
 from ..tournament.config import BotSpec, TournamentConfig, tournament_config
 from ..tournament.formats.match_plan import DEFAULT_MAX_GAMES, Match, Sprt
+from ..tournament.scale import MAX_WORKERS
 from .errors import USAGE_ERROR, fail
 from .formatting import output_options, pick_format
 from .tournament import play_new
@@ -65,7 +66,11 @@ def match_config(a: str, b: str, *, games: int | None, sprt: tuple[float, float]
               help="SPRT: stop without a verdict after this many games.")
 @click.option("--variant", type=click.Choice(["argentino", "uruguayo", "venezolano"]), default="uruguayo",
               show_default=True)
-@click.option("--concurrency", type=click.IntRange(1), default=1, show_default=True, help="Games at once.")
+@click.option("--concurrency", type=click.IntRange(1), default=1, show_default=True,
+              help="Games at once (in each worker, with --workers).")
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS),
+              help="Spread the pairs over this many worker processes, each with its own copies of the bots "
+                   "(docs/scaling.md). Default: every game in this process.")
 @click.option("--seed", type=int, help="Seed of the deals (reproducible but predictable; default: a fresh secret).")
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path),
               help="Keep the results here, to resume with `truco-arena tournament resume DB` "
@@ -78,8 +83,9 @@ def match_config(a: str, b: str, *, games: int | None, sprt: tuple[float, float]
               help="The bots' names (default: the sample bot's, else from the command).")
 @output_options
 def match(a: str, b: str, games: int | None, sprt: tuple[float, float] | None, alpha: float, beta: float,
-          max_games: int, variant: str, concurrency: int, seed: int | None, db: Path | None, no_sandbox: bool,
-          stdio: tuple[str, ...], names: tuple[str, str] | None, fmt: str, as_json: bool, as_csv: bool) -> None:
+          max_games: int, variant: str, concurrency: int, workers: int | None, seed: int | None, db: Path | None,
+          no_sandbox: bool, stdio: tuple[str, ...], names: tuple[str, str] | None, fmt: str, as_json: bool,
+          as_csv: bool) -> None:
     """Play bot A against bot B in duplicate pairs (same deal, seats swapped)
     for --games N games, or until the SPRT given by --sprt accepts H0 or H1.
 
@@ -99,6 +105,7 @@ def match(a: str, b: str, games: int | None, sprt: tuple[float, float] | None, a
       truco-arena match heuristic random --sprt 0 100
       truco-arena match "python mybot/bot.py" heuristic --sprt 0 20 --db mybot.sqlite
       truco-arena match simulation heuristic --games 200 --concurrency 2
+      truco-arena match simulation heuristic --sprt 0 20 --workers 4
       truco-arena match ./mybot heuristic --stdio a --games 20
     """
     if (games is None) == (sprt is None):
@@ -113,7 +120,7 @@ def match(a: str, b: str, games: int | None, sprt: tuple[float, float] | None, a
         raise fail(str(exc).replace("sprt.elo", "--sprt elo").replace("sprt.", "--").replace("max_games",
                    "--max-games"), USAGE_ERROR) from None
     fmt = pick_format(fmt, as_json, as_csv)
-    play_new(config, db, "match", False, fmt)
+    play_new(config, db, "match", False, fmt, workers=workers)
 
 
 if match.help is not None:  # the sample bots installed here, in the help text

@@ -114,14 +114,16 @@ def play(config: TournamentConfig, db: Path, progress: bool, fmt: str, *, new: b
 
 
 def play_new(config: TournamentConfig, db: Path | None, stem: str, progress: bool, fmt: str,
-             tables: Callable[[Sequence[GameRecord]], list[Table]] | None = None) -> None:
+             tables: Callable[[Sequence[GameRecord]], list[Table]] | None = None,
+             workers: int | None = None) -> None:
     """``play`` a new run into ``db``, or into a temporary ``stem``.sqlite
     deleted at the end (an interruption then offers no resume)."""
     if db is not None:
-        play(config, db, progress, fmt, new=True, tables=tables)
+        play(config, db, progress, fmt, new=True, tables=tables, workers=workers)
         return
     with tempfile.TemporaryDirectory(prefix=f"truco-{stem}-") as tmp:
-        play(config, Path(tmp) / f"{stem}.sqlite", progress, fmt, new=True, kept=False, tables=tables)
+        play(config, Path(tmp) / f"{stem}.sqlite", progress, fmt, new=True, kept=False, tables=tables,
+             workers=workers)
 
 
 def _containment(config: TournamentConfig) -> str | None:

@@ -93,6 +93,19 @@ def test_a_match_on_workers_stops_soon_after_its_sprt_decides(tmp_path: Path) ->
         assert (tmp_path / "m-logs" / worker / "heuristic.log").exists(), worker
 
 
+def test_the_match_command_spreads_its_pairs_when_asked(tmp_path: Path) -> None:
+    db = tmp_path / "m.sqlite"
+    res = CliRunner().invoke(main, ["match", "heuristic", "random", "--games", "12", "--workers", "2", "--seed", "4",
+                                    "--db", str(db), "--json"])
+    assert res.exit_code == 0, res.output
+    assert count(db) == 12
+    assert all((tmp_path / "m-logs" / w / "heuristic.log").exists() for w in ("worker-0", "worker-1"))
+    one = tmp_path / "one.sqlite"  # the same games as in one process
+    res = CliRunner().invoke(main, ["match", "heuristic", "random", "--games", "12", "--seed", "4", "--db", str(one)])
+    assert res.exit_code == 0, res.output
+    assert results(one) == results(db) and not (tmp_path / "one-logs" / "worker-0").exists()
+
+
 def test_a_worker_killed_mid_run_loses_no_game_and_records_none_twice(tmp_path: Path) -> None:
     cfg = write_config(tmp_path / "t.toml", "games_per_pairing = 40", "[options]", "target = 30")
     total = len(schedule_of(load_config(cfg)))
