@@ -437,13 +437,13 @@ async def _play_farmed(
         given += len(stage)
         return stage
 
-    log.info("playing %d game(s) on %s, %d at once in each", len(todo), where, config.concurrency)
-    flusher = asyncio.create_task(_flush_every(record, GROUP_COMMIT_SECONDS))
     def wanted(order: GameOrder) -> bool:
         assert should_play is not None
         record.flush()  # asked of what is recorded so far, not 50 ms later
         return should_play(order.game)
 
+    log.info("playing %d game(s) on %s, %d at once in each", len(todo), where, config.concurrency)
+    flusher = asyncio.create_task(_flush_every(record, GROUP_COMMIT_SECONDS))
     playing = asyncio.create_task(play_on_workers(workers, batches, record.later, stopping=stopping,
                                                   announce=announce, more=next_stage if more else None,
                                                   wanted=wanted if should_play else None))

@@ -13,8 +13,8 @@ from arena.cli import main
 BOTS = (
     ("random", "python -m sample_bots.random_bot"),
     ("heuristic", "python -m sample_bots.heuristic"),
-    # plays an illegal card at its 3rd decision (counted per process): one game
-    # ends by a failure, cut short. Not later: which games each of its
+    # plays an illegal card at its 3rd decision (counted per process): a game
+    # or two end by a failure, cut short. Not later: which games each of its
     # processes plays depends on timing, and on a busy machine a process
     # once had too few decisions to reach its 7th, so no game ended by it.
     ("cheater", "python -m sample_bots.misbehaving --mode illegal --at 3"),

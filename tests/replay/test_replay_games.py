@@ -106,6 +106,7 @@ def test_spectator_sees_nothing_unplayed_and_unshown(small_db: Path) -> None:
 
 
 def test_json_export_round_trips(small_db: Path) -> None:
+    ended = 0
     for _row, record in _replays(small_db):
         data = json.loads(json.dumps(to_json(record)))
         assert data["schema_version"] == 2
@@ -116,13 +117,17 @@ def test_json_export_round_trips(small_db: Path) -> None:
                    ["last_step"] for st in data["steps"])
         assert all(st["views"]["public"]["hand"] == st["hand"] for st in data["steps"])
         over = [(st["hand"], e) for st in data["steps"] for e in st["events"] if re.match(r"hand \d+ over", e)]
-        assert over and all(e.startswith(f"hand {n} over") for n, e in over)
+        # Each hand but the last says it is over (the last ends the game,
+        # at the target or cut short: a game its cheater ends in the first hand has none).
+        assert len(over) == len(record.hands) - 1 and all(e.startswith(f"hand {n} over") for n, e in over)
+        ended += len(over)
         for seat in (0, 1):
             mine = restrict_to_seat(record, seat)
             assert from_json(json.loads(json.dumps(to_json(mine)))) == mine
             assert all(cards is None for h in mine.hands for s, cards in enumerate(h.deal) if s != seat)
             assert [h.deal[seat] for h in mine.hands] == [h.deal[seat] for h in record.hands]
             assert all(v is None for st in mine.steps for s, v in enumerate(st.views.seats) if s != seat)
+    assert ended  # the check above saw hands end
 
 
 def test_a_version_1_export_numbered_from_0_is_still_read(small_db: Path) -> None:

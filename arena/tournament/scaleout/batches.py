@@ -27,8 +27,8 @@ class Batch:
         return [o.game.key for unit in self.units for o in unit]
 
     def only(self, keep: Callable[[GameOrder], bool]) -> Batch | None:
-        """This batch with only the games ``keep`` wants; None when none is left.
-        Its games once done (``settled``): ``only(lambda o: o.game.key not in settled)``."""
+        """This batch with only the games ``keep`` wants (e.g. those not yet
+        settled, of a batch whose worker was lost); None when none is left."""
         units = tuple(u for u in (tuple(o for o in unit if keep(o)) for unit in self.units) if u)
         return Batch(self.number, units) if units else None
 

@@ -86,13 +86,13 @@ class _Queue:
             if self.closed:
                 return None
             if self.pending:
-                batch: Batch | None = self.pending.popleft()
-                if self._wanted is not None and batch is not None:
-                    batch = batch.only(self._wanted)  # asked as it goes out, as before a game here
-                if batch is None:
+                batch = self.pending.popleft()
+                # Asked as it goes out, as a game on one arena is before it starts.
+                kept = batch if self._wanted is None else batch.only(self._wanted)
+                if kept is None:
                     continue
                 self.out += 1
-                return batch
+                return kept
             if self.out == 0:
                 if self._more is None:
                     return None
