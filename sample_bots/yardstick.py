@@ -21,7 +21,9 @@ millisecond, which is what made the search bots stronger:
    ``random.Random`` interface) rather than a Mersenne Twister seeded for
    every rollout and every replayed world, whose seeding alone took about
    9% of a search's time on the compiled build.
-2. **Cheaper worlds**: a world the opponent model rules out is dropped at
+2. **Cheaper worlds**: the rival's unseen cards are drawn by compiled code
+   (``worlds.drawn``: the stdlib's ``sample``, the same cards from the same
+   numbers, but interpreted); a world the opponent model rules out is dropped at
    the first disagreement that decides it (``early``), and a candidate
    whose paired deficit to the heuristic's move exceeds ``prune`` standard
    errors after ``prune_after`` worlds gets no more rollouts (``pruning``'s
@@ -53,14 +55,14 @@ from dataclasses import dataclass
 
 from mypy_extensions import mypyc_attr
 
-from arena.engine import State
+from arena.engine import Game, State
 from arena.engine.actions import PLAYS, Action, Kind
 from arena.engine.observation import Observation
 
 from .heuristic import DEFAULT_PARAMS, Params, decide, lead_index, respond_index
 from .simulation import DEFAULT_WORLDS, SimulationBot, fast_observation
 from .streams import Stream
-from .worlds import RivalModel
+from .worlds import RivalModel, World, sample_world
 
 # Wall-clock milliseconds per searched decision by default: well under a
 # fifth of any usual move clock, and where the budget is measured.
@@ -199,6 +201,9 @@ class YardstickBot(SimulationBot):
             own = min(self.time_ms, self._time_cap_ms)
             self._saved_ms += own - min((time.perf_counter() - start) * 1000, allowed)
         return action
+
+    def _sample(self, obs: Observation, game: Game, soft: float, model: RivalModel) -> World | None:
+        return sample_world(obs, game, self.rng, soft, model, early=self.early, compiled_draw=True)
 
     def _model(self) -> RivalModel:
         if len(self._memo) > MEMO_LIMIT:

@@ -11,13 +11,14 @@ import pytest
 
 from arena.engine import BUILD, Game
 from arena.engine.actions import Action
+from arena.engine.cards import DECK
 from arena.engine.observation import Observation
 from arena.engine.options import make_options
 from sample_bots._play import UniformBot, play_game
 from sample_bots.heuristic import DEFAULT_PARAMS, HeuristicBot
 from sample_bots.simulation import rollout_value, win_table
 from sample_bots.streams import Stream
-from sample_bots.worlds import RivalModel
+from sample_bots.worlds import RivalModel, drawn
 from sample_bots.yardstick import DEFAULT_TIME_MS, YardstickBot, cheap_rollout_value
 from sdk.bot import GameInfo
 
@@ -57,6 +58,21 @@ def test_cheap_rollouts_play_the_heuristic_rollouts_moves(variant: str) -> None:
             assert got == want and a.hand.history == b.hand.history
             compared += 1
     assert compared > 60 and memo
+
+
+@pytest.mark.parametrize("make", [random.Random, Stream], ids=["twister", "stream"])
+def test_compiled_draws_are_the_stdlibs_sample(make: type[random.Random]) -> None:
+    # Yardstick draws a world's unseen cards with worlds.drawn: the same cards as rng.sample
+    # from the same numbers, in both ways the stdlib picks (a pool, or a set for large populations).
+    for seed in range(100):
+        for n in (1, 3, 21, 22, 37, 40):
+            pool = list(DECK[:n])
+            for k in range(min(n, 8) + 1):
+                ours, stdlib = make(seed), make(seed)
+                assert drawn(ours, pool, k) == stdlib.sample(pool, k), (seed, n, k)
+                assert ours.getrandbits(64) == stdlib.getrandbits(64)  # as many numbers taken
+    with pytest.raises(ValueError):
+        drawn(random.Random(0), list(DECK[:2]), 3)
 
 
 @pytest.mark.parametrize("variant", ["argentino", "uruguayo", "venezolano"])
