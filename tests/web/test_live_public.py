@@ -92,8 +92,10 @@ def _poll(run: LiveRun) -> list[dict[str, Any]]:
 def test_every_live_view_shows_only_public_cards(tmp_path: Path) -> None:
     # The bot that moves slowly gives the poller time to see each game at many
     # steps; 0.08 s a move, not less, for a busy machine (four test workers on
-    # two cores) to still serve fifty views.
-    with live_tournament(tmp_path, games=4, delay=0.08) as run:
+    # two cores) to still serve fifty views. Six games, not four: their three
+    # pairs are shared out over the run's workers (one per core), and four
+    # games on two workers ended too soon under load (44 views once).
+    with live_tournament(tmp_path, games=6, delay=0.08) as run:
         served = _poll(run)
     with ResultsStore.open_existing(run.db) as store:
         rows = list(store.games())
@@ -101,7 +103,7 @@ def test_every_live_view_shows_only_public_cards(tmp_path: Path) -> None:
         assert secret is not None
         game = Game(options_of(store.get_meta("config")))
     by_id = {secret.game_id(row.game_key): row for row in rows}
-    assert len(rows) == 4
+    assert len(rows) == 6
     assert len(served) >= 50, f"only {len(served)} views were served while games ran"
 
     checked_cards = 0
