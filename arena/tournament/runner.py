@@ -266,8 +266,11 @@ async def run_tournament(
     # Swiss system) goes to them stage by stage when every bot is launched;
     # with a bot that connects by itself it stays here, where that bot plays.
     staged = spreads and not stages.all_known and len(launched) == len(config.bots)
-    farmed = todo if staged else [(seq, g) for seq, g in todo if g.bot0 in launched and g.bot1 in launched] \
-        if spreads and stages.all_known else []
+    farmed: list[Item] = []
+    if staged:
+        farmed = todo
+    elif spreads and stages.all_known:
+        farmed = [(seq, g) for seq, g in todo if g.bot0 in launched and g.bot1 in launched]
     farmed_keys = {g.key for _, g in farmed}
     here = [item for item in todo if item[1].key not in farmed_keys]
     bar = Progress(stages.scheduler.total(), stages.given - len(todo), enabled=progress)
