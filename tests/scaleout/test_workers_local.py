@@ -7,6 +7,7 @@ import os
 import re
 import signal
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -23,11 +24,16 @@ from workers_helpers import (
 
 from arena.cli import main
 from arena.games.game_record import checked
+from arena.games.orders import GameResult
 from arena.games.store import ResultsStore
 from arena.match.tally import PairTally
 from arena.ratings import SprtBounds, SprtVerdict, sprt_status
+from arena.tournament import runner
 from arena.tournament.config import load_config
 from arena.tournament.runner import schedule_of
+from arena.tournament.scaleout.batches import Batch
+from arena.tournament.scaleout.coordinator import WorkerFailedError, WorkerLostError
+from arena.tournament.scaleout.local import LocalWorker
 
 
 def _run(cfg: Path, db: Path, workers: int) -> None:
@@ -73,6 +79,48 @@ def test_a_swiss_system_plays_each_round_on_the_workers(tmp_path: Path) -> None:
         logs = {p.name for p in (tmp_path / "two-logs" / worker).glob("*.log")} - {"worker.log"}
         assert logs, (worker, sorted(p.name for p in (tmp_path / "two-logs").rglob("*")))
     assert not (tmp_path / "one-logs" / "worker-0").exists()
+
+
+class _LostAfterItsBatch(LocalWorker):
+    """A real worker that, once it has reported every game of its first batch,
+    is lost and cannot start again: every worker gone exactly between two
+    Swiss rounds, a moment a kill from outside cannot pick."""
+
+    played = False
+
+    async def start(self) -> None:
+        if self.played:
+            raise WorkerFailedError(f"{self.name} cannot start again")
+        await super().start()
+
+    async def run(self, batch: Batch) -> AsyncIterator[GameResult]:
+        async for outcome in super().run(batch):
+            yield outcome
+        self.played = True
+        raise WorkerLostError("gone after its batch")
+
+
+def test_every_worker_lost_between_two_swiss_rounds_ends_the_run_and_resume_plays_the_rest(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = write_config(tmp_path / "t.toml", 'format = "swiss"', "rounds = 2", "games_per_pairing = 2",
+                       "concurrency = 1", "[options]", "target = 15",
+                       bots={"r0": "sample_bots.random_bot", "r1": "sample_bots.random_bot",
+                             "h2": "sample_bots.heuristic", "h3": "sample_bots.heuristic"})
+    _run(cfg, tmp_path / "unbroken.sqlite", 2)
+    db = tmp_path / "lost.sqlite"
+    with monkeypatch.context() as patch:
+        patch.setattr(runner, "LocalWorker", _LostAfterItsBatch)
+        res = CliRunner().invoke(main, ["tournament", "run", str(cfg), "--db", str(db), "--workers", "2",
+                                        "--no-progress"])
+    # Round one's two pairs went one to each worker, and both were lost after theirs.
+    assert res.exit_code == 1, res.output
+    assert res.stderr.strip().splitlines()[-1] == (
+        "error: every worker was lost; 4 game(s) are left to play: `truco-arena tournament resume` plays them")
+    assert "Traceback" not in res.output
+    assert count(db) == 4
+    res = CliRunner().invoke(main, ["tournament", "resume", str(db), "--workers", "2", "--no-progress", "--json"])
+    assert res.exit_code == 0, res.output
+    assert results(db) == results(tmp_path / "unbroken.sqlite")
 
 
 def test_a_match_on_workers_stops_soon_after_its_sprt_decides(tmp_path: Path) -> None:
