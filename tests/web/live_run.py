@@ -85,6 +85,21 @@ def live_tournament(directory: Path, games: int, delay: float, *options: str,
             process.communicate()
 
 
+def front_page(url: str, seconds: float = 120.0) -> str:
+    """The front page at ``url``, asked again while the page says it is busy
+    (503, "try again"): its report is made by a process of its own at a low
+    priority, which a loaded machine can hold past the page's 10 s deadline
+    (seen in CI). Anything but a 503, or a 503 after ``seconds``, fails."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=HTTP_TIMEOUT) as reply:
+                return str(reply.read().decode())
+        except urllib.error.HTTPError as busy:
+            assert busy.code == 503 and time.monotonic() < deadline, busy
+            time.sleep(1.0)
+
+
 def _read_url(process: subprocess.Popen[str]) -> str:
     prefix = "live page on "
     read, line = _read_until(process, prefix, START_TIMEOUT)

@@ -9,7 +9,6 @@ import signal
 import socket
 import subprocess
 import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 
-from .live_run import CLI, _read_url, write_config
+from .live_run import CLI, _read_url, front_page, write_config
 
 
 def test_serve_with_http_shows_the_games_in_progress(tmp_path: Path) -> None:
@@ -32,9 +31,7 @@ def test_serve_with_http_shows_the_games_in_progress(tmp_path: Path) -> None:
         with urllib.request.urlopen(url + "api/live.json", timeout=30) as reply:
             # A new league: nothing yet.
             assert json.loads(reply.read()) == {"recorded": 0, "latest": [], "games": [], "finished": False}
-        with urllib.request.urlopen(url, timeout=30) as reply:
-            page = reply.read().decode()
-        assert "Games in progress" in page
+        assert "Games in progress" in front_page(url)
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=60)
         assert process.returncode == 0, err
@@ -84,7 +81,7 @@ def test_a_finished_tournament_page_says_so_and_stays_until_ctrl_c(tmp_path: Pat
         assert state["recorded"] and len(state["latest"]) == state["recorded"]  # type: ignore[arg-type]
         time.sleep(2.0)
         assert process.poll() is None  # still serving the finished page
-        assert "Standings" in _front_page(url, time.monotonic() + 120)
+        assert "Standings" in front_page(url)
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=60)
         assert process.returncode == 0, err
@@ -93,19 +90,6 @@ def test_a_finished_tournament_page_says_so_and_stays_until_ctrl_c(tmp_path: Pat
         if process.poll() is None:
             process.kill()
             process.communicate()
-
-
-def _front_page(url: str, deadline: float) -> str:
-    """The front page, asked again while the page says it is busy (503, "try
-    again"): its report is made by a process of its own at a low priority,
-    which a loaded machine can hold past the page's deadline (seen in CI)."""
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=30) as reply:
-                return str(reply.read().decode())
-        except urllib.error.HTTPError as busy:
-            assert busy.code == 503 and time.monotonic() < deadline, busy
-            time.sleep(1.0)
 
 
 def test_http_linger_closes_the_finished_page_after_its_seconds(tmp_path: Path) -> None:
