@@ -11,7 +11,9 @@ short-lived process of their own (``python -m arena.web.pages``), so the
 rows it reads never stay in the page's process (a Python process does not
 give the memory of a big read back): the page keeps the rendered front page
 (at most every ``INDEX_MAX_AGE`` seconds; it lists the latest ``LISTED``
-games) and nothing else. A game's replay shows every card of its deal,
+games) and nothing else. A request waits ``INDEX_WAIT`` seconds for a front
+page being rendered, then gets the one it will replace, or the games in
+progress alone. A game's replay shows every card of its deal,
 which its duplicate twin shares, so it is held back until the twin is
 recorded too: a bot that reads the page learns nothing of a deal it has
 still to play.
@@ -59,6 +61,7 @@ def twin_recorded(row: GameRecord, rows: tuple[GameRecord, ...]) -> bool:
 
 SNAPSHOT_MAX_AGE = 2.0  # seconds a read of the database serves every request
 INDEX_MAX_AGE = 10.0  # seconds before the front page is rendered again for new games
+INDEX_WAIT = 5.0  # seconds a request waits for the front page being rendered, then gets the one before
 LATEST = 10  # results listed in the live section
 LISTED = 500  # games listed on the front page, the latest ones
 RENDER_DEADLINE = 60.0  # seconds for a rendering process (a large database, a loaded machine)
@@ -107,22 +110,33 @@ class ReportPages:
     async def index(self) -> str:
         recorded, _ = await self.latest()
         if recorded is None:
-            return self.env.get_template("live_only.html.j2").render(recorded=-1)
+            return self._live_only()
         cached = self._index
         if cached is not None and (cached[0] == recorded or time.monotonic() - cached[1] < INDEX_MAX_AGE):
             return cached[2]
         if self._rendering is None or self._rendering.done():
             self._rendering = asyncio.ensure_future(self._render_index(recorded))
-        # Shielded: a client that goes away does not cut the rendering short for the others.
-        return await asyncio.shield(self._rendering)
+        try:
+            # Shielded: a client that goes away, or stops waiting, does not cut
+            # the rendering short for the others.
+            return await asyncio.wait_for(asyncio.shield(self._rendering), INDEX_WAIT)
+        except TimeoutError:
+            # The rendering runs at the page's low priority, which a busy machine
+            # can hold back for long: the page it will replace, or the games in
+            # progress alone (that page loads the report once it is made).
+            return cached[2] if cached is not None else self._live_only(making=True)
 
     async def _render_index(self, recorded: int) -> str:
         page = await self._render("index")
         if page is None:  # failed (logged): the previous page, or the live games alone
             cached = self._index
-            return cached[2] if cached is not None else self.env.get_template("live_only.html.j2").render(recorded=-1)
+            return cached[2] if cached is not None else self._live_only()
         self._index = (recorded, time.monotonic(), page)
         return page
+
+    def _live_only(self, making: bool = False) -> str:
+        """The games in progress alone; ``making``: the report is being made."""
+        return self.env.get_template("live_only.html.j2").render(recorded=-1, making=making)
 
     async def game(self, page: str) -> str | None:
         if self.db is None or not GAME_PAGE.fullmatch(page):

@@ -85,19 +85,23 @@ def live_tournament(directory: Path, games: int, delay: float, *options: str,
             process.communicate()
 
 
-def front_page(url: str, seconds: float = 120.0) -> str:
-    """The front page at ``url``, asked again while the page says it is busy
-    (503, "try again"): its report is made by a process of its own at a low
-    priority, which a loaded machine can hold past the page's 10 s deadline
-    (seen in CI). Anything but a 503, or a 503 after ``seconds``, fails."""
+def front_page(url: str, showing: str, seconds: float = 120.0) -> str:
+    """The front page at ``url`` once it shows ``showing``. While its report is
+    being made (by a process of its own at a low priority, which a loaded
+    machine can hold back), the page serves the games in progress alone, or
+    a 503 if even that is late; both are asked again, up to ``seconds``."""
     deadline = time.monotonic() + seconds
-    while True:
+    page = ""
+    while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(url, timeout=HTTP_TIMEOUT) as reply:
-                return str(reply.read().decode())
+                page = str(reply.read().decode())
+            if showing in page:
+                return page
         except urllib.error.HTTPError as busy:
-            assert busy.code == 503 and time.monotonic() < deadline, busy
-            time.sleep(1.0)
+            assert busy.code == 503, busy
+        time.sleep(1.0)
+    raise AssertionError(f"the front page never showed {showing!r}: {page[-300:]}")
 
 
 def _read_url(process: subprocess.Popen[str]) -> str:

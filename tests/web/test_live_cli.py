@@ -31,7 +31,7 @@ def test_serve_with_http_shows_the_games_in_progress(tmp_path: Path) -> None:
         with urllib.request.urlopen(url + "api/live.json", timeout=30) as reply:
             # A new league: nothing yet.
             assert json.loads(reply.read()) == {"recorded": 0, "latest": [], "games": [], "finished": False}
-        assert "Games in progress" in front_page(url)
+        front_page(url, showing="Games in progress")
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=60)
         assert process.returncode == 0, err
@@ -81,7 +81,7 @@ def test_a_finished_tournament_page_says_so_and_stays_until_ctrl_c(tmp_path: Pat
         assert state["recorded"] and len(state["latest"]) == state["recorded"]  # type: ignore[arg-type]
         time.sleep(2.0)
         assert process.poll() is None  # still serving the finished page
-        assert "Standings" in front_page(url)
+        front_page(url, showing="Standings")
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=60)
         assert process.returncode == 0, err
