@@ -85,11 +85,11 @@ def live_tournament(directory: Path, games: int, delay: float, *options: str,
             process.communicate()
 
 
-def front_page(url: str, showing: str, seconds: float = 120.0) -> str:
-    """The front page at ``url`` once it shows ``showing``. While its report is
-    being made (by a process of its own at a low priority, which a loaded
-    machine can hold back), the page serves the games in progress alone, or
-    a 503 if even that is late; both are asked again, up to ``seconds``."""
+def page_showing(url: str, showing: str, seconds: float = 120.0) -> str:
+    """The page at ``url`` once it shows ``showing``. The front page serves the
+    games in progress alone while its report is being made (by a process of
+    its own at a low priority, which a loaded machine can hold back), and any
+    page a 503 if even that is late; both are asked again, up to ``seconds``."""
     deadline = time.monotonic() + seconds
     page = ""
     while time.monotonic() < deadline:
@@ -100,8 +100,8 @@ def front_page(url: str, showing: str, seconds: float = 120.0) -> str:
                 return page
         except urllib.error.HTTPError as busy:
             assert busy.code == 503, busy
-        time.sleep(1.0)
-    raise AssertionError(f"the front page never showed {showing!r}: {page[-300:]}")
+        time.sleep(0.5)
+    raise AssertionError(f"{url} never showed {showing!r}: {page[-300:]}")
 
 
 def _read_url(process: subprocess.Popen[str]) -> str:

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from arena.cli import main
 
-from .live_run import CLI, _read_url, front_page, write_config
+from .live_run import CLI, _read_url, page_showing, write_config
 
 
 def test_serve_with_http_shows_the_games_in_progress(tmp_path: Path) -> None:
@@ -31,7 +31,7 @@ def test_serve_with_http_shows_the_games_in_progress(tmp_path: Path) -> None:
         with urllib.request.urlopen(url + "api/live.json", timeout=30) as reply:
             # A new league: nothing yet.
             assert json.loads(reply.read()) == {"recorded": 0, "latest": [], "games": [], "finished": False}
-        front_page(url, showing="Games in progress")
+        page_showing(url, showing="Games in progress")
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=60)
         assert process.returncode == 0, err
@@ -81,7 +81,7 @@ def test_a_finished_tournament_page_says_so_and_stays_until_ctrl_c(tmp_path: Pat
         assert state["recorded"] and len(state["latest"]) == state["recorded"]  # type: ignore[arg-type]
         time.sleep(2.0)
         assert process.poll() is None  # still serving the finished page
-        front_page(url, showing="Standings")
+        page_showing(url, showing="Standings")
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=60)
         assert process.returncode == 0, err

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,8 @@ import pytest
 from arena.games.store import ResultsStore
 from arena.web.page_process import PageProcess
 from arena.web.snapshot import LiveState
+
+from .live_run import page_showing
 
 pytestmark = pytest.mark.slow
 
@@ -37,26 +37,6 @@ def _rss(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024
     raise AssertionError("no VmRSS")
-
-
-def _get(port: int, path: str) -> bytes:
-    """The page; b"" for a 503 (a front page that takes over 10 s to render on a
-    loaded machine: its rendering goes on, and a later request gets it)."""
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=120) as reply:
-            body: bytes = reply.read()
-            return body
-    except urllib.error.HTTPError as exc:
-        if exc.code != 503:
-            raise
-        return b""
-
-
-def _until(port: int, path: str, needle: str) -> None:
-    deadline = time.monotonic() + 300
-    while needle.encode() not in (body := _get(port, path)):
-        assert time.monotonic() < deadline, body[-300:]
-        time.sleep(0.2)
 
 
 def test_the_page_process_does_not_grow_with_the_games(report_db: Path, tmp_path: Path) -> None:
@@ -80,8 +60,8 @@ def test_the_page_process_does_not_grow_with_the_games(report_db: Path, tmp_path
                 games = [{"id": f"g{n}", "bots": ["a", "b"]} for n in range(8)]
                 page.offer(LiveState(games, {}, False, time.time()))
                 # Both as of this batch (the database is read at most every 2 s).
-                _until(port, "/api/live.json", f'"recorded":{(batch + 1) * BATCH}')
-                _until(port, "/", f"the latest 500 of the {(batch + 1) * BATCH} games")
+                page_showing(f"http://127.0.0.1:{port}/api/live.json", f'"recorded":{(batch + 1) * BATCH}', 300)
+                page_showing(f"http://127.0.0.1:{port}/", f"the latest 500 of the {(batch + 1) * BATCH} games", 300)
                 sizes.append(_rss(page.proc.pid))
         finally:
             page.close()
